@@ -1,0 +1,171 @@
+/*
+ * object.c -- the object header: allocation, strong and weak reference counting with
+ * the exact atomic protocol of spec 1.6 (C++ code compiled against tvm-ffi inlines the
+ * same operations on our objects), opaque objects, and the (dormant) custom allocator.
+ *
+ * Invariant: combined_ref_count = strong | (weak << 32), where all strong owners
+ * together hold one weak count.  Memory is released only through the deleter, with
+ * Strong (destroy) then Weak (free), or Both at once.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+#include "object.h"
+#include "error.h"
+#include "type.h"
+
+#define TETHER_STRONG_ONE UINT64_C(1)
+#define TETHER_WEAK_ONE (UINT64_C(1) << 32)
+#define TETHER_STRONG_MASK UINT64_C(0xffffffff)
+
+typedef _Atomic uint64_t tether_refcount_t;
+
+static inline tether_refcount_t* tether__rc(TVMFFIObject* obj) {
+  return (tether_refcount_t*)&obj->combined_ref_count;
+}
+
+static _Atomic int64_t tether__live_objects;
+
+void* tether__object_alloc(size_t size, int32_t type_index, void (*deleter)(void* self, int flags)) {
+  TVMFFIObject* obj = calloc(1, size);
+  if (TETHER_UNLIKELY(obj == NULL)) {
+    tether_raise("MemoryError", "tether: out of memory allocating a %zu-byte %s object", size,
+                 tether_type_key(type_index));
+    return NULL;
+  }
+  obj->combined_ref_count = TETHER_STRONG_ONE | TETHER_WEAK_ONE;
+  obj->type_index = type_index;
+  obj->deleter = deleter;
+  atomic_fetch_add_explicit(&tether__live_objects, 1, memory_order_relaxed);
+  return obj;
+}
+
+void tether__object_free(void* self) {
+  atomic_fetch_sub_explicit(&tether__live_objects, 1, memory_order_relaxed);
+#ifndef NDEBUG
+  /* Poison the header so a use after free trips the refcount check in DecRef. */
+  TVMFFIObject* obj = self;
+  obj->combined_ref_count = UINT64_C(0xdeaddeaddeaddead);
+  obj->type_index = -0xdead;
+#endif
+  free(self);
+}
+
+void tether__object_deleter_plain(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
+}
+
+int64_t tether_object_live_count(void) {
+  return atomic_load_explicit(&tether__live_objects, memory_order_relaxed);
+}
+
+uint32_t tether_object_use_count(TVMFFIObjectHandle obj) {
+  return (uint32_t)(atomic_load_explicit(tether__rc(obj), memory_order_relaxed) & TETHER_STRONG_MASK);
+}
+
+int TVMFFIObjectIncRef(TVMFFIObjectHandle handle) {
+  atomic_fetch_add_explicit(tether__rc(handle), TETHER_STRONG_ONE, memory_order_relaxed);
+  return 0;
+}
+
+static void tether__dec_weak_slow(TVMFFIObject* obj) {
+  uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_WEAK_ONE, memory_order_release);
+  if (old == TETHER_WEAK_ONE) {
+    atomic_thread_fence(memory_order_acquire);
+    if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskWeak);
+  }
+}
+
+int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
+  TVMFFIObject* obj = handle;
+  if (obj == NULL) return 0;
+  uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_STRONG_ONE, memory_order_release);
+#ifndef NDEBUG
+  if (TETHER_UNLIKELY((old & TETHER_STRONG_MASK) == 0 || old == UINT64_C(0xdeaddeaddeaddead))) {
+    fprintf(stderr, "libtether: TVMFFIObjectDecRef on a dead object %p (type index %d)\n", handle,
+            obj->type_index);
+    abort();
+  }
+#endif
+  if (old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE)) {
+    atomic_thread_fence(memory_order_acquire);
+    if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
+  } else if ((old & TETHER_STRONG_MASK) == 1) {
+    atomic_thread_fence(memory_order_acquire);
+    if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
+    tether__dec_weak_slow(obj);
+  }
+  return 0;
+}
+
+void tether_object_inc_weak(TVMFFIObjectHandle handle) {
+  atomic_fetch_add_explicit(tether__rc(handle), TETHER_WEAK_ONE, memory_order_relaxed);
+}
+
+void tether_object_dec_weak(TVMFFIObjectHandle handle) { tether__dec_weak_slow(handle); }
+
+TVMFFIObjectHandle tether_object_lock_weak(TVMFFIObjectHandle handle) {
+  tether_refcount_t* rc = tether__rc(handle);
+  uint64_t old = atomic_load_explicit(rc, memory_order_relaxed);
+  while ((old & TETHER_STRONG_MASK) != 0) {
+    if (atomic_compare_exchange_weak_explicit(rc, &old, old + TETHER_STRONG_ONE,
+                                              memory_order_acq_rel, memory_order_relaxed)) {
+      return handle;
+    }
+  }
+  return NULL;
+}
+
+/* ---- opaque objects ---------------------------------------------------------------------- */
+
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIOpaqueObjectCell cell;
+  void (*handle_deleter)(void* handle);
+} tether_opaque_t;
+
+static void tether__opaque_deleter(void* self, int flags) {
+  tether_opaque_t* op = self;
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && op->handle_deleter != NULL) {
+    op->handle_deleter(op->cell.handle);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
+}
+
+int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void* handle),
+                             TVMFFIObjectHandle* out) {
+  if (out == NULL) {
+    return tether_raise("ValueError", "TVMFFIObjectCreateOpaque: argument `out` must not be NULL");
+  }
+  if (type_index != kTVMFFIOpaquePyObject) {
+    return tether_raise("RuntimeError", "Only kTVMFFIOpaquePyObject is supported for now");
+  }
+  tether_opaque_t* op = tether__object_alloc(sizeof(*op), type_index, tether__opaque_deleter);
+  if (op == NULL) return -1;
+  op->cell.handle = handle;
+  op->handle_deleter = deleter;
+  *out = op;
+  return 0;
+}
+
+/* ---- custom allocator (stored and returned; nothing allocates through it in 0.1.x) ----- */
+
+static void* tether__default_allocate(size_t size, size_t alignment, int32_t type_index,
+                                      void* context) {
+  (void)type_index;
+  (void)context;
+  void* p = NULL;
+  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  if (posix_memalign(&p, alignment, size) != 0) return NULL;
+  return p;
+}
+
+static TVMFFICustomAllocator tether__default_allocator = {tether__default_allocate, NULL};
+static TVMFFICustomAllocator* _Atomic tether__allocator = &tether__default_allocator;
+
+TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) { return atomic_load(&tether__allocator); }
+
+int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
+  atomic_store(&tether__allocator, allocator != NULL ? allocator : &tether__default_allocator);
+  return 0;
+}

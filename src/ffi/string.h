@@ -1,0 +1,16 @@
+/*
+ * string.h -- libtether-internal declarations of string.c (not API, not exported).
+ */
+#ifndef TETHER_SRC_FFI_STRING_H_
+#define TETHER_SRC_FFI_STRING_H_
+#ifndef TETHER_BUILD_CORE
+#error "src/ffi/string.h is private to libtether; include <tether/tether.h> instead"
+#endif
+
+#include "internal.h"
+
+/* New heap Str (type_index kTVMFFIStr) or Bytes object holding a copy of n bytes, always
+ * heap-allocated (no small form).  NULL with MemoryError on OOM. */
+TVMFFIObject* tether__str_new(int32_t type_index, const char* data, size_t n);
+
+#endif /* TETHER_SRC_FFI_STRING_H_ */
