@@ -160,7 +160,8 @@ TETHER_API int tether_func_call(TVMFFIObjectHandle f, const TVMFFIAny* args, int
                                 TVMFFIAny* result);
 
 /* ---- argument checking for C functions (TypeError naming function and argument) ---- */
-/* `fname` is the function's name as users call it; `sig` its signature text. */
+/* `fname` is the function's name as users call it; `sig` the rest of its signature,
+ * "(0: int, 1: str) -> bool" (error texts print the two joined, as tvm-ffi does). */
 TETHER_API int tether_check_nargs(const char* fname, const char* sig, int32_t num_args,
                                   int32_t expected);
 TETHER_API int tether_arg_int(const char* fname, const TVMFFIAny* args, int32_t i, int64_t* out);

@@ -5,6 +5,13 @@
  * Layout: header + TVMFFIErrorCell, then kind and message stored inline (each
  * NUL-terminated); the backtrace lives in its own heap buffer because
  * update_backtrace may replace or extend it.
+ *
+ * Invariants:
+ * - A -1 return always has an error parked: when even the Error object cannot be
+ *   allocated, the static MemoryError below is parked instead.
+ * - Raising never recurses: while this thread is building an error (or inside
+ *   TVMFFIErrorCreate*, which must not touch the slot), nested raises -- in practice the
+ *   allocator's MemoryError -- are dropped and only the outer call decides what to park.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +33,8 @@ static void tether__error_deleter(void* self, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
     TVMFFIObjectDecRef(err->cell.cause_chain);
     TVMFFIObjectDecRef(err->cell.extra_context);
+    err->cell.cause_chain = NULL;
+    err->cell.extra_context = NULL;
     free(err->backtrace_buf);
     err->backtrace_buf = NULL;
   }
@@ -40,13 +49,15 @@ static char* tether__dup_bytes(const char* data, size_t n) {
   return p;
 }
 
+/* The cell's update_backtrace.  Builds the new text before freeing the old one, so `bt`
+ * may point into this error's own backtrace.  On out-of-memory the old backtrace stays. */
 static void tether__error_update_backtrace(TVMFFIObjectHandle self, const TVMFFIByteArray* bt,
                                            int32_t mode) {
   tether_error_t* err = self;
   size_t keep = mode == kTVMFFIBacktraceUpdateModeAppend ? err->cell.backtrace.size : 0;
-  size_t add = bt != NULL ? bt->size : 0;
+  size_t add = bt != NULL && bt->data != NULL ? bt->size : 0;
   char* buf = malloc(keep + add + 1);
-  if (buf == NULL) return; /* keep the old backtrace: better than none */
+  if (buf == NULL) return;
   if (keep != 0) memcpy(buf, err->backtrace_buf, keep);
   if (add != 0) memcpy(buf + keep, bt->data, add);
   buf[keep + add] = '\0';
@@ -66,6 +77,8 @@ TVMFFIObject* tether__error_new(TVMFFIByteArray kind, TVMFFIByteArray message,
   err->backtrace_buf = tether__dup_bytes(backtrace.data, backtrace.size);
   if (err->backtrace_buf == NULL) {
     tether__object_free(err);
+    tether_raise("MemoryError", "tether: out of memory copying a %zu-byte backtrace",
+                 backtrace.size);
     return NULL;
   }
   char* k = err->text;
@@ -83,27 +96,107 @@ TVMFFIObject* tether__error_new(TVMFFIByteArray kind, TVMFFIByteArray message,
   return &err->header;
 }
 
-/* ---- the per-thread slot --------------------------------------------------------------- */
+/* ---- the out-of-memory fallback ------------------------------------------------------ */
 
+/* Shared by all threads and never freed (NULL deleter; it holds one reference of its own
+ * so its count never reaches 0).  Immutable: its update_backtrace ignores updates. */
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIErrorCell cell;
+} tether_static_error_t;
+
+static void tether__static_error_update_backtrace(TVMFFIObjectHandle self,
+                                                  const TVMFFIByteArray* bt, int32_t mode) {}
+
+#define TETHER_OOM_MESSAGE "tether: out of memory while raising an error"
+static tether_static_error_t tether__oom_error = {
+    .header = {.combined_ref_count = 1 | (UINT64_C(1) << 32),
+               .type_index = kTVMFFIError,
+               .deleter = NULL},
+    .cell = {.kind = {"MemoryError", 11},
+             .message = {TETHER_OOM_MESSAGE, sizeof(TETHER_OOM_MESSAGE) - 1},
+             .backtrace = {"", 0},
+             .update_backtrace = tether__static_error_update_backtrace,
+             .cause_chain = NULL,
+             .extra_context = NULL},
+};
+
+static void tether__error_set_oom(void) {
+  TVMFFIObjectIncRef(&tether__oom_error.header);
+  tether__error_set_steal(&tether__oom_error.header);
+}
+
+/* ---- the per-thread slot ------------------------------------------------------------- */
+
+/*
+ * The slot is a thread-local pointer, usable at any time (before init, after fini, in a
+ * static build whose constructor did not run).  A pthread key serves only to release it
+ * at thread exit: the first time a thread parks an error, the key's value for that
+ * thread is set to the address of its slot, and the key's destructor empties the slot.
+ * The key is created once, lazily (init forces it); after fini nothing registers, so an
+ * error raised then and never collected is not released at that thread's exit.
+ */
+static _Thread_local TVMFFIObject* tether__raised;
+static _Thread_local bool tether__raised_registered;
 static pthread_key_t tether__raised_key;
+static pthread_once_t tether__raised_key_once = PTHREAD_ONCE_INIT;
+enum { TETHER_KEY_NONE, TETHER_KEY_READY, TETHER_KEY_GONE };
+static _Atomic int tether__raised_key_state;
+/* Non-zero while this thread builds an error: nested raises are dropped (see top). */
+static _Thread_local int tether__raise_quiet;
 
-/* Runs at thread exit with the slot's value: release an error nobody collected. */
-static void tether__raised_key_dtor(void* value) { TVMFFIObjectDecRef(value); }
+/* Runs at thread exit with the address of the thread's slot.  Looping: releasing an error
+ * may run deleters that raise again. */
+static void tether__raised_key_dtor(void* value) {
+  TVMFFIObject** slot = value;
+  while (*slot != NULL) {
+    TVMFFIObject* err = *slot;
+    *slot = NULL;
+    TVMFFIObjectDecRef(err);
+  }
+}
+
+static void tether__raised_key_create(void) {
+  int ok = pthread_key_create(&tether__raised_key, tether__raised_key_dtor) == 0;
+  atomic_store(&tether__raised_key_state, ok ? TETHER_KEY_READY : TETHER_KEY_GONE);
+}
+
+/* Arranges for this thread's slot to be emptied when the thread exits. */
+static void tether__raised_register(void) {
+  pthread_once(&tether__raised_key_once, tether__raised_key_create);
+  if (atomic_load_explicit(&tether__raised_key_state, memory_order_acquire) != TETHER_KEY_READY) {
+    return;
+  }
+  if (pthread_setspecific(tether__raised_key, &tether__raised) == 0) {
+    tether__raised_registered = true;
+  }
+}
 
 int tether__error_init(void) {
-  return pthread_key_create(&tether__raised_key, tether__raised_key_dtor) == 0 ? 0 : -1;
+  pthread_once(&tether__raised_key_once, tether__raised_key_create);
+  if (atomic_load(&tether__raised_key_state) != TETHER_KEY_READY) {
+    fprintf(stderr, "libtether: pthread_key_create failed for the raised-error slot\n");
+    return -1;
+  }
+  return tether__backtrace_init();
 }
 
 void tether__error_fini(void) {
-  /* The loading thread's slot: release what it still holds, then drop the key. */
-  TVMFFIObjectDecRef(pthread_getspecific(tether__raised_key));
-  pthread_setspecific(tether__raised_key, NULL);
-  pthread_key_delete(tether__raised_key);
+  /* The unloading thread's slot (other threads' slots were emptied when they exited). */
+  if (atomic_exchange(&tether__raised_key_state, TETHER_KEY_GONE) == TETHER_KEY_READY) {
+    pthread_setspecific(tether__raised_key, NULL);
+    pthread_key_delete(tether__raised_key);
+  }
+  tether__raised_key_dtor(&tether__raised);
+  tether__raised_registered = false;
+  tether__backtrace_fini();
 }
 
 void tether__error_set_steal(TVMFFIObject* err) {
-  TVMFFIObject* old = pthread_getspecific(tether__raised_key);
-  pthread_setspecific(tether__raised_key, err);
+  TVMFFIObject* old = tether__raised;
+  tether__raised = err;
+  if (err != NULL && !tether__raised_registered) tether__raised_register();
+  /* Released after the slot is updated: the old error's deleter may itself raise. */
   TVMFFIObjectDecRef(old);
 }
 
@@ -113,8 +206,8 @@ void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
 }
 
 void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
-  TVMFFIObject* err = pthread_getspecific(tether__raised_key);
-  pthread_setspecific(tether__raised_key, NULL);
+  TVMFFIObject* err = tether__raised;
+  tether__raised = NULL;
   if (result != NULL) {
     *result = err;
   } else {
@@ -122,19 +215,16 @@ void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
   }
 }
 
-/* The last resort when even the Error object cannot be allocated. */
-static void tether__error_set_oom(void) {
-  fprintf(stderr, "libtether: out of memory while raising an error\n");
-  tether__error_set_steal(NULL);
-}
-
+TETHER_BACKTRACE_HIDDEN
 int tether__error_raise_bytes(const char* file, int line, const char* func, const char* kind,
                               const char* msg, size_t msg_len) {
+  if (tether__raise_quiet) return -1;
+  tether__raise_quiet = 1;
+  if (kind == NULL) kind = "RuntimeError";
   const TVMFFIByteArray* bt = TVMFFIBacktrace(file, line, func, 0);
-  TVMFFIByteArray empty = {"", 0};
   TVMFFIObject* err = tether__error_new((TVMFFIByteArray){kind, strlen(kind)},
-                                        (TVMFFIByteArray){msg, msg_len}, bt ? *bt : empty,
-                                        NULL, NULL);
+                                        (TVMFFIByteArray){msg, msg_len}, *bt, NULL, NULL);
+  tether__raise_quiet = 0;
   if (err == NULL) {
     tether__error_set_oom();
   } else {
@@ -143,16 +233,17 @@ int tether__error_raise_bytes(const char* file, int line, const char* func, cons
   return -1;
 }
 
+TETHER_BACKTRACE_HIDDEN
 void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
-  if (kind == NULL) kind = "RuntimeError";
   if (message == NULL) message = "";
   tether__error_raise_bytes(NULL, 0, NULL, kind, message, strlen(message));
 }
 
+TETHER_BACKTRACE_HIDDEN
 void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** parts, int32_t num_parts) {
   size_t total = 0;
-  for (int32_t i = 0; i < num_parts; ++i) {
-    if (parts != NULL && parts[i] != NULL) total += strlen(parts[i]);
+  for (int32_t i = 0; i < num_parts && parts != NULL; ++i) {
+    if (parts[i] != NULL) total += strlen(parts[i]);
   }
   char* msg = malloc(total + 1);
   if (msg == NULL) {
@@ -160,19 +251,23 @@ void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** parts, int
     return;
   }
   size_t pos = 0;
-  for (int32_t i = 0; i < num_parts; ++i) {
-    if (parts == NULL || parts[i] == NULL) continue;
+  for (int32_t i = 0; i < num_parts && parts != NULL; ++i) {
+    if (parts[i] == NULL) continue;
     size_t n = strlen(parts[i]);
     memcpy(msg + pos, parts[i], n);
     pos += n;
   }
   msg[pos] = '\0';
-  tether__error_raise_bytes(NULL, 0, NULL, kind != NULL ? kind : "RuntimeError", msg, pos);
+  tether__error_raise_bytes(NULL, 0, NULL, kind, msg, pos);
   free(msg);
 }
 
+/* Formats into a stack buffer; only messages longer than it go through the heap. */
+TETHER_BACKTRACE_HIDDEN
 int tether_error_raisef_at(const char* file, int line, const char* func, const char* kind,
                            const char* fmt, ...) {
+  if (tether__raise_quiet) return -1;
+  if (fmt == NULL) fmt = "";
   char stack_buf[512];
   va_list ap;
   va_start(ap, fmt);
@@ -184,7 +279,8 @@ int tether_error_raisef_at(const char* file, int line, const char* func, const c
   }
   char* heap_buf = malloc((size_t)n + 1);
   if (heap_buf == NULL) {
-    return tether__error_raise_bytes(file, line, func, kind, stack_buf, sizeof(stack_buf) - 1);
+    tether__error_set_oom();
+    return -1;
   }
   va_start(ap, fmt);
   vsnprintf(heap_buf, (size_t)n + 1, fmt, ap);
@@ -194,10 +290,12 @@ int tether_error_raisef_at(const char* file, int line, const char* func, const c
   return -1;
 }
 
+/* ---- creating errors without raising --------------------------------------------------- */
+
 static const TVMFFIByteArray tether__empty_bytes = {"", 0};
 
 static const TVMFFIByteArray* tether__or_empty(const TVMFFIByteArray* b) {
-  return b != NULL ? b : &tether__empty_bytes;
+  return b != NULL && b->data != NULL ? b : &tether__empty_bytes;
 }
 
 int TVMFFIErrorCreateWithCauseAndExtraContext(const TVMFFIByteArray* kind,
@@ -206,16 +304,16 @@ int TVMFFIErrorCreateWithCauseAndExtraContext(const TVMFFIByteArray* kind,
                                               TVMFFIObjectHandle cause_chain,
                                               TVMFFIObjectHandle extra_context,
                                               TVMFFIObjectHandle* out) {
-  /* Does not touch the raised slot (spec): report only through the return value. */
+  /* Does not touch the raised slot (spec): report only through the return value.  The
+   * quiet flag makes the allocator's MemoryError a no-op; it may already be set when
+   * this is called while an error is being raised, so restore rather than clear it. */
   if (out == NULL) return -1;
+  int was_quiet = tether__raise_quiet;
+  tether__raise_quiet = 1;
   TVMFFIObject* err = tether__error_new(*tether__or_empty(kind), *tether__or_empty(message),
                                         *tether__or_empty(backtrace), cause_chain, extra_context);
-  if (err == NULL) {
-    TVMFFIObjectHandle oom = NULL;
-    TVMFFIErrorMoveFromRaised(&oom); /* drop the MemoryError the allocator parked */
-    TVMFFIObjectDecRef(oom);
-    return -1;
-  }
+  tether__raise_quiet = was_quiet;
+  if (err == NULL) return -1;
   *out = err;
   return 0;
 }
@@ -225,12 +323,22 @@ int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* messag
   return TVMFFIErrorCreateWithCauseAndExtraContext(kind, message, backtrace, NULL, NULL, out);
 }
 
+/* ---- reading (tolerant: anything that is not an Error reads as empty) ------------------ */
+
+static const TVMFFIErrorCell* tether__error_cell(TVMFFIObjectHandle err) {
+  if (err == NULL || ((TVMFFIObject*)err)->type_index != kTVMFFIError) return NULL;
+  return TETHER_CELL(TVMFFIErrorCell, err);
+}
+
 TVMFFIByteArray tether_error_kind(TVMFFIObjectHandle err) {
-  return TETHER_CELL(TVMFFIErrorCell, err)->kind;
+  const TVMFFIErrorCell* cell = tether__error_cell(err);
+  return cell != NULL ? cell->kind : tether__empty_bytes;
 }
 TVMFFIByteArray tether_error_message(TVMFFIObjectHandle err) {
-  return TETHER_CELL(TVMFFIErrorCell, err)->message;
+  const TVMFFIErrorCell* cell = tether__error_cell(err);
+  return cell != NULL ? cell->message : tether__empty_bytes;
 }
 TVMFFIByteArray tether_error_backtrace(TVMFFIObjectHandle err) {
-  return TETHER_CELL(TVMFFIErrorCell, err)->backtrace;
+  const TVMFFIErrorCell* cell = tether__error_cell(err);
+  return cell != NULL ? cell->backtrace : tether__empty_bytes;
 }

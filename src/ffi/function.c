@@ -1,5 +1,312 @@
-/* function.c -- (being written) */
-#include "internal.h"
+/*
+ * function.c -- Function objects (type 68): creation from a C safe-call, the call entry
+ * point, the argument-checking helpers C functions use to convert their AnyView
+ * arguments with tvm-ffi's rules and error texts, and the globals that make functions
+ * and the two sentinel objects (ffi.FunctionFromExternC, ffi.GetInvalidObject,
+ * ffi.GetKwargsObject).
+ *
+ * Layout (spec 1.7): header, then TVMFFIFunctionCell {safe_call, cpp_call = NULL}.  A
+ * function made from (self, f, deleter) appends those three and its safe_call is a
+ * trampoline; a function made from a bare f (self and deleter both NULL) is header + cell
+ * only and stores f itself as safe_call, so f is called with the function object as its
+ * handle (spec design note 5).
+ */
+#include <stdio.h>
 
-int tether__function_init(void) { return 0; }
+#include "internal.h"
+#include "function.h"
+#include "object.h"
+
+/* ---- creation and calls ---------------------------------------------------------------- */
+
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIFunctionCell cell;
+} tether_function_t;
+
+/* A function closing over (self, fn, self_deleter); self_deleter(self) runs exactly once,
+ * when the last strong reference dies. */
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIFunctionCell cell;
+  void* self;
+  TVMFFISafeCallType fn;
+  void (*self_deleter)(void* self);
+} tether_closure_t;
+
+static int tether__closure_call(void* handle, const TVMFFIAny* args, int32_t num_args,
+                                TVMFFIAny* result) {
+  tether_closure_t* c = handle;
+  return c->fn(c->self, args, num_args, result);
+}
+
+static void tether__closure_deleter(void* obj, int flags) {
+  tether_closure_t* c = obj;
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && c->self_deleter != NULL) {
+    c->self_deleter(c->self);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(obj);
+}
+
+int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
+                         TVMFFIObjectHandle* out) {
+  if (out == NULL) {
+    return tether_raise("ValueError", "TVMFFIFunctionCreate: argument `out` must not be NULL");
+  }
+  *out = NULL;
+  if (safe_call == NULL) {
+    return tether_raise("ValueError",
+                        "TVMFFIFunctionCreate: argument `safe_call` must not be NULL");
+  }
+  if (self == NULL && deleter == NULL) {
+    tether_function_t* f =
+        tether__object_alloc(sizeof(*f), kTVMFFIFunction, tether__object_deleter_plain);
+    if (f == NULL) return -1;
+    f->cell.safe_call = safe_call;
+    f->cell.cpp_call = NULL;
+    *out = &f->header;
+    return 0;
+  }
+  tether_closure_t* c =
+      tether__object_alloc(sizeof(*c), kTVMFFIFunction, tether__closure_deleter);
+  if (c == NULL) return -1;
+  c->cell.safe_call = tether__closure_call;
+  c->cell.cpp_call = NULL;
+  c->self = self;
+  c->fn = safe_call;
+  c->self_deleter = deleter;
+  *out = &c->header;
+  return 0;
+}
+
+/* The hot path: one load and a tail call (spec 2).  The NULL check is a never-taken
+ * branch that keeps bad input from crashing. */
+int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                       TVMFFIAny* result) {
+  if (TETHER_UNLIKELY(func == NULL)) {
+    return tether_raise("ValueError", "TVMFFIFunctionCall: argument `func` must not be NULL");
+  }
+  return TETHER_CELL(TVMFFIFunctionCell, func)->safe_call(func, args, num_args, result);
+}
+
+int tether_func_call(TVMFFIObjectHandle f, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  if (result == NULL) {
+    return tether_raise("ValueError", "tether_func_call: argument `result` must not be NULL");
+  }
+  *result = tether_any_none();
+  return TVMFFIFunctionCall(f, (TVMFFIAny*)args, n, result);
+}
+
+TVMFFIObjectHandle tether_func_get(const char* name) {
+  if (name == NULL) {
+    tether_raise("ValueError", "tether_func_get: argument `name` must not be NULL");
+    return NULL;
+  }
+  TVMFFIByteArray key = {name, strlen(name)};
+  TVMFFIObjectHandle f = NULL;
+  if (TVMFFIFunctionGetGlobal(&key, &f) != 0) return NULL;
+  if (f == NULL) {
+    tether_raise("RuntimeError", "tether_func_get: global function `%s` is not registered", name);
+  }
+  return f;
+}
+
+/* ---- argument helpers ------------------------------------------------------------------ */
+
+/* Type key shown for a value in a mismatch message ("int", "ffi.SmallStr", "None", ...). */
+static const char* tether__arg_type_key(const TVMFFIAny* v) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) {
+    return tether_type_key(v->v_obj->type_index);
+  }
+  return tether_type_key(v->type_index);
+}
+
+int tether__arg_type_error(const char* fname, const TVMFFIAny* args, int32_t i,
+                           const char* expected) {
+  return tether_raise("TypeError",
+                      "Mismatched type on argument #%d when calling: `%s`. Expected `%s` but "
+                      "got `%s`",
+                      (int)i, fname != NULL ? fname : "", expected, tether__arg_type_key(&args[i]));
+}
+
+int tether_check_nargs(const char* fname, const char* sig, int32_t num_args, int32_t expected) {
+  if (TETHER_LIKELY(num_args == expected)) return 0;
+  /* `fname` may already carry the signature ("f(0: int) -> int"); then `sig` adds nothing. */
+  if (fname == NULL) fname = "";
+  if (sig == NULL || strchr(fname, '(') != NULL) sig = "";
+  return tether_raise("TypeError",
+                      "Mismatched number of arguments when calling: `%s%s`. Expected %d but got "
+                      "%d arguments",
+                      fname, sig, (int)expected, (int)num_args);
+}
+
+int tether_arg_int(const char* fname, const TVMFFIAny* args, int32_t i, int64_t* out) {
+  const TVMFFIAny* v = &args[i];
+  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+    *out = v->v_int64;
+    return 0;
+  }
+  return tether__arg_type_error(fname, args, i, "int");
+}
+
+int tether_arg_float(const char* fname, const TVMFFIAny* args, int32_t i, double* out) {
+  const TVMFFIAny* v = &args[i];
+  switch (v->type_index) {
+    case kTVMFFIFloat:
+      *out = v->v_float64;
+      return 0;
+    case kTVMFFIInt:
+    case kTVMFFIBool:
+      *out = (double)v->v_int64;
+      return 0;
+    default:
+      return tether__arg_type_error(fname, args, i, "float");
+  }
+}
+
+int tether_arg_bool(const char* fname, const TVMFFIAny* args, int32_t i, bool* out) {
+  const TVMFFIAny* v = &args[i];
+  if (v->type_index == kTVMFFIBool || v->type_index == kTVMFFIInt) {
+    *out = v->v_int64 != 0;
+    return 0;
+  }
+  return tether__arg_type_error(fname, args, i, "bool");
+}
+
+int tether_arg_str(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIByteArray* out) {
+  const TVMFFIAny* v = &args[i];
+  switch (v->type_index) {
+    case kTVMFFIRawStr:
+      if (v->v_c_str == NULL) break;
+      *out = (TVMFFIByteArray){v->v_c_str, strlen(v->v_c_str)};
+      return 0;
+    case kTVMFFISmallStr:
+      *out = (TVMFFIByteArray){v->v_bytes, v->small_str_len};
+      return 0;
+    case kTVMFFIStr:
+      if (v->v_obj == NULL) break;
+      *out = *TETHER_CELL(TVMFFIByteArray, v->v_obj);
+      return 0;
+    default:
+      break;
+  }
+  return tether__arg_type_error(fname, args, i, "str");
+}
+
+int tether_arg_object(const char* fname, const TVMFFIAny* args, int32_t i, int32_t type_index,
+                      TVMFFIObject** out) {
+  const TVMFFIAny* v = &args[i];
+  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) {
+    int32_t actual = v->v_obj->type_index;
+    if (type_index == kTVMFFIObject || actual == type_index ||
+        tether_type_is_subclass(actual, type_index)) {
+      *out = v->v_obj;
+      return 0;
+    }
+  }
+  return tether__arg_type_error(fname, args, i, tether_type_key(type_index));
+}
+
+int tether__arg_ptr(const char* fname, const TVMFFIAny* args, int32_t i, void** out) {
+  const TVMFFIAny* v = &args[i];
+  if (v->type_index == kTVMFFIOpaquePtr) {
+    *out = v->v_ptr;
+    return 0;
+  }
+  if (v->type_index == kTVMFFINone) {
+    *out = NULL;
+    return 0;
+  }
+  return tether__arg_type_error(fname, args, i, "void*");
+}
+
+/* ---- the sentinels --------------------------------------------------------------------- */
+
+/* Static plain objects: the NULL deleter means they are never freed, and the initial
+ * strong count of 1 is their own, so balanced IncRef/DecRef by users never reach 0. */
+static TVMFFIObject tether__invalid_object = {
+    .combined_ref_count = UINT64_C(1) | (UINT64_C(1) << 32),
+    .type_index = kTVMFFIObject,
+    .deleter = NULL,
+};
+static TVMFFIObject tether__kwargs_object = {
+    .combined_ref_count = UINT64_C(1) | (UINT64_C(1) << 32),
+    .type_index = kTVMFFIObject,
+    .deleter = NULL,
+};
+
+TVMFFIObject* tether__function_invalid_object(void) { return &tether__invalid_object; }
+TVMFFIObject* tether__function_kwargs_object(void) { return &tether__kwargs_object; }
+
+/* ---- globals --------------------------------------------------------------------------- */
+
+#define TETHER__SIG_FROM_EXTERN_C "ffi.FunctionFromExternC(0: void*, 1: void*, 2: void*) -> ffi.Function"
+
+static int tether__g_function_from_extern_c(void* handle, const TVMFFIAny* args, int32_t n,
+                                            TVMFFIAny* result) {
+  void *self = NULL, *safe_call = NULL, *deleter = NULL;
+  if (tether_check_nargs(TETHER__SIG_FROM_EXTERN_C, NULL, n, 3) != 0) return -1;
+  /* The reference converts its arguments last to first, so the last bad one is reported. */
+  if (tether__arg_ptr(TETHER__SIG_FROM_EXTERN_C, args, 2, &deleter) != 0) return -1;
+  if (tether__arg_ptr(TETHER__SIG_FROM_EXTERN_C, args, 1, &safe_call) != 0) return -1;
+  if (tether__arg_ptr(TETHER__SIG_FROM_EXTERN_C, args, 0, &self) != 0) return -1;
+  TVMFFIObjectHandle f = NULL;
+  /* void* -> function pointer: POSIX guarantees the round trip (dlsym relies on it). */
+  TVMFFISafeCallType fn;
+  void (*del)(void*);
+  memcpy(&fn, &safe_call, sizeof(fn));
+  memcpy(&del, &deleter, sizeof(del));
+  if (TVMFFIFunctionCreate(self, fn, del, &f) != 0) return -1;
+  *result = tether_any_object(f);
+  return 0;
+}
+
+static int tether__g_get_invalid_object(void* handle, const TVMFFIAny* args, int32_t n,
+                                        TVMFFIAny* result) {
+  if (tether_check_nargs("ffi.GetInvalidObject() -> ffi.Object", NULL, n, 0) != 0) return -1;
+  TVMFFIObjectIncRef(&tether__invalid_object);
+  *result = tether_any_object(&tether__invalid_object);
+  return 0;
+}
+
+static int tether__g_get_kwargs_object(void* handle, const TVMFFIAny* args, int32_t n,
+                                       TVMFFIAny* result) {
+  if (tether_check_nargs("ffi.GetKwargsObject() -> ffi.Object", NULL, n, 0) != 0) return -1;
+  TVMFFIObjectIncRef(&tether__kwargs_object);
+  *result = tether_any_object(&tether__kwargs_object);
+  return 0;
+}
+
+/* Metadata of the reference's registrations (observed), so tools reading type schemas
+ * see the same signatures. */
+#define TETHER__SCHEMA_OBJECT \
+  "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":\\\"ffi.Object\\\"}]}\"}"
+#define TETHER__SCHEMA_FROM_EXTERN_C                                                         \
+  "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"      \
+  "\\\"ffi.Function\\\"},{\\\"type\\\":\\\"void*\\\"},{\\\"type\\\":\\\"void*\\\"},{"        \
+  "\\\"type\\\":\\\"void*\\\"}]}\"}"
+
+static const struct {
+  const char* name;
+  TVMFFISafeCallType fn;
+  const char* metadata;
+} tether__function_globals[] = {
+    {"ffi.FunctionFromExternC", tether__g_function_from_extern_c, TETHER__SCHEMA_FROM_EXTERN_C},
+    {"ffi.GetInvalidObject", tether__g_get_invalid_object, TETHER__SCHEMA_OBJECT},
+    {"ffi.GetKwargsObject", tether__g_get_kwargs_object, TETHER__SCHEMA_OBJECT},
+};
+
+int tether__function_init(void) {
+  for (size_t i = 0; i < sizeof(tether__function_globals) / sizeof(tether__function_globals[0]);
+       ++i) {
+    if (tether_func_register(tether__function_globals[i].name, tether__function_globals[i].fn, NULL,
+                             tether__function_globals[i].metadata, 0) != 0) {
+      fprintf(stderr, "libtether: cannot register %s\n", tether__function_globals[i].name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Nothing to free: the globals are released with the registry, the sentinels are static. */
 void tether__function_fini(void) {}

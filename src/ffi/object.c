@@ -24,6 +24,16 @@ static inline tether_refcount_t* tether__rc(TVMFFIObject* obj) {
   return (tether_refcount_t*)&obj->combined_ref_count;
 }
 
+/* ThreadSanitizer does not model standalone fences: under TSan the decrement itself is
+ * acq_rel, which is what the release-decrement + acquire-fence pair guarantees. */
+#if defined(__SANITIZE_THREAD__)
+#define TETHER_DEC_ORDER memory_order_acq_rel
+#define tether__acquire_fence() ((void)0)
+#else
+#define TETHER_DEC_ORDER memory_order_release
+#define tether__acquire_fence() atomic_thread_fence(memory_order_acquire)
+#endif
+
 static _Atomic int64_t tether__live_objects;
 
 void* tether__object_alloc(size_t size, int32_t type_index, void (*deleter)(void* self, int flags)) {
@@ -69,9 +79,9 @@ int TVMFFIObjectIncRef(TVMFFIObjectHandle handle) {
 }
 
 static void tether__dec_weak_slow(TVMFFIObject* obj) {
-  uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_WEAK_ONE, memory_order_release);
+  uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_WEAK_ONE, TETHER_DEC_ORDER);
   if (old == TETHER_WEAK_ONE) {
-    atomic_thread_fence(memory_order_acquire);
+    tether__acquire_fence();
     if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskWeak);
   }
 }
@@ -79,7 +89,7 @@ static void tether__dec_weak_slow(TVMFFIObject* obj) {
 int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   TVMFFIObject* obj = handle;
   if (obj == NULL) return 0;
-  uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_STRONG_ONE, memory_order_release);
+  uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_STRONG_ONE, TETHER_DEC_ORDER);
 #ifndef NDEBUG
   if (TETHER_UNLIKELY((old & TETHER_STRONG_MASK) == 0 || old == UINT64_C(0xdeaddeaddeaddead))) {
     fprintf(stderr, "libtether: TVMFFIObjectDecRef on a dead object %p (type index %d)\n", handle,
@@ -88,10 +98,10 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   }
 #endif
   if (old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE)) {
-    atomic_thread_fence(memory_order_acquire);
+    tether__acquire_fence();
     if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
   } else if ((old & TETHER_STRONG_MASK) == 1) {
-    atomic_thread_fence(memory_order_acquire);
+    tether__acquire_fence();
     if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
     tether__dec_weak_slow(obj);
   }

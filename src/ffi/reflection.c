@@ -1,5 +1,1204 @@
-/* reflection.c -- (being written) */
-#include "internal.h"
+/*
+ * reflection.c -- reflected fields and the generic object services built on them:
+ * the field kinds' getters/setters (reflection.h), reflected C-struct objects and their
+ * destructor, ffi.MakeObjectFromPackedArgs, the auto `__ffi_init__`, ffi.ReprPrint and
+ * ffi.GetRegisteredTypeKeys.
+ *
+ * Everything here reaches other subsystems through the ABI, tether.h and the global
+ * functions (e.g. maps are iterated with ffi.MapForwardIterFunctor), so that the
+ * container layout can change without touching this file.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 
-int tether__reflection_init(void) { return 0; }
-void tether__reflection_fini(void) {}
+#include <tether/reflection.h>
+
+#include "internal.h"
+#include "object.h"
+#include "registry.h"
+#include "type.h"
+
+/* ---- field kinds: getters and setters ------------------------------------------------- */
+
+static const char* tether__kind_target_name(tether_field_kind kind);
+
+static int tether__convert_error(const TVMFFIAny* value, tether_field_kind kind) {
+  return tether_raise("TypeError", "Cannot convert from type `%s` to `%s`",
+                      tether_any_type_key(value), tether__kind_target_name(kind));
+}
+
+static bool tether__as_int(const TVMFFIAny* v, int64_t* out) {
+  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+    *out = v->v_int64;
+    return true;
+  }
+  return false;
+}
+
+static bool tether__as_float(const TVMFFIAny* v, double* out) {
+  if (v->type_index == kTVMFFIFloat) {
+    *out = v->v_float64;
+    return true;
+  }
+  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+    *out = (double)v->v_int64;
+    return true;
+  }
+  return false;
+}
+
+static int tether__get_INT64(void* field, TVMFFIAny* out) {
+  *out = tether_any_int(*(int64_t*)field);
+  return 0;
+}
+static int tether__set_INT64(void* field, const TVMFFIAny* v) {
+  int64_t x;
+  if (!tether__as_int(v, &x)) return tether__convert_error(v, TETHER_FIELD_INT64);
+  *(int64_t*)field = x;
+  return 0;
+}
+
+static int tether__get_INT32(void* field, TVMFFIAny* out) {
+  *out = tether_any_int(*(int32_t*)field);
+  return 0;
+}
+static int tether__set_INT32(void* field, const TVMFFIAny* v) {
+  int64_t x;
+  if (!tether__as_int(v, &x)) return tether__convert_error(v, TETHER_FIELD_INT32);
+  if (x < INT32_MIN || x > INT32_MAX) {
+    return tether_raise("OverflowError", "Value %" PRId64 " does not fit in a 32-bit int field", x);
+  }
+  *(int32_t*)field = (int32_t)x;
+  return 0;
+}
+
+static int tether__get_FLOAT64(void* field, TVMFFIAny* out) {
+  *out = tether_any_float(*(double*)field);
+  return 0;
+}
+static int tether__set_FLOAT64(void* field, const TVMFFIAny* v) {
+  double x;
+  if (!tether__as_float(v, &x)) return tether__convert_error(v, TETHER_FIELD_FLOAT64);
+  *(double*)field = x;
+  return 0;
+}
+
+static int tether__get_BOOL(void* field, TVMFFIAny* out) {
+  *out = tether_any_bool(*(bool*)field);
+  return 0;
+}
+static int tether__set_BOOL(void* field, const TVMFFIAny* v) {
+  int64_t x;
+  if (!tether__as_int(v, &x)) return tether__convert_error(v, TETHER_FIELD_BOOL);
+  *(bool*)field = x != 0;
+  return 0;
+}
+
+static int tether__get_DTYPE(void* field, TVMFFIAny* out) {
+  *out = tether_any_dtype(*(DLDataType*)field);
+  return 0;
+}
+static int tether__set_DTYPE(void* field, const TVMFFIAny* v) {
+  TVMFFIByteArray s;
+  if (v->type_index == kTVMFFIDataType) {
+    *(DLDataType*)field = v->v_dtype;
+    return 0;
+  }
+  if (tether_any_get_str(v, &s)) return TVMFFIDataTypeFromString(&s, (DLDataType*)field);
+  return tether__convert_error(v, TETHER_FIELD_DTYPE);
+}
+
+static int tether__get_DEVICE(void* field, TVMFFIAny* out) {
+  DLDevice d = *(DLDevice*)field;
+  *out = tether_any_device(d.device_type, d.device_id);
+  return 0;
+}
+
+/* Parses "cuda:1" / "cpu" into a device; -1 with ValueError on bad text. */
+static int tether__parse_device(TVMFFIByteArray s, DLDevice* out) {
+  size_t colon = 0;
+  while (colon < s.size && s.data[colon] != ':') ++colon;
+  int32_t type = tether_device_type_from_name(s.data, colon);
+  int64_t id = 0;
+  if (type >= 0 && colon < s.size) {
+    if (colon + 1 == s.size) type = -1;
+    for (size_t i = colon + 1; i < s.size && type >= 0; ++i) {
+      if (s.data[i] < '0' || s.data[i] > '9' || id > INT32_MAX / 10) {
+        type = -1;
+      } else {
+        id = id * 10 + (s.data[i] - '0');
+      }
+    }
+  }
+  if (type < 0) {
+    return tether_raise("ValueError", "Cannot parse device from string \"%.*s\"", (int)s.size,
+                        s.data);
+  }
+  out->device_type = (DLDeviceType)type;
+  out->device_id = (int32_t)id;
+  return 0;
+}
+
+static int tether__set_DEVICE(void* field, const TVMFFIAny* v) {
+  TVMFFIByteArray s;
+  if (v->type_index == kTVMFFIDevice) {
+    *(DLDevice*)field = v->v_device;
+    return 0;
+  }
+  if (tether_any_get_str(v, &s)) return tether__parse_device(s, (DLDevice*)field);
+  return tether__convert_error(v, TETHER_FIELD_DEVICE);
+}
+
+static int tether__get_ANY(void* field, TVMFFIAny* out) {
+  tether_any_copy((const TVMFFIAny*)field, out);
+  return 0;
+}
+
+/* Stores an owning copy of view `v` into the TVMFFIAny at `field`, releasing the old. */
+static int tether__store_any(void* field, const TVMFFIAny* v) {
+  TVMFFIAny owned;
+  if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
+  tether_any_release((TVMFFIAny*)field);
+  *(TVMFFIAny*)field = owned;
+  return 0;
+}
+
+static int tether__set_ANY(void* field, const TVMFFIAny* v) { return tether__store_any(field, v); }
+
+static bool tether__is_str(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFIRawStr || v->type_index == kTVMFFISmallStr ||
+         v->type_index == kTVMFFIStr;
+}
+
+static int tether__set_STRING(void* field, const TVMFFIAny* v) {
+  if (!tether__is_str(v)) return tether__convert_error(v, TETHER_FIELD_STRING);
+  return tether__store_any(field, v);
+}
+
+static int tether__set_OPT_STRING(void* field, const TVMFFIAny* v) {
+  if (v->type_index != kTVMFFINone && !tether__is_str(v)) {
+    return tether__convert_error(v, TETHER_FIELD_OPT_STRING);
+  }
+  return tether__store_any(field, v);
+}
+
+static int tether__get_OBJECT(void* field, TVMFFIAny* out) {
+  TVMFFIObject* obj = *(TVMFFIObject**)field;
+  if (obj == NULL) {
+    *out = tether_any_none();
+    return 0;
+  }
+  TVMFFIObjectIncRef(obj);
+  *out = tether_any_object(obj);
+  return 0;
+}
+
+static int tether__store_object(void* field, const TVMFFIAny* v, tether_field_kind kind) {
+  bool is_none = v->type_index == kTVMFFINone;
+  if (!(v->type_index >= kTVMFFIStaticObjectBegin || v->type_index == kTVMFFIObjectRValueRef ||
+        (is_none && kind == TETHER_FIELD_OPT_OBJECT))) {
+    return tether__convert_error(v, kind);
+  }
+  TVMFFIAny owned;
+  if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
+  TVMFFIObject* old = *(TVMFFIObject**)field;
+  *(TVMFFIObject**)field = is_none ? NULL : owned.v_obj;
+  TVMFFIObjectDecRef(old);
+  return 0;
+}
+
+static int tether__set_OBJECT(void* field, const TVMFFIAny* v) {
+  return tether__store_object(field, v, TETHER_FIELD_OBJECT);
+}
+static int tether__set_OPT_OBJECT(void* field, const TVMFFIAny* v) {
+  return tether__store_object(field, v, TETHER_FIELD_OPT_OBJECT);
+}
+
+static int tether__get_OPT_INT64(void* field, TVMFFIAny* out) {
+  const tether_opt_int64_t* f = field;
+  *out = f->has_value ? tether_any_int(f->value) : tether_any_none();
+  return 0;
+}
+static int tether__set_OPT_INT64(void* field, const TVMFFIAny* v) {
+  tether_opt_int64_t* f = field;
+  if (v->type_index == kTVMFFINone) {
+    f->has_value = false;
+    f->value = 0;
+    return 0;
+  }
+  if (!tether__as_int(v, &f->value)) return tether__convert_error(v, TETHER_FIELD_OPT_INT64);
+  f->has_value = true;
+  return 0;
+}
+
+static int tether__get_OPT_FLOAT64(void* field, TVMFFIAny* out) {
+  const tether_opt_float64_t* f = field;
+  *out = f->has_value ? tether_any_float(f->value) : tether_any_none();
+  return 0;
+}
+static int tether__set_OPT_FLOAT64(void* field, const TVMFFIAny* v) {
+  tether_opt_float64_t* f = field;
+  if (v->type_index == kTVMFFINone) {
+    f->has_value = false;
+    f->value = 0;
+    return 0;
+  }
+  if (!tether__as_float(v, &f->value)) return tether__convert_error(v, TETHER_FIELD_OPT_FLOAT64);
+  f->has_value = true;
+  return 0;
+}
+
+#define tether__get_STRING tether__get_ANY
+#define tether__get_OPT_STRING tether__get_ANY
+#define tether__get_OPT_OBJECT tether__get_OBJECT
+
+/* How a kind's storage is released when its object dies. */
+typedef enum { TETHER_RELEASE_NONE, TETHER_RELEASE_ANY, TETHER_RELEASE_OBJECT } tether_release_t;
+
+typedef struct {
+  const char* schema;
+  int32_t static_type_index;
+  int32_t size;
+  int32_t alignment;
+  TVMFFIFieldGetter getter;
+  TVMFFIFieldSetter setter;
+  tether_release_t release;
+} tether_field_kind_info_t;
+
+#define TETHER__RELEASE_OF(ctype) \
+  _Generic((ctype*)0, TVMFFIAny*: TETHER_RELEASE_ANY, TVMFFIObject**: TETHER_RELEASE_OBJECT, default: TETHER_RELEASE_NONE)
+
+static const tether_field_kind_info_t tether__kinds[TETHER_FIELD_NUM_KINDS] = {
+#define TETHER__KIND_ROW(name, ctype, tindex, schema_text)                                   \
+  [TETHER_FIELD_##name] = {schema_text,        tindex,                                       \
+                           sizeof(ctype),      _Alignof(ctype),                              \
+                           tether__get_##name, tether__set_##name,                           \
+                           TETHER__RELEASE_OF(ctype)},
+    TETHER_FIELD_KINDS(TETHER__KIND_ROW)
+#undef TETHER__KIND_ROW
+};
+
+
+static const char* tether__kind_target_name(tether_field_kind kind) {
+  switch (kind) {
+    case TETHER_FIELD_INT64:
+    case TETHER_FIELD_INT32:
+    case TETHER_FIELD_OPT_INT64:
+      return "int";
+    case TETHER_FIELD_FLOAT64:
+    case TETHER_FIELD_OPT_FLOAT64:
+      return "float";
+    case TETHER_FIELD_STRING:
+    case TETHER_FIELD_OPT_STRING:
+      return "str";
+    default:
+      return tether__kinds[kind].schema;
+  }
+}
+
+TVMFFIFieldGetter tether_field_getter(tether_field_kind kind) {
+  return (unsigned)kind < TETHER_FIELD_NUM_KINDS ? tether__kinds[kind].getter : NULL;
+}
+
+TVMFFIFieldSetter tether_field_setter(tether_field_kind kind) {
+  return (unsigned)kind < TETHER_FIELD_NUM_KINDS ? tether__kinds[kind].setter : NULL;
+}
+
+int tether_field_kind_of_getter(TVMFFIFieldGetter getter) {
+  /* Several kinds share a getter (STRING/OPT_STRING/ANY); the first row wins, and those
+   * rows agree on how the storage is released, which is all callers need. */
+  for (int k = 0; k < TETHER_FIELD_NUM_KINDS; ++k) {
+    if (tether__kinds[k].getter == getter) return k;
+  }
+  return -1;
+}
+
+/* ---- defining reflected types --------------------------------------------------------- */
+
+static TVMFFIByteArray tether__bytes(const char* s) {
+  return (TVMFFIByteArray){s != NULL ? s : "", s != NULL ? strlen(s) : 0};
+}
+
+int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
+  if (def == NULL || def->name == NULL) {
+    return tether_raise("ValueError", "tether_type_def_field: argument `def` must name a field");
+  }
+  if ((unsigned)def->kind >= TETHER_FIELD_NUM_KINDS) {
+    return tether_raise("ValueError", "tether_type_def_field: field `%s` has unknown kind %d",
+                        def->name, (int)def->kind);
+  }
+  const tether_field_kind_info_t* k = &tether__kinds[def->kind];
+  char schema[256];
+  const char* type_name = k->schema;
+  bool is_object = def->kind == TETHER_FIELD_OBJECT || def->kind == TETHER_FIELD_OPT_OBJECT;
+  int32_t static_index = k->static_type_index;
+  if (is_object && def->object_type_index > 0) {
+    static_index = def->object_type_index;
+    type_name = tether_type_key(def->object_type_index);
+  }
+  if (is_object && def->kind == TETHER_FIELD_OPT_OBJECT) {
+    snprintf(schema, sizeof(schema), "{\"type_schema\": \"{\\\"type\\\":\\\"Optional\\\",\\\"args\\\":[{\\\"type\\\":\\\"%s\\\"}]}\"}", type_name);
+  } else {
+    snprintf(schema, sizeof(schema), "{\"type_schema\": \"{\\\"type\\\":\\\"%s\\\"}\"}", type_name);
+  }
+  TVMFFIFieldInfo info;
+  memset(&info, 0, sizeof(info));
+  info.name = tether__bytes(def->name);
+  info.doc = tether__bytes(def->doc);
+  info.metadata = tether__bytes(schema);
+  info.flags = def->flags;
+  info.size = k->size;
+  info.alignment = k->alignment;
+  info.offset = def->offset;
+  info.getter = k->getter;
+  info.setter = (void*)k->setter;
+  info.default_value_or_factory = tether_any_none();
+  if (def->default_value != NULL) {
+    info.flags |= kTVMFFIFieldFlagBitMaskHasDefault;
+    info.default_value_or_factory = *def->default_value;
+  }
+  info.field_static_type_index = static_index;
+  return TVMFFITypeRegisterField(type_index, &info);
+}
+
+int tether_type_def_method(int32_t type_index, const char* name, TVMFFISafeCallType fn,
+                           bool is_static, const char* doc) {
+  TVMFFIObjectHandle f = NULL;
+  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) return -1;
+  TVMFFIMethodInfo info;
+  memset(&info, 0, sizeof(info));
+  info.name = tether__bytes(name);
+  info.doc = tether__bytes(doc);
+  info.metadata = tether__bytes("");
+  info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+  info.method = tether_any_object(f);
+  int rc = TVMFFITypeRegisterMethod(type_index, &info);
+  TVMFFIObjectDecRef(f);
+  return rc;
+}
+
+static int tether__register_auto_init(int32_t type_index);
+
+int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* doc) {
+  TVMFFITypeMetadata md;
+  memset(&md, 0, sizeof(md));
+  md.doc = tether__bytes(doc);
+  md.creator = NULL;
+  md.total_size = total_size;
+  md.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  if (TVMFFITypeRegisterMetadata(type_index, &md) != 0) return -1;
+  return tether__register_auto_init(type_index);
+}
+
+/* Calls fn(field, ctx) for every field of the type, ancestors' first; stops on non-zero. */
+static int tether__for_each_field(const TVMFFITypeInfo* info,
+                                  int (*fn)(const TVMFFIFieldInfo* f, void* ctx), void* ctx) {
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      int rc = fn(&t->fields[i], ctx);
+      if (rc != 0) return rc;
+    }
+  }
+  return 0;
+}
+
+typedef struct {
+  const char* name;
+  size_t len;
+  const TVMFFIFieldInfo* found;
+} tether_find_field_ctx;
+
+static int tether__find_field_cb(const TVMFFIFieldInfo* f, void* ctx) {
+  tether_find_field_ctx* c = ctx;
+  if (f->name.size == c->len && memcmp(f->name.data, c->name, c->len) == 0) c->found = f;
+  return 0; /* keep going: a derived type's field shadows its ancestor's */
+}
+
+const TVMFFIFieldInfo* tether_type_find_field(int32_t type_index, const char* name, size_t len) {
+  const TVMFFITypeInfo* info = tether__type_info_or_null(type_index);
+  if (info == NULL || name == NULL) return NULL;
+  tether_find_field_ctx ctx = {name, len, NULL};
+  tether__for_each_field(info, tether__find_field_cb, &ctx);
+  return ctx.found;
+}
+
+int tether_field_get(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field, TVMFFIAny* out) {
+  if (obj == NULL || field == NULL || out == NULL || field->getter == NULL) {
+    return tether_raise("ValueError", "tether_field_get: object, field (with a getter) and out must not be NULL");
+  }
+  *out = tether_any_none();
+  return field->getter((char*)obj + field->offset, out);
+}
+
+int tether_field_set(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
+  if (obj == NULL || field == NULL || value == NULL || field->setter == NULL) {
+    return tether_raise("ValueError", "tether_field_set: object, field (with a setter) and value must not be NULL");
+  }
+  int32_t want = field->field_static_type_index;
+  int32_t got = value->type_index;
+  if (want > kTVMFFIStaticObjectBegin && got >= kTVMFFIStaticObjectBegin &&
+      !tether_type_is_subclass(value->v_obj->type_index, want)) {
+    return tether_raise("TypeError", "Cannot convert from type `%s` to `%s`",
+                        tether_any_type_key(value), tether_type_key(want));
+  }
+  void* addr = (char*)obj + field->offset;
+  if (field->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIAny args[2] = {tether_any_ptr(addr), *value};
+    TVMFFIAny result = tether_any_none();
+    int rc = TVMFFIFunctionCall(field->setter, args, 2, &result);
+    tether_any_release(&result);
+    return rc;
+  }
+  return ((TVMFFIFieldSetter)field->setter)(addr, value);
+}
+
+/* ---- reflected objects ------------------------------------------------------------------ */
+
+static int tether__release_field_cb(const TVMFFIFieldInfo* f, void* obj) {
+  int kind = tether_field_kind_of_getter(f->getter);
+  if (kind < 0) return 0;
+  void* addr = (char*)obj + f->offset;
+  switch (tether__kinds[kind].release) {
+    case TETHER_RELEASE_ANY:
+      tether_any_release((TVMFFIAny*)addr);
+      break;
+    case TETHER_RELEASE_OBJECT:
+      TVMFFIObjectDecRef(*(TVMFFIObject**)addr);
+      *(TVMFFIObject**)addr = NULL;
+      break;
+    case TETHER_RELEASE_NONE:
+      break;
+  }
+  return 0;
+}
+
+static void tether__reflected_deleter(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    const TVMFFITypeInfo* info = tether__type_info_or_null(((TVMFFIObject*)self)->type_index);
+    if (info != NULL) tether__for_each_field(info, tether__release_field_cb, self);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
+}
+
+int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandle* out) {
+  const TVMFFITypeInfo* info = tether__type_info_or_null(type_index);
+  if (out == NULL) {
+    return tether_raise("ValueError", "tether_object_new_reflected: argument `out` must not be NULL");
+  }
+  if (info == NULL || info->metadata == NULL || info->metadata->total_size < (int32_t)sizeof(TVMFFIObject)) {
+    return tether_raise("TypeError", "Type `%s` (index %d) has no reflected layout to create objects from",
+                        tether_type_key(type_index), (int)type_index);
+  }
+  void* obj = tether__object_alloc((size_t)info->metadata->total_size, type_index,
+                                   tether__reflected_deleter);
+  if (obj == NULL) return -1;
+  *out = obj;
+  return 0;
+}
+
+/* Creates a default object of the type: its creator, else a reflected object. */
+static int tether__create_default(const TVMFFITypeInfo* info, TVMFFIObjectHandle* out) {
+  if (info->metadata != NULL && info->metadata->creator != NULL) {
+    return info->metadata->creator(out);
+  }
+  return tether_object_new_reflected(info->type_index, out);
+}
+
+/* Fields in construction order (ancestors first), into a malloc'd array. */
+typedef struct {
+  const TVMFFIFieldInfo** items;
+  int32_t n;
+  int32_t cap;
+} tether_field_list;
+
+static int tether__collect_cb(const TVMFFIFieldInfo* f, void* ctx) {
+  tether_field_list* l = ctx;
+  if (l->n == l->cap) {
+    int32_t cap = l->cap ? l->cap * 2 : 8;
+    const TVMFFIFieldInfo** items = realloc(l->items, sizeof(*items) * (size_t)cap);
+    if (items == NULL) return tether_raise("MemoryError", "out of memory collecting fields");
+    l->items = items;
+    l->cap = cap;
+  }
+  l->items[l->n++] = f;
+  return 0;
+}
+
+static int tether__set_default(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f) {
+  if (!(f->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
+    return tether_field_set(obj, f, &f->default_value_or_factory);
+  }
+  TVMFFIAny value = tether_any_none();
+  if (TVMFFIFunctionCall(f->default_value_or_factory.v_obj, NULL, 0, &value) != 0) return -1;
+  int rc = tether_field_set(obj, f, &value);
+  tether_any_release(&value);
+  return rc;
+}
+
+static int tether__resolve_type(const char* fname, const TVMFFIAny* arg, const TVMFFITypeInfo** out) {
+  TVMFFIByteArray key;
+  int32_t index = -1;
+  if (tether_any_get_str(arg, &key)) {
+    if (TVMFFITypeKeyToIndex(&key, &index) != 0) return -1;
+  } else if (arg->type_index == kTVMFFIInt) {
+    index = (int32_t)arg->v_int64;
+  } else {
+    return tether_raise("TypeError", "%s: argument #0 must be a type key (str) or type index (int), got `%s`",
+                        fname, tether_any_type_key(arg));
+  }
+  *out = tether__type_info_or_null(index);
+  if (*out == NULL) return tether_raise("ValueError", "%s: unknown type index %d", fname, (int)index);
+  return 0;
+}
+
+/* ffi.MakeObjectFromPackedArgs(type_key_or_index, name0, value0, name1, value1, ...) */
+static int tether__make_object_from_packed_args(void* self, const TVMFFIAny* args, int32_t n,
+                                                TVMFFIAny* result) {
+  static const char* fname = "ffi.MakeObjectFromPackedArgs";
+  const TVMFFITypeInfo* info = NULL;
+  TVMFFIObjectHandle obj = NULL;
+  tether_field_list fields = {NULL, 0, 0};
+  bool* is_set = NULL;
+  if (n < 1 || n % 2 != 1) {
+    return tether_raise("TypeError", "%s: expects a type key followed by name/value pairs, got %d arguments",
+                        fname, (int)n);
+  }
+  if (tether__resolve_type(fname, &args[0], &info) != 0) goto fail;
+  if (tether__for_each_field(info, tether__collect_cb, &fields) != 0) goto fail;
+  is_set = calloc((size_t)fields.n + 1, sizeof(bool));
+  if (is_set == NULL) {
+    tether_raise("MemoryError", "%s: out of memory", fname);
+    goto fail;
+  }
+  if (tether__create_default(info, &obj) != 0) goto fail;
+  for (int32_t i = 1; i < n; i += 2) {
+    TVMFFIByteArray name;
+    if (!tether_any_get_str(&args[i], &name)) {
+      tether_raise("TypeError", "%s: argument #%d must be a field name (str), got `%s`", fname, (int)i,
+                   tether_any_type_key(&args[i]));
+      goto fail;
+    }
+    int32_t j = fields.n - 1; /* search backwards: derived fields shadow ancestors' */
+    while (j >= 0 && !(fields.items[j]->name.size == name.size &&
+                       memcmp(fields.items[j]->name.data, name.data, name.size) == 0)) {
+      --j;
+    }
+    if (j < 0) {
+      tether_raise("TypeError", "Type `%.*s` does not have field `%.*s`", (int)info->type_key.size,
+                   info->type_key.data, (int)name.size, name.data);
+      goto fail;
+    }
+    if (tether_field_set(obj, fields.items[j], &args[i + 1]) != 0) goto fail;
+    is_set[j] = true;
+  }
+  for (int32_t j = 0; j < fields.n; ++j) {
+    if (is_set[j]) continue;
+    const TVMFFIFieldInfo* f = fields.items[j];
+    if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
+      tether_raise("TypeError", "Required field `%.*s` not set in type `%.*s`", (int)f->name.size,
+                   f->name.data, (int)info->type_key.size, info->type_key.data);
+      goto fail;
+    }
+    if (tether__set_default(obj, f) != 0) goto fail;
+  }
+  free(fields.items);
+  free(is_set);
+  *result = tether_any_object(obj);
+  return 0;
+fail:
+  TVMFFIObjectDecRef(obj);
+  free(fields.items);
+  free(is_set);
+  return -1;
+}
+
+/* ---- the auto __ffi_init__ ------------------------------------------------------------------- */
+
+static TVMFFIObject* tether__kwargs_marker;  /* borrowed from the registry's singleton */
+static TVMFFIObject* tether__missing_marker; /* likewise */
+
+/* __ffi_init__(pos..., [KWARGS, k0, v0, ...]) for the type whose index is `self`. */
+static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  int32_t type_index = (int32_t)(intptr_t)self;
+  const TVMFFITypeInfo* info = tether__type_info_or_null(type_index);
+  TVMFFIObjectHandle obj = NULL;
+  tether_field_list all = {NULL, 0, 0};
+  bool* is_set = NULL;
+  int key_len = info ? (int)info->type_key.size : 0;
+  const char* key = info ? info->type_key.data : "";
+  if (info == NULL) return tether_raise("RuntimeError", "__ffi_init__: type %d vanished", (int)type_index);
+  if (tether__for_each_field(info, tether__collect_cb, &all) != 0) goto fail;
+  is_set = calloc((size_t)all.n + 1, sizeof(bool));
+  if (is_set == NULL) {
+    tether_raise("MemoryError", "%.*s.__ffi_init__(): out of memory", key_len, key);
+    goto fail;
+  }
+  if (tether__create_default(info, &obj) != 0) goto fail;
+  int32_t num_pos = n;
+  for (int32_t i = 0; i < n; ++i) {
+    if (args[i].type_index >= kTVMFFIStaticObjectBegin && args[i].v_obj == tether__kwargs_marker) {
+      num_pos = i;
+      break;
+    }
+  }
+  if ((n - num_pos) % 2 == 0 && num_pos != n) {
+    tether_raise("TypeError", "%.*s.__ffi_init__(): keyword arguments must come in name/value pairs",
+                 key_len, key);
+    goto fail;
+  }
+  /* positional arguments fill the init fields (not InitOff, not KwOnly) in order */
+  int32_t pos = 0;
+  for (int32_t j = 0; j < all.n && pos < num_pos; ++j) {
+    const TVMFFIFieldInfo* f = all.items[j];
+    if (f->flags & (kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskKwOnly)) continue;
+    if (tether_field_set(obj, f, &args[pos]) != 0) goto field_error;
+    is_set[j] = true;
+    ++pos;
+    continue;
+  field_error : {
+    TVMFFIObjectHandle cause = NULL;
+    TVMFFIErrorMoveFromRaised(&cause);
+    TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
+    TVMFFIByteArray k = cause ? tether_error_kind(cause) : (TVMFFIByteArray){"TypeError", 9};
+    char kind_buf[64];
+    snprintf(kind_buf, sizeof(kind_buf), "%.*s", (int)k.size, k.data);
+    tether_raise(kind_buf, "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
+                 (int)f->name.size, f->name.data, (int)m.size, m.data);
+    TVMFFIObjectDecRef(cause);
+    goto fail;
+  }
+  }
+  if (pos < num_pos) {
+    int32_t max_pos = pos;
+    tether_raise("TypeError", "%.*s.__ffi_init__() takes %d positional arguments but %d were given",
+                 key_len, key, (int)max_pos, (int)num_pos);
+    goto fail;
+  }
+  for (int32_t i = num_pos + 1; i + 1 < n; i += 2) {
+    TVMFFIByteArray name;
+    if (!tether_any_get_str(&args[i], &name)) {
+      tether_raise("TypeError", "%.*s.__ffi_init__(): keyword names must be str", key_len, key);
+      goto fail;
+    }
+    int32_t j = all.n - 1;
+    while (j >= 0 && !(all.items[j]->name.size == name.size &&
+                       memcmp(all.items[j]->name.data, name.data, name.size) == 0 &&
+                       !(all.items[j]->flags & kTVMFFIFieldFlagBitMaskInitOff))) {
+      --j;
+    }
+    if (j < 0) {
+      tether_raise("TypeError", "%.*s.__ffi_init__() got an unexpected keyword argument '%.*s'",
+                   key_len, key, (int)name.size, name.data);
+      goto fail;
+    }
+    if (is_set[j]) {
+      tether_raise("TypeError", "%.*s.__ffi_init__() got multiple values for argument '%.*s'",
+                   key_len, key, (int)name.size, name.data);
+      goto fail;
+    }
+    if (tether_field_set(obj, all.items[j], &args[i + 1]) != 0) {
+      TVMFFIObjectHandle cause = NULL;
+      TVMFFIErrorMoveFromRaised(&cause);
+      TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
+      tether_raise("TypeError", "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
+                   (int)name.size, name.data, (int)m.size, m.data);
+      TVMFFIObjectDecRef(cause);
+      goto fail;
+    }
+    is_set[j] = true;
+  }
+  for (int32_t j = 0; j < all.n; ++j) {
+    const TVMFFIFieldInfo* f = all.items[j];
+    if (is_set[j]) continue;
+    if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
+      tether_raise("TypeError", "%.*s.__ffi_init__() missing required argument '%.*s'", key_len,
+                   key, (int)f->name.size, f->name.data);
+      goto fail;
+    }
+    if (tether__set_default(obj, f) != 0) goto fail;
+  }
+  free(all.items);
+  free(is_set);
+  *result = tether_any_object(obj);
+  return 0;
+fail:
+  TVMFFIObjectDecRef(obj);
+  free(all.items);
+  free(is_set);
+  return -1;
+}
+
+static int tether__register_auto_init(int32_t type_index) {
+  static const TVMFFIByteArray name = {"__ffi_init__", 12};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  if (col != NULL && type_index - col->begin_index < col->size && type_index >= col->begin_index &&
+      col->data[type_index - col->begin_index].type_index != kTVMFFINone) {
+    return 0; /* the type brought its own */
+  }
+  TVMFFIObjectHandle f = NULL;
+  if (TVMFFIFunctionCreate((void*)(intptr_t)type_index, tether__auto_init_call, NULL, &f) != 0) {
+    return -1;
+  }
+  TVMFFIAny value = tether_any_object(f);
+  int rc = TVMFFITypeRegisterAttr(type_index, &name, &value);
+  TVMFFIObjectDecRef(f);
+  return rc;
+}
+
+/* ffi._RegisterFFIInit(type_index) */
+static int tether__register_ffi_init_global(void* self, const TVMFFIAny* args, int32_t n,
+                                            TVMFFIAny* result) {
+  int64_t index;
+  if (tether_check_nargs("ffi._RegisterFFIInit", "(0: int) -> None", n, 1) != 0 ||
+      tether_arg_int("ffi._RegisterFFIInit", args, 0, &index) != 0) {
+    return -1;
+  }
+  if (tether__type_info_or_null((int32_t)index) == NULL) {
+    return tether_raise("ValueError", "ffi._RegisterFFIInit: unknown type index %" PRId64, index);
+  }
+  *result = tether_any_none();
+  return tether__register_auto_init((int32_t)index);
+}
+
+/* ---- device names -------------------------------------------------------------------------- */
+
+static const struct {
+  int32_t type;
+  const char* name;
+} tether__device_names[] = {
+    {kDLCPU, "cpu"},         {kDLCUDA, "cuda"},           {kDLCUDAHost, "cuda_host"},
+    {kDLOpenCL, "opencl"},   {kDLVulkan, "vulkan"},       {kDLMetal, "metal"},
+    {kDLVPI, "vpi"},         {kDLROCM, "rocm"},           {kDLROCMHost, "rocm_host"},
+    {kDLExtDev, "ext_dev"},  {kDLCUDAManaged, "cuda_managed"}, {kDLOneAPI, "oneapi"},
+    {kDLWebGPU, "webgpu"},   {kDLHexagon, "hexagon"},     {kDLMAIA, "maia"},
+    {kDLTrn, "trn"},
+};
+
+const char* tether_device_type_name(int32_t device_type) {
+  for (size_t i = 0; i < sizeof(tether__device_names) / sizeof(tether__device_names[0]); ++i) {
+    if (tether__device_names[i].type == device_type) return tether__device_names[i].name;
+  }
+  return NULL;
+}
+
+int32_t tether_device_type_from_name(const char* name, size_t len) {
+  for (size_t i = 0; i < sizeof(tether__device_names) / sizeof(tether__device_names[0]); ++i) {
+    const char* cand = tether__device_names[i].name;
+    if (strlen(cand) == len && memcmp(cand, name, len) == 0) return tether__device_names[i].type;
+  }
+  return -1;
+}
+
+/* ---- ffi.ReprPrint ----------------------------------------------------------------------------- */
+
+typedef struct {
+  char* data;
+  size_t size;
+  size_t cap;
+  bool oom;
+  const void* stack[64]; /* containers/objects being printed, to cut cycles */
+  int depth;
+} tether_sb;
+
+static void tether__sb_put(tether_sb* sb, const char* s, size_t n) {
+  if (sb->oom) return;
+  if (sb->size + n + 1 > sb->cap) {
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < sb->size + n + 1) cap *= 2;
+    char* data = realloc(sb->data, cap);
+    if (data == NULL) {
+      sb->oom = true;
+      return;
+    }
+    sb->data = data;
+    sb->cap = cap;
+  }
+  memcpy(sb->data + sb->size, s, n);
+  sb->size += n;
+  sb->data[sb->size] = '\0';
+}
+
+static void tether__sb_puts(tether_sb* sb, const char* s) { tether__sb_put(sb, s, strlen(s)); }
+
+__attribute__((format(printf, 2, 3))) static void tether__sb_printf(tether_sb* sb, const char* fmt, ...) {
+  char buf[128];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  if (n > 0) tether__sb_put(sb, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/* Writes `s` quoted, escaping quotes, backslashes, control and non-ASCII characters. */
+static void tether__sb_quote(tether_sb* sb, TVMFFIByteArray s, const char* prefix) {
+  tether__sb_puts(sb, prefix);
+  tether__sb_put(sb, "\"", 1);
+  const unsigned char* p = (const unsigned char*)s.data;
+  size_t i = 0;
+  while (i < s.size) {
+    unsigned char c = p[i];
+    switch (c) {
+      case '"': tether__sb_put(sb, "\\\"", 2); ++i; continue;
+      case '\\': tether__sb_put(sb, "\\\\", 2); ++i; continue;
+      case '\n': tether__sb_put(sb, "\\n", 2); ++i; continue;
+      case '\t': tether__sb_put(sb, "\\t", 2); ++i; continue;
+      case '\r': tether__sb_put(sb, "\\r", 2); ++i; continue;
+      default: break;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      tether__sb_printf(sb, "\\x%02x", c);
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      tether__sb_put(sb, (const char*)&p[i], 1);
+      ++i;
+      continue;
+    }
+    /* decode one UTF-8 sequence; invalid bytes are printed as \xNN */
+    int len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+    uint32_t cp = len == 4 ? (c & 0x07u) : len == 3 ? (c & 0x0fu) : (c & 0x1fu);
+    bool ok = len != 0 && i + (size_t)len <= s.size;
+    for (int k = 1; ok && k < len; ++k) {
+      if ((p[i + k] & 0xc0) != 0x80) ok = false;
+      cp = (cp << 6) | (p[i + k] & 0x3fu);
+    }
+    if (!ok) {
+      tether__sb_printf(sb, "\\x%02x", c);
+      ++i;
+      continue;
+    }
+    if (cp <= 0xffff) {
+      tether__sb_printf(sb, "\\u%04x", cp);
+    } else {
+      tether__sb_printf(sb, "\\U%08x", cp);
+    }
+    i += (size_t)len;
+  }
+  tether__sb_put(sb, "\"", 1);
+}
+
+static int tether__repr_into(tether_sb* sb, const TVMFFIAny* v);
+
+static void tether__repr_dtype(tether_sb* sb, DLDataType t) {
+  TVMFFIAny s = tether_any_none();
+  TVMFFIByteArray text;
+  if (TVMFFIDataTypeToString(&t, &s) == 0 && tether_any_get_str(&s, &text)) {
+    tether__sb_put(sb, text.data, text.size);
+  } else {
+    TVMFFIErrorMoveFromRaised(NULL);
+    tether__sb_printf(sb, "DataType(%u, %u, %u)", t.code, t.bits, t.lanes);
+  }
+  tether_any_release(&s);
+}
+
+static void tether__repr_device(tether_sb* sb, DLDevice d) {
+  const char* name = tether_device_type_name(d.device_type);
+  if (name != NULL) {
+    tether__sb_printf(sb, "%s:%d", name, (int)d.device_id);
+  } else {
+    tether__sb_printf(sb, "device(%d):%d", (int)d.device_type, (int)d.device_id);
+  }
+}
+
+static int tether__repr_seq(tether_sb* sb, TVMFFIObject* obj, const char* open, const char* close) {
+  const TVMFFISeqCell* cell = TETHER_CELL(TVMFFISeqCell, obj);
+  const TVMFFIAny* items = cell->data;
+  tether__sb_puts(sb, open);
+  for (int64_t i = 0; i < cell->size; ++i) {
+    if (i != 0) tether__sb_puts(sb, ", ");
+    if (tether__repr_into(sb, &items[i]) != 0) return -1;
+  }
+  tether__sb_puts(sb, close);
+  return 0;
+}
+
+/* Prints a Map or Dict through the container globals (layout-independent). */
+static int tether__repr_map(tether_sb* sb, TVMFFIObject* obj, bool is_dict) {
+  TVMFFIObject* size_fn = tether__registry_lookup(is_dict ? "ffi.DictSize" : "ffi.MapSize",
+                                                  is_dict ? 11 : 10);
+  TVMFFIObject* iter_fn = tether__registry_lookup(
+      is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor", is_dict ? 25 : 24);
+  if (size_fn == NULL || iter_fn == NULL) {
+    tether__sb_puts(sb, tether_type_key(obj->type_index));
+    return 0;
+  }
+  TVMFFIAny arg = tether_any_object(obj);
+  TVMFFIAny size = tether_any_none(), it = tether_any_none();
+  int rc = -1;
+  if (TVMFFIFunctionCall(size_fn, &arg, 1, &size) != 0) goto done;
+  tether__sb_puts(sb, "{");
+  if (size.v_int64 > 0) {
+    if (TVMFFIFunctionCall(iter_fn, &arg, 1, &it) != 0) goto done;
+    for (int64_t i = 0; i < size.v_int64; ++i) {
+      TVMFFIAny cmd, key = tether_any_none(), value = tether_any_none(), more = tether_any_none();
+      if (i != 0) tether__sb_puts(sb, ", ");
+      cmd = tether_any_int(0);
+      int step = TVMFFIFunctionCall(it.v_obj, &cmd, 1, &key);
+      cmd = tether_any_int(1);
+      if (step == 0) step = TVMFFIFunctionCall(it.v_obj, &cmd, 1, &value);
+      if (step == 0) step = tether__repr_into(sb, &key);
+      if (step == 0) tether__sb_puts(sb, ": ");
+      if (step == 0) step = tether__repr_into(sb, &value);
+      cmd = tether_any_int(2);
+      if (step == 0) step = TVMFFIFunctionCall(it.v_obj, &cmd, 1, &more);
+      tether_any_release(&key);
+      tether_any_release(&value);
+      tether_any_release(&more);
+      if (step != 0) goto done;
+    }
+  }
+  tether__sb_puts(sb, "}");
+  rc = 0;
+done:
+  tether_any_release(&size);
+  tether_any_release(&it);
+  return rc;
+}
+
+typedef struct {
+  tether_sb* sb;
+  TVMFFIObject* obj;
+  int printed;
+} tether_repr_fields_ctx;
+
+static int tether__repr_field_cb(const TVMFFIFieldInfo* f, void* ctx) {
+  tether_repr_fields_ctx* c = ctx;
+  if (f->flags & kTVMFFIFieldFlagBitMaskReprOff) return 0;
+  if (f->getter == NULL) return 0;
+  TVMFFIAny value = tether_any_none();
+  if (f->getter((char*)c->obj + f->offset, &value) != 0) return -1;
+  if (c->printed++ != 0) tether__sb_puts(c->sb, ", ");
+  tether__sb_put(c->sb, f->name.data, f->name.size);
+  tether__sb_puts(c->sb, "=");
+  int rc = tether__repr_into(c->sb, &value);
+  tether_any_release(&value);
+  return rc;
+}
+
+static TVMFFIObject* tether__repr_fn; /* ffi.ReprPrint itself, handed to __ffi_repr__ */
+
+/* Runs a `__ffi_repr__` override if the type has one; 1 if none applies. */
+static int tether__repr_override(tether_sb* sb, TVMFFIObject* obj) {
+  static const TVMFFIByteArray name = {"__ffi_repr__", 12};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  int32_t t = obj->type_index;
+  if (col == NULL || t < col->begin_index || t - col->begin_index >= col->size) return 1;
+  const TVMFFIAny* entry = &col->data[t - col->begin_index];
+  if (entry->type_index != kTVMFFIFunction) return 1;
+  TVMFFIAny args[2] = {tether_any_object(obj), tether_any_none()};
+  if (tether__repr_fn != NULL) args[1] = tether_any_object(tether__repr_fn);
+  TVMFFIAny out = tether_any_none();
+  if (TVMFFIFunctionCall(entry->v_obj, args, 2, &out) != 0) return -1;
+  TVMFFIByteArray text;
+  if (tether_any_get_str(&out, &text)) tether__sb_put(sb, text.data, text.size);
+  tether_any_release(&out);
+  return 0;
+}
+
+static int tether__repr_object(tether_sb* sb, TVMFFIObject* obj) {
+  int32_t t = obj->type_index;
+  if (obj == tether__missing_marker) {
+    tether__sb_puts(sb, "<MISSING>");
+    return 0;
+  }
+  if (obj == tether__kwargs_marker) {
+    tether__sb_puts(sb, "<KWARGS>");
+    return 0;
+  }
+  for (int i = 0; i < sb->depth; ++i) {
+    if (sb->stack[i] == obj) {
+      tether__sb_puts(sb, "...");
+      return 0;
+    }
+  }
+  if (sb->depth == (int)(sizeof(sb->stack) / sizeof(sb->stack[0]))) {
+    tether__sb_puts(sb, "...");
+    return 0;
+  }
+  sb->stack[sb->depth++] = obj;
+  int rc = 0;
+  int over = tether__repr_override(sb, obj);
+  if (over <= 0) {
+    rc = over;
+  } else if (t == kTVMFFIStr || t == kTVMFFIBytes) {
+    tether__sb_quote(sb, *TETHER_CELL(TVMFFIByteArray, obj), t == kTVMFFIBytes ? "b" : "");
+  } else if (t == kTVMFFIArray) {
+    rc = tether__repr_seq(sb, obj, "(", ")");
+  } else if (t == kTVMFFIList) {
+    rc = tether__repr_seq(sb, obj, "[", "]");
+  } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
+    rc = tether__repr_map(sb, obj, t == kTVMFFIDict);
+  } else if (t == kTVMFFIShape) {
+    const TVMFFIShapeCell* cell = TETHER_CELL(TVMFFIShapeCell, obj);
+    tether__sb_puts(sb, "Shape(");
+    for (size_t i = 0; i < cell->size; ++i) {
+      tether__sb_printf(sb, i ? ", %" PRId64 : "%" PRId64, cell->data[i]);
+    }
+    tether__sb_puts(sb, ")");
+  } else if (t == kTVMFFITensor) {
+    const DLTensor* dl = TETHER_CELL(DLTensor, obj);
+    tether__repr_dtype(sb, dl->dtype);
+    tether__sb_puts(sb, "[");
+    for (int32_t i = 0; i < dl->ndim; ++i) {
+      tether__sb_printf(sb, i ? ", %" PRId64 : "%" PRId64, dl->shape[i]);
+    }
+    tether__sb_puts(sb, "]@");
+    tether__repr_device(sb, dl->device);
+  } else {
+    const TVMFFITypeInfo* info = tether__type_info_or_null(t);
+    bool has_fields = false;
+    for (int32_t d = 0; info != NULL && d <= info->type_depth && !has_fields; ++d) {
+      const TVMFFITypeInfo* a = d < info->type_depth ? info->type_ancestors[d] : info;
+      has_fields = a->num_fields > 0;
+    }
+    tether__sb_puts(sb, tether_type_key(t));
+    if (has_fields) {
+      tether_repr_fields_ctx ctx = {sb, obj, 0};
+      tether__sb_puts(sb, "(");
+      rc = tether__for_each_field(info, tether__repr_field_cb, &ctx);
+      tether__sb_puts(sb, ")");
+    }
+  }
+  sb->depth--;
+  return rc;
+}
+
+static int tether__repr_into(tether_sb* sb, const TVMFFIAny* v) {
+  TVMFFIByteArray s;
+  switch (v->type_index) {
+    case kTVMFFINone:
+      tether__sb_puts(sb, "None");
+      return 0;
+    case kTVMFFIInt:
+      tether__sb_printf(sb, "%" PRId64, v->v_int64);
+      return 0;
+    case kTVMFFIBool:
+      tether__sb_puts(sb, v->v_int64 ? "True" : "False");
+      return 0;
+    case kTVMFFIFloat:
+      tether__sb_printf(sb, "%g", v->v_float64);
+      return 0;
+    case kTVMFFIDataType:
+      tether__repr_dtype(sb, v->v_dtype);
+      return 0;
+    case kTVMFFIDevice:
+      tether__repr_device(sb, v->v_device);
+      return 0;
+    case kTVMFFIRawStr:
+    case kTVMFFISmallStr:
+      tether_any_get_str(v, &s);
+      tether__sb_quote(sb, s, "");
+      return 0;
+    case kTVMFFISmallBytes:
+    case kTVMFFIByteArrayPtr:
+      tether_any_get_bytes(v, &s);
+      tether__sb_quote(sb, s, "b");
+      return 0;
+    case kTVMFFIObjectRValueRef:
+      tether__sb_puts(sb, "ObjectRValueRef");
+      return 0;
+    default:
+      break;
+  }
+  if (v->type_index >= kTVMFFIStaticObjectBegin) return tether__repr_object(sb, v->v_obj);
+  tether__sb_puts(sb, tether_type_key(v->type_index));
+  return 0;
+}
+
+int tether_repr(const TVMFFIAny* v, TVMFFIAny* out) {
+  tether_sb sb;
+  memset(&sb, 0, sizeof(sb));
+  int rc = tether__repr_into(&sb, v);
+  if (rc == 0 && sb.oom) rc = tether_raise("MemoryError", "ffi.ReprPrint: out of memory");
+  if (rc == 0) rc = tether_any_str(sb.data != NULL ? sb.data : "", sb.size, out);
+  free(sb.data);
+  return rc;
+}
+
+static int tether__repr_print_global(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  if (tether_check_nargs("ffi.ReprPrint", "(0: Any) -> str", n, 1) != 0) return -1;
+  return tether_repr(&args[0], result);
+}
+
+/* ---- ffi.GetRegisteredTypeKeys ----------------------------------------------------------------- */
+
+typedef struct {
+  TVMFFIAny* items;
+  int32_t n;
+  int32_t cap;
+  bool oom;
+} tether_key_list;
+
+static void tether__collect_key_cb(const TVMFFITypeInfo* info, void* ctx) {
+  tether_key_list* l = ctx;
+  if (l->oom) return;
+  if (l->n == l->cap) {
+    int32_t cap = l->cap ? l->cap * 2 : 64;
+    TVMFFIAny* items = realloc(l->items, sizeof(*items) * (size_t)cap);
+    if (items == NULL) {
+      l->oom = true;
+      return;
+    }
+    l->items = items;
+    l->cap = cap;
+  }
+  /* type keys are NUL-terminated and live as long as the type table */
+  l->items[l->n++] = tether_any_raw_str(info->type_key.data);
+}
+
+static int tether__get_registered_type_keys(void* self, const TVMFFIAny* args, int32_t n,
+                                            TVMFFIAny* result) {
+  tether_key_list keys = {NULL, 0, 0, false};
+  TVMFFIObject* make_array = tether__registry_lookup("ffi.Array", 9);
+  if (make_array == NULL) return tether_raise("RuntimeError", "ffi.GetRegisteredTypeKeys: ffi.Array is not registered");
+  tether__type_for_each(tether__collect_key_cb, &keys);
+  int rc = keys.oom ? tether_raise("MemoryError", "ffi.GetRegisteredTypeKeys: out of memory")
+                    : TVMFFIFunctionCall(make_array, keys.items, keys.n, result);
+  free(keys.items);
+  return rc;
+}
+
+/* ---- subsystem ------------------------------------------------------------------------------------ */
+
+static TVMFFIObject* tether__singleton(const char* global_name) {
+  TVMFFIObject* fn = tether__registry_lookup(global_name, strlen(global_name));
+  TVMFFIAny out = tether_any_none();
+  if (fn == NULL || TVMFFIFunctionCall(fn, NULL, 0, &out) != 0 ||
+      out.type_index < kTVMFFIStaticObjectBegin) {
+    TVMFFIErrorMoveFromRaised(NULL);
+    tether_any_release(&out);
+    return NULL;
+  }
+  /* The registry keeps the singleton alive until its fini, which runs after ours. */
+  TVMFFIObject* obj = out.v_obj;
+  TVMFFIObjectDecRef(obj);
+  return obj;
+}
+
+int tether__reflection_init(void) {
+  static const struct {
+    const char* name;
+    TVMFFISafeCallType fn;
+  } globals[] = {
+      {"ffi.MakeObjectFromPackedArgs", tether__make_object_from_packed_args},
+      {"ffi._RegisterFFIInit", tether__register_ffi_init_global},
+      {"ffi.ReprPrint", tether__repr_print_global},
+      {"ffi.GetRegisteredTypeKeys", tether__get_registered_type_keys},
+  };
+  for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
+    if (tether_func_register(globals[i].name, globals[i].fn, NULL, NULL, 0) != 0) return -1;
+  }
+  tether__repr_fn = tether__registry_lookup("ffi.ReprPrint", 13);
+  tether__kwargs_marker = tether__singleton("ffi.GetKwargsObject");
+  tether__missing_marker = tether__singleton("ffi.GetInvalidObject");
+  return 0;
+}
+
+void tether__reflection_fini(void) {
+  tether__repr_fn = NULL;
+  tether__kwargs_marker = NULL;
+  tether__missing_marker = NULL;
+}

@@ -9,7 +9,18 @@
 
 #include "internal.h"
 
-/* Borrowed function handle of global `name` (NULL if absent).  Lock-free for readers. */
+/* Borrowed function handle of global `name` (NULL if absent).  Lock-free.  Valid only
+ * while the name stays registered with this function: a caller that keeps the handle,
+ * or that may race with an override/removal, should use TVMFFIFunctionGetGlobal (new
+ * reference) instead. */
 TVMFFIObject* tether__registry_lookup(const char* name, size_t len);
+
+/* Doc and metadata JSON of global `name` as new owning string Anys (either out may be
+ * NULL).  Returns 1 if found, 0 if absent (outs untouched), -1 on OOM.  Lock-free. */
+int tether__registry_info(const char* name, size_t len, TVMFFIAny* doc, TVMFFIAny* metadata);
+
+/* Unregisters global `name`: 1 if it was registered, 0 if not.  The registry's reference
+ * to the function is released before returning (after concurrent readers have left). */
+int tether__registry_remove(const char* name, size_t len);
 
 #endif /* TETHER_SRC_FFI_REGISTRY_H_ */

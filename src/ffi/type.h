@@ -1,5 +1,6 @@
 /*
- * type.h -- libtether-internal declarations of type.c (not API, not exported).
+ * type.h -- libtether-internal declarations of type.c (not API, not exported): the
+ * runtime type table (spec 1.1, 1.8, 1.10, 1.11).
  */
 #ifndef TETHER_SRC_FFI_TYPE_H_
 #define TETHER_SRC_FFI_TYPE_H_
@@ -9,9 +10,58 @@
 
 #include "internal.h"
 
-/* Type-table entry for `index`, or NULL if unregistered (never aborts). Borrowed. */
+/*
+ * Every type with a fixed index (spec 1.1), in index order: X(index, key, kind).
+ *   POD    -- on-stack value type: depth 0, no parent, no child slots.
+ *   ROOT   -- "ffi.Object": depth 0, no parent, no reserved child slots, children overflow
+ *             to dynamic indices (128 on).
+ *   OBJECT -- pre-registered at load as a depth-1 child of ffi.Object with 0 child slots,
+ *             not overflowable (no registered sub-type can derive from it).
+ *   LAZY   -- not pre-registered: the index is claimed with its static value on first use
+ *             (tether__type_register_static or TVMFFITypeGetOrAllocIndex).
+ */
+#define TETHER_STATIC_TYPES(X)                             \
+  X(kTVMFFINone, "None", POD)                              \
+  X(kTVMFFIInt, "int", POD)                                \
+  X(kTVMFFIBool, "bool", POD)                              \
+  X(kTVMFFIFloat, "float", POD)                            \
+  X(kTVMFFIOpaquePtr, "void*", POD)                        \
+  X(kTVMFFIDataType, "DataType", POD)                      \
+  X(kTVMFFIDevice, "Device", POD)                          \
+  X(kTVMFFIDLTensorPtr, "DLTensor*", POD)                  \
+  X(kTVMFFIRawStr, "const char*", POD)                     \
+  X(kTVMFFIByteArrayPtr, "TVMFFIByteArray*", POD)          \
+  X(kTVMFFIObjectRValueRef, "ObjectRValueRef", POD)        \
+  X(kTVMFFISmallStr, "ffi.SmallStr", POD)                  \
+  X(kTVMFFISmallBytes, "ffi.SmallBytes", POD)              \
+  X(kTVMFFIObject, "ffi.Object", ROOT)                     \
+  X(kTVMFFIStr, "ffi.String", OBJECT)                      \
+  X(kTVMFFIBytes, "ffi.Bytes", OBJECT)                     \
+  X(kTVMFFIError, "ffi.Error", OBJECT)                     \
+  X(kTVMFFIFunction, "ffi.Function", OBJECT)               \
+  X(kTVMFFIShape, "ffi.Shape", OBJECT)                     \
+  X(kTVMFFITensor, "ffi.Tensor", OBJECT)                   \
+  X(kTVMFFIArray, "ffi.Array", OBJECT)                     \
+  X(kTVMFFIMap, "ffi.Map", OBJECT)                         \
+  X(kTVMFFIModule, "ffi.Module", OBJECT)                   \
+  X(kTVMFFIOpaquePyObject, "ffi.OpaquePyObject", OBJECT)   \
+  X(kTVMFFIList, "ffi.List", OBJECT)                       \
+  X(kTVMFFIDict, "ffi.Dict", OBJECT)                       \
+  X(kTVMFFIVisitInterrupt, "ffi.VisitInterrupt", LAZY)
+
+/* Type-table entry for `index`, or NULL if unregistered (never aborts).  Borrowed; the
+ * pointer stays valid until the library unloads.  Lock-free. */
 const TVMFFITypeInfo* tether__type_info_or_null(int32_t index);
-/* Registers a static object type (index in 64..127) under ffi.Object, if not yet present. */
+
+/* Registers `key` at the static `index` as a depth-1 child of ffi.Object with no child
+ * slots, not overflowable, unless the key is already registered.  Returns the key's
+ * index (which may differ from `index` if the key was registered before at another
+ * one), or -1 with an error raised (index taken by another key, out of memory).
+ * Thread-safe. */
 int32_t tether__type_register_static(const char* key, int32_t index);
+
+/* Calls fn(info, ctx) for every registered type in increasing index order.  `info` is
+ * borrowed.  Lock-free: fn may register types (those may or may not be visited). */
+void tether__type_for_each(void (*fn)(const TVMFFITypeInfo* info, void* ctx), void* ctx);
 
 #endif /* TETHER_SRC_FFI_TYPE_H_ */

@@ -1,0 +1,104 @@
+# Makefile -- the front door.  `make demo` builds libtether and runs the example;
+# `make test` runs every test.  Each target is a thin wrapper over CMake and CTest, so
+# anything here can also be done by hand (see README.md).
+
+# A literal comma (for lists inside $(call ...) arguments) and a space.
+, := ,
+empty :=
+space := $(empty) $(empty)
+
+CMAKE ?= cmake
+CTEST ?= ctest
+JOBS ?= 2
+# Extra flags for every configure, e.g. CMAKE_FLAGS=-DCMAKE_BUILD_TYPE=Debug
+CMAKE_FLAGS ?=
+
+BUILD ?= build
+BUILD_ASAN ?= build-asan
+BUILD_TSAN ?= build-tsan
+BUILD_FUZZ ?= build-fuzz
+
+# (tests/valgrind.cmake adds --error-exitcode to tell valgrind errors from test failures.)
+VALGRIND ?= valgrind --leak-check=full --errors-for-leak-kinds=definite
+# Test programs run under ThreadSanitizer (the ones that start threads).
+TSAN_TESTS ?= ffi_test_threads ffi_test_env
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := $(filter-out fuzz_driver,$(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c))))
+FUZZ_CMAKE_FLAGS := -DCMAKE_C_COMPILER=$(FUZZ_CC) -DTETHER_FUZZ=ON \
+                    -DTETHER_SANITIZE=fuzzer-no-link$(,)address$(,)undefined
+
+# `make test` runs these suites in order; a new suite (e.g. test-python) is added here.
+TEST_SUITES := test-c
+
+# TSan needs a non-randomised address space on kernels with high mmap entropy.
+NO_ASLR := $(shell setarch $$(uname -m) -R true >/dev/null 2>&1 && echo setarch $$(uname -m) -R)
+
+# $(call configure_build,<dir>,<cmake flags>[,<targets>])
+configure_build = $(CMAKE) -S . -B $(1) $(2) $(CMAKE_FLAGS) && \
+                  $(CMAKE) --build $(1) -j$(JOBS) $(if $(3),--target $(3))
+
+.PHONY: all build demo test $(TEST_SUITES) test-asan test-valgrind test-tsan fuzz bench clean
+
+all: build
+
+build:
+	$(call configure_build,$(BUILD),)
+
+# The example of README.md: register a C function, call it with every kind of value, catch an error.
+demo:
+	$(call configure_build,$(BUILD),,example_hello_ffi)
+	$(BUILD)/examples/example_hello_ffi
+
+test: $(TEST_SUITES)
+
+# The C suite: every tests/ffi/test_*.c, the examples' output, the fuzz seeds.  -Werror.
+test-c:
+	$(call configure_build,$(BUILD),-DTETHER_WERROR=ON)
+	cd $(BUILD) && $(CTEST) --output-on-failure -j$(JOBS)
+
+test-asan:
+	$(call configure_build,$(BUILD_ASAN),-DTETHER_WERROR=ON -DTETHER_SANITIZE=address$(,)undefined)
+	cd $(BUILD_ASAN) && $(CTEST) --output-on-failure -j$(JOBS)
+
+# Every CTest test under valgrind (tests/valgrind.cmake; a failing test's output is shown).
+test-valgrind:
+	$(call configure_build,$(BUILD),-DTETHER_WERROR=ON)
+	$(CMAKE) -DBUILD_DIR=$(BUILD) -DCTEST=$(CTEST) "-DVALGRIND=$(subst $(space),;,$(strip $(VALGRIND)))" \
+	  -P tests/valgrind.cmake
+
+# (No -Werror here: gcc warns that TSan does not model atomic_thread_fence.)
+test-tsan:
+	$(call configure_build,$(BUILD_TSAN),-DTETHER_SANITIZE=thread,$(TSAN_TESTS))
+	@for t in $(TSAN_TESTS); do \
+	  echo "tsan $$t"; $(NO_ASLR) $(BUILD_TSAN)/tests/$$t || exit 1; \
+	done
+
+# libFuzzer: each tests/fuzz/fuzz_* for FUZZ_SECONDS, starting from its seed corpus (copied
+# into the build dir, where new inputs accumulate).  The library itself is built with
+# coverage (fuzzer-no-link) so the fuzzer can see into it.  Only the fuzz targets are built
+# (they link the static library; clang's sanitizers do not link into a shared one).
+fuzz:
+	@if ! printf 'int LLVMFuzzerTestOneInput(const char* d, unsigned long n) { return 0; }\n' | \
+	     $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1; then \
+	  echo "fuzz: skipped ($(FUZZ_CC) with libFuzzer not found; it needs clang)"; exit 0; fi; \
+	set -e; \
+	[ -n "$(FUZZ_TARGETS)" ] || { echo "fuzz: no fuzz targets"; exit 0; }; \
+	$(call configure_build,$(BUILD_FUZZ),$(FUZZ_CMAKE_FLAGS),$(FUZZ_TARGETS)) || exit 1; \
+	n=0; for name in $(FUZZ_TARGETS); do \
+	  f=$(BUILD_FUZZ)/tests/fuzz/$$name; n=$$((n + 1)); \
+	  mkdir -p $(BUILD_FUZZ)/corpus/$$name $(BUILD_FUZZ)/artifacts; \
+	  if [ -d tests/fuzz/corpus/$$name ]; then cp -R tests/fuzz/corpus/$$name/. $(BUILD_FUZZ)/corpus/$$name/; fi; \
+	  echo "fuzz $$name for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) \
+	    -artifact_prefix=$(BUILD_FUZZ)/artifacts/$$name- $(BUILD_FUZZ)/corpus/$$name; \
+	done; echo "fuzz: $$n target(s) ran without crashing"
+
+bench:
+	$(call configure_build,$(BUILD),)
+	@n=0; for b in $(BUILD)/bench/bench_*; do \
+	  [ -x "$$b" ] || continue; n=$$((n + 1)); echo "== $${b##*/}"; "$$b" || exit 1; \
+	done; [ $$n -gt 0 ] || echo "bench: no benchmarks yet"
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ)

@@ -1,0 +1,285 @@
+/*
+ * any.c -- working with TVMFFIAny values: release and copy of owning values, reading
+ * strings and bytes out of any representation, the view -> owned conversion of spec 1.4
+ * (TVMFFIAnyViewToOwnedAny), and the hash/equality of spec 1.12 that Map/Dict keys follow.
+ *
+ * Hash and equality must agree bit for bit with tvm-ffi's AnyHash/AnyEqual, because C++
+ * code compiled against tvm-ffi probes the same maps with its own inlined copies.  They
+ * rely on the Any invariant of spec 1.2: zero_padding and unused payload bytes are zero.
+ */
+#include "internal.h"
+#include "any.h"
+
+/* ---- reading values -------------------------------------------------------------------- */
+
+/* The authoritative type of a value: an object's own header, else the Any's index. */
+static int32_t tether__any_type(const TVMFFIAny* v) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) return v->v_obj->type_index;
+  return v->type_index;
+}
+
+/* The content of a SmallStr/SmallBytes (small_index) or Str/Bytes (heap_index) value;
+ * false for anything else.  Borrowed from v. */
+static bool tether__any_chars(const TVMFFIAny* v, int32_t small_index, int32_t heap_index,
+                              TVMFFIByteArray* out) {
+  if (v->type_index == small_index) {
+    out->data = v->v_bytes;
+    out->size = v->small_str_len;
+    return true;
+  }
+  if (tether__any_type(v) == heap_index && v->type_index >= kTVMFFIStaticObjectBegin) {
+    *out = *TETHER_CELL(TVMFFIByteArray, v->v_obj);
+    return true;
+  }
+  return false;
+}
+
+void tether_any_release(TVMFFIAny* v) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v->v_obj);
+  *v = tether_any_none();
+}
+
+void tether_any_copy(const TVMFFIAny* v, TVMFFIAny* out) {
+  TVMFFIAny copy = *v; /* out may alias v */
+  if (copy.type_index >= kTVMFFIStaticObjectBegin && copy.v_obj != NULL) {
+    TVMFFIObjectIncRef(copy.v_obj);
+  }
+  *out = copy;
+}
+
+bool tether_any_get_str(const TVMFFIAny* v, TVMFFIByteArray* out) {
+  if (v->type_index == kTVMFFIRawStr) {
+    if (v->v_c_str == NULL) return false;
+    out->data = v->v_c_str;
+    out->size = strlen(v->v_c_str);
+    return true;
+  }
+  return tether__any_chars(v, kTVMFFISmallStr, kTVMFFIStr, out);
+}
+
+bool tether_any_get_bytes(const TVMFFIAny* v, TVMFFIByteArray* out) {
+  if (v->type_index == kTVMFFIByteArrayPtr) {
+    if (v->v_ptr == NULL) return false;
+    *out = *(const TVMFFIByteArray*)v->v_ptr;
+    return true;
+  }
+  return tether__any_chars(v, kTVMFFISmallBytes, kTVMFFIBytes, out);
+}
+
+const char* tether_any_type_key(const TVMFFIAny* v) { return tether_type_key(tether__any_type(v)); }
+
+/* ---- view -> owned (spec 1.4) ------------------------------------------------------------ */
+
+int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* view, TVMFFIAny* out) {
+  if (view == NULL || out == NULL) {
+    return tether_raise("ValueError", "TVMFFIAnyViewToOwnedAny: argument `%s` must not be NULL",
+                        view == NULL ? "any_view" : "out");
+  }
+  /* Built in a local first: `out` may alias `view`, and is written only on success. */
+  TVMFFIAny owned = tether_any_none();
+  switch (view->type_index) {
+    case kTVMFFINone:
+      break;
+    case kTVMFFIRawStr:
+      if (view->v_c_str == NULL) {
+        return tether_raise("ValueError", "TVMFFIAnyViewToOwnedAny: a `const char*` view holds NULL");
+      }
+      if (tether_any_str(view->v_c_str, strlen(view->v_c_str), &owned) != 0) return -1;
+      break;
+    case kTVMFFIByteArrayPtr:
+      if (view->v_ptr == NULL) {
+        return tether_raise("ValueError",
+                            "TVMFFIAnyViewToOwnedAny: a `TVMFFIByteArray*` view holds NULL");
+      }
+      if (TVMFFIBytesFromByteArray(view->v_ptr, &owned) != 0) return -1;
+      break;
+    case kTVMFFIObjectRValueRef: {
+      TVMFFIObject** slot = view->v_ptr;
+      if (slot == NULL) {
+        return tether_raise("ValueError",
+                            "TVMFFIAnyViewToOwnedAny: an ObjectRValueRef view holds no slot address");
+      }
+      if (*slot == NULL) {
+        return tether_raise("InternalError", "TVMFFIAnyViewToOwnedAny: RValueRef already moved");
+      }
+      owned.type_index = (*slot)->type_index;
+      owned.v_obj = *slot; /* the slot's reference moves into `owned` */
+      *slot = NULL;
+      break;
+    }
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes:
+      if (view->small_str_len > 7) {
+        return tether_raise("ValueError",
+                            "TVMFFIAnyViewToOwnedAny: a small string view has length %u (at most 7)",
+                            (unsigned)view->small_str_len);
+      }
+      owned.type_index = view->type_index;
+      owned.small_str_len = view->small_str_len;
+      memcpy(owned.v_bytes, view->v_bytes, view->small_str_len);
+      break;
+    case kTVMFFIDataType:
+      owned.type_index = kTVMFFIDataType;
+      owned.v_dtype = view->v_dtype;
+      break;
+    default:
+      if (view->type_index >= kTVMFFIStaticObjectBegin) {
+        if (view->v_obj == NULL) {
+          return tether_raise("ValueError",
+                              "TVMFFIAnyViewToOwnedAny: an object view (type index %d) holds NULL",
+                              (int)view->type_index);
+        }
+        TVMFFIObjectIncRef(view->v_obj);
+        owned.type_index = view->v_obj->type_index;
+        owned.v_obj = view->v_obj;
+      } else {
+        /* Int, Bool, Float, OpaquePtr, Device, DLTensorPtr, ...: the 8 payload bytes. */
+        owned.type_index = view->type_index;
+        owned.v_uint64 = view->v_uint64;
+      }
+      break;
+  }
+  *out = owned;
+  return 0;
+}
+
+/* ---- hashing and equality (spec 1.12) ------------------------------------------------------ */
+
+#define TETHER_HASH_MULTIPLIER UINT64_C(1099511628211)
+#define TETHER_HASH_MODULUS UINT64_C(2147483647)
+
+uint64_t tether__hash_combine(uint64_t key, uint64_t value) {
+  return key ^ (value + UINT64_C(0x9e3779b9) + (key << 6) + (key >> 2));
+}
+
+/* Invariant: all arithmetic is uint64 and wraps, exactly as the reference computes it. */
+uint64_t tether__hash_bytes(const char* data, size_t n) {
+  const unsigned char* p = (const unsigned char*)data;
+  uint64_t result = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t word = 0;
+    for (int b = 0; b < 8; ++b) word |= (uint64_t)p[i + b] << (8 * b);
+    result = (result * TETHER_HASH_MULTIPLIER + word) % TETHER_HASH_MODULUS;
+  }
+  if (i < n) {
+    uint64_t word = 0;
+    for (int b = 0; i + (size_t)b < n; ++b) word |= (uint64_t)p[i + b] << (8 * b);
+    result = (result * TETHER_HASH_MULTIPLIER + word) % TETHER_HASH_MODULUS;
+  }
+  return result;
+}
+
+/*
+ * The `__any_hash__` / `__any_equal__` entry of object type `type_index`, or NULL.
+ * Column addresses never move once created (spec 10.2), so a found column is cached; a
+ * missing one is looked up again next time (it may be created later).
+ */
+static const TVMFFIAny* tether__custom_entry(const char* column_name,
+                                             const TVMFFITypeAttrColumn* _Atomic* cache,
+                                             int32_t type_index) {
+  const TVMFFITypeAttrColumn* col = atomic_load_explicit(cache, memory_order_acquire);
+  if (col == NULL) {
+    TVMFFIByteArray name = {column_name, strlen(column_name)};
+    col = TVMFFIGetTypeAttrColumn(&name);
+    if (col == NULL) return NULL;
+    atomic_store_explicit(cache, col, memory_order_release);
+  }
+  int64_t slot = (int64_t)type_index - col->begin_index;
+  if (col->data == NULL || slot < 0 || slot >= col->size) return NULL;
+  const TVMFFIAny* entry = &col->data[slot];
+  if (entry->type_index == kTVMFFIOpaquePtr && entry->v_ptr != NULL) return entry;
+  if (tether__any_type(entry) == kTVMFFIFunction && entry->type_index >= kTVMFFIStaticObjectBegin) {
+    return entry;
+  }
+  return NULL;
+}
+
+static const TVMFFITypeAttrColumn* _Atomic tether__any_hash_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__any_equal_column;
+
+typedef int64_t (*tether_custom_hash_fn)(const TVMFFIAny* v);
+typedef bool (*tether_custom_equal_fn)(const TVMFFIAny* a, const TVMFFIAny* b);
+
+/*
+ * Calls a Function entry with `n` views and reads an Int/Bool result.  A failing call has
+ * no way to report through hash/equal, so its error is dropped and false returned: the
+ * caller then falls back to pointer identity.
+ */
+static bool tether__call_custom(const TVMFFIAny* fn, const TVMFFIAny* args, int32_t n,
+                                int64_t* out) {
+  TVMFFIAny result = tether_any_none();
+  if (tether_func_call(fn->v_obj, args, n, &result) != 0) {
+    TVMFFIErrorMoveFromRaised(NULL);
+    return false;
+  }
+  bool ok = result.type_index == kTVMFFIInt || result.type_index == kTVMFFIBool;
+  if (ok) *out = result.v_int64;
+  tether_any_release(&result);
+  return ok;
+}
+
+uint64_t tether_any_hash(const TVMFFIAny* v) {
+  int32_t type = tether__any_type(v);
+  TVMFFIByteArray chars;
+  switch (v->type_index) {
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes: {
+      uint64_t key = v->type_index == kTVMFFISmallStr ? kTVMFFIStr : kTVMFFIBytes;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      /* Equal to tether__hash_bytes(v_bytes, len) because the padding bytes are zero. */
+      return tether__hash_combine(key, v->v_uint64 % TETHER_HASH_MODULUS);
+#else
+      return tether__hash_combine(key, tether__hash_bytes(v->v_bytes, v->small_str_len));
+#endif
+    }
+    default:
+      break;
+  }
+  if (v->type_index < kTVMFFIStaticObjectBegin || v->v_obj == NULL) {
+    return tether__hash_combine((uint64_t)(int64_t)v->type_index, v->v_uint64);
+  }
+  if (type == kTVMFFIStr || type == kTVMFFIBytes) {
+    chars = *TETHER_CELL(TVMFFIByteArray, v->v_obj);
+    return tether__hash_combine((uint64_t)type, tether__hash_bytes(chars.data, chars.size));
+  }
+  const TVMFFIAny* custom = tether__custom_entry("__any_hash__", &tether__any_hash_column, type);
+  if (custom != NULL) {
+    int64_t h;
+    if (custom->type_index == kTVMFFIOpaquePtr) {
+      h = ((tether_custom_hash_fn)custom->v_ptr)(v);
+      return tether__hash_combine((uint64_t)type, (uint64_t)h);
+    }
+    if (tether__call_custom(custom, v, 1, &h)) return tether__hash_combine((uint64_t)type, (uint64_t)h);
+  }
+  return tether__hash_combine((uint64_t)type, v->v_uint64);
+}
+
+static bool tether__bytes_equal(TVMFFIByteArray a, TVMFFIByteArray b) {
+  return a.size == b.size && (a.size == 0 || memcmp(a.data, b.data, a.size) == 0);
+}
+
+bool tether_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+  if (memcmp(a, b, sizeof(TVMFFIAny)) == 0) return true;
+  TVMFFIByteArray ca, cb;
+  /* Strings compare by content across the small and heap forms; Str never equals Bytes. */
+  if (tether__any_chars(a, kTVMFFISmallStr, kTVMFFIStr, &ca)) {
+    return tether__any_chars(b, kTVMFFISmallStr, kTVMFFIStr, &cb) && tether__bytes_equal(ca, cb);
+  }
+  if (tether__any_chars(a, kTVMFFISmallBytes, kTVMFFIBytes, &ca)) {
+    return tether__any_chars(b, kTVMFFISmallBytes, kTVMFFIBytes, &cb) && tether__bytes_equal(ca, cb);
+  }
+  int32_t type = tether__any_type(a);
+  if (type != tether__any_type(b)) return false;
+  if (a->type_index < kTVMFFIStaticObjectBegin || b->type_index < kTVMFFIStaticObjectBegin ||
+      a->v_obj == NULL || b->v_obj == NULL) {
+    return false;
+  }
+  if (a->v_obj == b->v_obj) return true;
+  const TVMFFIAny* custom = tether__custom_entry("__any_equal__", &tether__any_equal_column, type);
+  if (custom == NULL) return false;
+  if (custom->type_index == kTVMFFIOpaquePtr) return ((tether_custom_equal_fn)custom->v_ptr)(a, b);
+  TVMFFIAny args[2] = {*a, *b};
+  int64_t eq;
+  return tether__call_custom(custom, args, 2, &eq) && eq != 0;
+}

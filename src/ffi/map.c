@@ -1,0 +1,714 @@
+/*
+ * map.c -- ffi.Map (type 72) and ffi.Dict (type 76): hash maps keyed by Any, iterated in
+ * insertion order.  A Map is a copy-on-write value, a Dict is mutated in place; both share
+ * this one layout, which is private to this file (see map.h).
+ *
+ * Layout: `entries` holds (key, value, hash) in insertion order; an erased entry stays in
+ * place with its key's type index set to TETHER_MAP_ERASED, so erasing keeps the order of
+ * the others.  `slots` is an open-addressing index (Fibonacci hashing, linear probing)
+ * whose cells hold 0 (empty), 1 (erased) or e + 2 for entries[e].
+ *
+ * Invariants:
+ *   - size <= used <= capacity and nslots (= slot_mask + 1) >= 2 * capacity, a power of two;
+ *   - non-empty slots <= used, so probing always reaches an empty slot;
+ *   - every live entry is reachable from its home slot without crossing an empty slot;
+ *   - a map with capacity 0 has entries == slots == NULL.
+ * When `used` reaches `capacity` the entries are compacted into a new array (same capacity
+ * if at least half of them are erased, doubled otherwise) and the index is rebuilt.
+ *
+ * Also: the public tether_map_* / tether_dict_* functions and the ffi.Map* / ffi.Dict*
+ * globals.
+ */
+#include <stdint.h>
+
+#include <tether/container.h>
+
+#include "internal.h"
+#include "container.h"
+#include "function.h"
+#include "map.h"
+#include "object.h"
+
+#define TETHER_MAP_ERASED kTVMFFIAny /* type index of an erased entry's key */
+#define TETHER_MAP_SLOT_EMPTY 0u
+#define TETHER_MAP_SLOT_ERASED 1u
+#define TETHER_MAP_MIN_CAPACITY 4
+/* Entry indices must fit the uint32 slots (minus the two markers). */
+#define TETHER_MAP_MAX_CAPACITY ((int64_t)1 << 31)
+#define TETHER_MAP_FIB UINT64_C(11400714819323198485)
+
+typedef struct {
+  TVMFFIAny key;
+  TVMFFIAny value;
+  uint64_t hash;
+} tether_map_entry_t;
+
+typedef struct {
+  TVMFFIObject header;
+  tether_map_entry_t* entries;
+  int64_t size;
+  int64_t used;
+  int64_t capacity;
+  uint32_t* slots;
+  uint64_t slot_mask;
+  int slot_shift;
+} tether_map_t;
+
+static inline tether_map_t* tether__map(const TVMFFIObject* obj) { return (tether_map_t*)obj; }
+
+static inline bool tether__entry_live(const tether_map_entry_t* e) {
+  return e->key.type_index != TETHER_MAP_ERASED;
+}
+
+static inline uint64_t tether__map_home(const tether_map_t* m, uint64_t hash) {
+  return (hash * TETHER_MAP_FIB) >> m->slot_shift;
+}
+
+static void tether__map_deleter(void* self, int flags) {
+  tether_map_t* m = self;
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    for (int64_t i = 0; i < m->used; ++i) {
+      if (!tether__entry_live(&m->entries[i])) continue;
+      tether_any_release(&m->entries[i].key);
+      tether_any_release(&m->entries[i].value);
+    }
+    free(m->entries);
+    free(m->slots);
+    m->entries = NULL;
+    m->slots = NULL;
+    m->size = m->used = m->capacity = 0;
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
+}
+
+/* The slot holding `key` (already normalised, with hash `hash`), or -1. */
+static int64_t tether__map_find_slot(const tether_map_t* m, const TVMFFIAny* key, uint64_t hash) {
+  if (m->size == 0) return -1;
+  uint64_t i = tether__map_home(m, hash);
+  for (;;) {
+    uint32_t s = m->slots[i];
+    if (s == TETHER_MAP_SLOT_EMPTY) return -1;
+    if (s != TETHER_MAP_SLOT_ERASED) {
+      const tether_map_entry_t* e = &m->entries[s - 2];
+      if (e->hash == hash && tether_any_equal(&e->key, key)) return (int64_t)i;
+    }
+    i = (i + 1) & m->slot_mask;
+  }
+}
+
+/* A free slot (empty or erased) for a key known to be absent. */
+static uint64_t tether__map_free_slot(const tether_map_t* m, uint64_t hash) {
+  uint64_t i = tether__map_home(m, hash);
+  while (m->slots[i] > TETHER_MAP_SLOT_ERASED) i = (i + 1) & m->slot_mask;
+  return i;
+}
+
+/* Replaces the storage by a compacted copy with room for `capacity` entries (>= size). */
+static int tether__map_rebuild(tether_map_t* m, int64_t capacity) {
+  if (capacity < TETHER_MAP_MIN_CAPACITY) capacity = TETHER_MAP_MIN_CAPACITY;
+  if (capacity > TETHER_MAP_MAX_CAPACITY) {
+    return tether_raise("MemoryError", "ffi.Map: cannot hold more than %lld entries",
+                        (long long)TETHER_MAP_MAX_CAPACITY);
+  }
+  uint64_t nslots = 8;
+  int shift = 61;
+  while (nslots < 2 * (uint64_t)capacity) {
+    nslots <<= 1;
+    shift--;
+  }
+  tether_map_entry_t* entries = malloc((size_t)capacity * sizeof(tether_map_entry_t));
+  uint32_t* slots = calloc((size_t)nslots, sizeof(uint32_t));
+  if (entries == NULL || slots == NULL) {
+    free(entries);
+    free(slots);
+    return tether_raise("MemoryError", "ffi.Map: out of memory growing to %lld entries",
+                        (long long)capacity);
+  }
+  int64_t n = 0;
+  for (int64_t i = 0; i < m->used; ++i) {
+    if (tether__entry_live(&m->entries[i])) entries[n++] = m->entries[i];
+  }
+  free(m->entries);
+  free(m->slots);
+  m->entries = entries;
+  m->slots = slots;
+  m->capacity = capacity;
+  m->used = n;
+  m->slot_mask = nslots - 1;
+  m->slot_shift = shift;
+  for (int64_t e = 0; e < n; ++e) {
+    slots[tether__map_free_slot(m, entries[e].hash)] = (uint32_t)(e + 2);
+  }
+  return 0;
+}
+
+int tether__map_new(int32_t type_index, int64_t capacity, TVMFFIObject** out) {
+  tether_map_t* m = tether__object_alloc(sizeof(tether_map_t), type_index, tether__map_deleter);
+  if (m == NULL) return -1;
+  if (capacity > 0 && tether__map_rebuild(m, capacity) != 0) {
+    TVMFFIObjectDecRef(&m->header);
+    return -1;
+  }
+  *out = &m->header;
+  return 0;
+}
+
+int64_t tether__map_size(const TVMFFIObject* map) { return tether__map(map)->size; }
+
+const TVMFFIAny* tether__map_get(const TVMFFIObject* map, const TVMFFIAny* key) {
+  const tether_map_t* m = tether__map(map);
+  if (m->size == 0) return NULL;
+  tether__container_key_t k;
+  tether__container_key_init(&k, key);
+  int64_t slot = tether__map_find_slot(m, &k.value, tether_any_hash(&k.value));
+  return slot < 0 ? NULL : &m->entries[m->slots[slot] - 2].value;
+}
+
+/* Appends a key known to be absent (both owned; stolen, even on error). */
+static int tether__map_append_steal(tether_map_t* m, TVMFFIAny* key, TVMFFIAny* value,
+                                    uint64_t hash) {
+  if (m->used == m->capacity) {
+    int64_t capacity = m->size <= m->capacity / 2 ? m->capacity : m->capacity * 2;
+    if (tether__map_rebuild(m, capacity) != 0) {
+      tether_any_release(key);
+      tether_any_release(value);
+      return -1;
+    }
+  }
+  tether_map_entry_t* e = &m->entries[m->used];
+  e->key = *key;
+  e->value = *value;
+  e->hash = hash;
+  m->slots[tether__map_free_slot(m, hash)] = (uint32_t)(m->used + 2);
+  m->used++;
+  m->size++;
+  *key = tether_any_none();
+  *value = tether_any_none();
+  return 0;
+}
+
+int tether__map_set_steal(TVMFFIObject* map, TVMFFIAny* key, TVMFFIAny* value) {
+  tether_map_t* m = tether__map(map);
+  uint64_t hash = tether_any_hash(key);
+  int64_t slot = tether__map_find_slot(m, key, hash);
+  if (slot >= 0) {
+    /* Overwrite: the entry keeps its original key and its place in the order. */
+    tether_map_entry_t* e = &m->entries[m->slots[slot] - 2];
+    TVMFFIAny previous = e->value;
+    e->value = *value;
+    *value = tether_any_none();
+    tether_any_release(&previous);
+    tether_any_release(key);
+    return 0;
+  }
+  return tether__map_append_steal(m, key, value, hash);
+}
+
+int tether__map_set(TVMFFIObject* map, const TVMFFIAny* key, const TVMFFIAny* value) {
+  TVMFFIAny k, v;
+  if (TVMFFIAnyViewToOwnedAny(key, &k) != 0) return -1;
+  if (TVMFFIAnyViewToOwnedAny(value, &v) != 0) {
+    tether_any_release(&k);
+    return -1;
+  }
+  return tether__map_set_steal(map, &k, &v);
+}
+
+int tether__map_erase(TVMFFIObject* map, const TVMFFIAny* key) {
+  tether_map_t* m = tether__map(map);
+  if (m->size == 0) return 0;
+  tether__container_key_t k;
+  tether__container_key_init(&k, key);
+  int64_t slot = tether__map_find_slot(m, &k.value, tether_any_hash(&k.value));
+  if (slot < 0) return 0;
+  tether_map_entry_t* e = &m->entries[m->slots[slot] - 2];
+  TVMFFIAny old_key = e->key, old_value = e->value;
+  e->key = tether_any_none();
+  e->key.type_index = TETHER_MAP_ERASED;
+  e->value = tether_any_none();
+  m->slots[slot] = TETHER_MAP_SLOT_ERASED;
+  m->size--;
+  if (m->size == 0) {
+    /* Empty again: forget the erased entries and their slot marks. */
+    m->used = 0;
+    memset(m->slots, 0, (size_t)(m->slot_mask + 1) * sizeof(uint32_t));
+  }
+  /* Released last: a destructor that looks at the map sees it consistent. */
+  tether_any_release(&old_key);
+  tether_any_release(&old_value);
+  return 1;
+}
+
+void tether__map_clear(TVMFFIObject* map) {
+  tether_map_t* m = tether__map(map);
+  int64_t used = m->used;
+  tether_map_entry_t* entries = m->entries;
+  if (used == 0) return;
+  /* Detach the entries first, then release them. */
+  tether_map_entry_t* fresh = malloc((size_t)m->capacity * sizeof(tether_map_entry_t));
+  if (fresh == NULL) {
+    /* No memory for a detached array: release in place (still correct, just less
+     * careful about destructors that inspect this map). */
+    for (int64_t i = 0; i < used; ++i) {
+      if (!tether__entry_live(&entries[i])) continue;
+      tether_any_release(&entries[i].key);
+      tether_any_release(&entries[i].value);
+    }
+    m->size = m->used = 0;
+    memset(m->slots, 0, (size_t)(m->slot_mask + 1) * sizeof(uint32_t));
+    return;
+  }
+  m->entries = fresh;
+  m->size = m->used = 0;
+  memset(m->slots, 0, (size_t)(m->slot_mask + 1) * sizeof(uint32_t));
+  for (int64_t i = 0; i < used; ++i) {
+    if (!tether__entry_live(&entries[i])) continue;
+    tether_any_release(&entries[i].key);
+    tether_any_release(&entries[i].value);
+  }
+  free(entries);
+}
+
+int tether__map_copy(const TVMFFIObject* src, int32_t type_index, TVMFFIObject** out) {
+  const tether_map_t* s = tether__map(src);
+  TVMFFIObject* copy = NULL;
+  if (tether__map_new(type_index, s->size, &copy) != 0) return -1;
+  tether_map_t* m = tether__map(copy);
+  for (int64_t i = 0; i < s->used; ++i) {
+    const tether_map_entry_t* e = &s->entries[i];
+    if (!tether__entry_live(e)) continue;
+    TVMFFIAny k, v;
+    tether_any_copy(&e->key, &k);
+    tether_any_copy(&e->value, &v);
+    /* Keys of `src` are distinct and capacity suffices: no lookup, no failure. */
+    (void)tether__map_append_steal(m, &k, &v, e->hash);
+  }
+  *out = copy;
+  return 0;
+}
+
+int tether__map_new_from_pairs(int32_t type_index, const TVMFFIAny* kvs, int64_t n,
+                               TVMFFIObject** out) {
+  TVMFFIObject* map = NULL;
+  if (tether__map_new(type_index, n, &map) != 0) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    if (tether__map_set(map, &kvs[2 * i], &kvs[2 * i + 1]) != 0) {
+      TVMFFIObjectDecRef(map);
+      return -1;
+    }
+  }
+  *out = map;
+  return 0;
+}
+
+/* Gives the caller a private copy of a shared Map (Dicts are shared on purpose). */
+static int tether__map_make_writable(TVMFFIObject** map) {
+  TVMFFIObject* old = *map;
+  if (old->type_index != kTVMFFIMap || tether_object_use_count(old) == 1) return 0;
+  TVMFFIObject* copy = NULL;
+  if (tether__map_copy(old, kTVMFFIMap, &copy) != 0) return -1;
+  TVMFFIObjectDecRef(old);
+  *map = copy;
+  return 0;
+}
+
+int tether__map_cow_set(TVMFFIObject** map, const TVMFFIAny* key, const TVMFFIAny* value) {
+  TVMFFIAny k, v;
+  if (TVMFFIAnyViewToOwnedAny(key, &k) != 0) return -1;
+  if (TVMFFIAnyViewToOwnedAny(value, &v) != 0) {
+    tether_any_release(&k);
+    return -1;
+  }
+  /* Owned before the copy: the views may point into *map. */
+  if (tether__map_make_writable(map) != 0) {
+    tether_any_release(&k);
+    tether_any_release(&v);
+    return -1;
+  }
+  return tether__map_set_steal(*map, &k, &v);
+}
+
+int tether__map_cow_erase(TVMFFIObject** map, const TVMFFIAny* key) {
+  if (tether__map_get(*map, key) == NULL) return 0;
+  TVMFFIAny k;
+  if (TVMFFIAnyViewToOwnedAny(key, &k) != 0) return -1;
+  int rc = tether__map_make_writable(map);
+  if (rc == 0) rc = tether__map_erase(*map, &k);
+  tether_any_release(&k);
+  return rc < 0 ? -1 : rc;
+}
+
+bool tether__map_next(const TVMFFIObject* map, int64_t* pos, const TVMFFIAny** key,
+                      const TVMFFIAny** value) {
+  const tether_map_t* m = tether__map(map);
+  int64_t i = *pos < 0 ? 0 : *pos;
+  while (i < m->used && !tether__entry_live(&m->entries[i])) ++i;
+  if (i >= m->used) {
+    *pos = m->used;
+    return false;
+  }
+  if (key != NULL) *key = &m->entries[i].key;
+  if (value != NULL) *value = &m->entries[i].value;
+  *pos = i + 1;
+  return true;
+}
+
+/* ---- public API --------------------------------------------------------------------- */
+
+static int tether__map_check(const char* fname, TVMFFIObjectHandle map, bool dict_only) {
+  const TVMFFIObject* obj = map;
+  bool ok = dict_only ? (obj != NULL && obj->type_index == kTVMFFIDict)
+                      : tether__map_is_map(obj);
+  if (!ok) {
+    return tether_raise("TypeError", "%s: expected an %s handle, got %s", fname,
+                        dict_only ? "ffi.Dict" : "ffi.Map or ffi.Dict",
+                        obj == NULL ? "NULL" : tether_type_key(obj->type_index));
+  }
+  return 0;
+}
+
+static int tether__map_new_public(const char* fname, int32_t type_index, const TVMFFIAny* kvs,
+                                  int64_t n, TVMFFIObjectHandle* out) {
+  if (out == NULL || n < 0 || (kvs == NULL && n > 0)) {
+    return tether_raise("ValueError", "%s: expected n >= 0 key/value pairs and non-NULL out",
+                        fname);
+  }
+  TVMFFIObject* map = NULL;
+  if (tether__map_new_from_pairs(type_index, kvs, n, &map) != 0) return -1;
+  *out = map;
+  return 0;
+}
+
+int tether_map_new(const TVMFFIAny* kvs, int64_t n, TVMFFIObjectHandle* out) {
+  return tether__map_new_public("tether_map_new", kTVMFFIMap, kvs, n, out);
+}
+
+int tether_dict_new(const TVMFFIAny* kvs, int64_t n, TVMFFIObjectHandle* out) {
+  return tether__map_new_public("tether_dict_new", kTVMFFIDict, kvs, n, out);
+}
+
+int64_t tether_map_size(TVMFFIObjectHandle map) {
+  if (tether__map_check("tether_map_size", map, false) != 0) return -1;
+  return tether__map_size(map);
+}
+
+const TVMFFIAny* tether_map_find(TVMFFIObjectHandle map, const TVMFFIAny* key) {
+  if (!tether__map_is_map(map) || key == NULL) return NULL;
+  return tether__map_get(map, key);
+}
+
+int tether_map_get(TVMFFIObjectHandle map, const TVMFFIAny* key, TVMFFIAny* out) {
+  if (tether__map_check("tether_map_get", map, false) != 0) return -1;
+  const TVMFFIAny* value = tether__map_get(map, key);
+  if (value == NULL) return tether_raise("KeyError", "key is not in Map");
+  tether_any_copy(value, out);
+  return 0;
+}
+
+bool tether_map_next(TVMFFIObjectHandle map, int64_t* pos, const TVMFFIAny** key,
+                     const TVMFFIAny** value) {
+  if (!tether__map_is_map(map) || pos == NULL) return false;
+  return tether__map_next(map, pos, key, value);
+}
+
+int tether_map_set(TVMFFIObjectHandle* map, const TVMFFIAny* key, const TVMFFIAny* value) {
+  if (map == NULL || tether__map_check("tether_map_set", *map, false) != 0) return -1;
+  return tether__map_cow_set((TVMFFIObject**)map, key, value);
+}
+
+int tether_map_erase(TVMFFIObjectHandle* map, const TVMFFIAny* key) {
+  if (map == NULL || tether__map_check("tether_map_erase", *map, false) != 0) return -1;
+  return tether__map_cow_erase((TVMFFIObject**)map, key) < 0 ? -1 : 0;
+}
+
+int tether_dict_set(TVMFFIObjectHandle dict, const TVMFFIAny* key, const TVMFFIAny* value) {
+  if (tether__map_check("tether_dict_set", dict, true) != 0) return -1;
+  return tether__map_set(dict, key, value);
+}
+
+int tether_dict_erase(TVMFFIObjectHandle dict, const TVMFFIAny* key) {
+  if (tether__map_check("tether_dict_erase", dict, true) != 0) return -1;
+  (void)tether__map_erase(dict, key);
+  return 0;
+}
+
+int tether_dict_clear(TVMFFIObjectHandle dict) {
+  if (tether__map_check("tether_dict_clear", dict, true) != 0) return -1;
+  tether__map_clear(dict);
+  return 0;
+}
+
+/* ---- globals -------------------------------------------------------------------------- */
+
+/*
+ * Map and Dict globals share their implementations; a table row per kind holds the
+ * signatures (as the reference prints them in argument errors) and the expected-type
+ * spellings: "ffi.Map"/"ffi.Dict" for read-only parameters, "Dict<Any, Any>" for the
+ * mutating Dict ones.
+ */
+typedef struct {
+  const char* ctor; /* "ffi.Map" */
+  int32_t type_index;
+  const char* ro;   /* expected-type text of a read-only parameter */
+  const char* rw;   /* ... of a mutated parameter (Dict only) */
+  const char* size_sig;
+  const char* get_item_sig;
+  const char* count_sig;
+  const char* get_or_missing_sig;
+  const char* iter_sig;
+  const char* set_item_sig;
+  const char* erase_sig;
+  const char* clear_sig;
+} tether_map_kind_t;
+
+/* Signatures of the globals of kind K ("Map" or "Dict"), as the reference prints them. */
+#define TETHER_SIG_SIZE(K) "ffi." K "Size(0: ffi." K ") -> int"
+#define TETHER_SIG_GET_ITEM(K) "ffi." K "GetItem(0: ffi." K ", 1: Any) -> Any"
+#define TETHER_SIG_COUNT(K) "ffi." K "Count(0: ffi." K ", 1: Any) -> int"
+#define TETHER_SIG_GET_OR_MISSING(K) "ffi." K "GetItemOrMissing(0: ffi." K ", 1: Any) -> Any"
+#define TETHER_SIG_ITER(K) "ffi." K "ForwardIterFunctor(0: ffi." K ") -> ffi.Function"
+#define TETHER_SIG_DICT_SET_ITEM "ffi.DictSetItem(0: Dict<Any, Any>, 1: Any, 2: Any) -> void"
+#define TETHER_SIG_DICT_ERASE "ffi.DictErase(0: Dict<Any, Any>, 1: Any) -> void"
+#define TETHER_SIG_DICT_CLEAR "ffi.DictClear(0: Dict<Any, Any>) -> void"
+
+static const tether_map_kind_t kMapKind = {
+    "ffi.Map",
+    kTVMFFIMap,
+    "ffi.Map",
+    NULL,
+    TETHER_SIG_SIZE("Map"),
+    TETHER_SIG_GET_ITEM("Map"),
+    TETHER_SIG_COUNT("Map"),
+    TETHER_SIG_GET_OR_MISSING("Map"),
+    TETHER_SIG_ITER("Map"),
+    NULL,
+    NULL,
+    NULL,
+};
+
+static const tether_map_kind_t kDictKind = {
+    "ffi.Dict",
+    kTVMFFIDict,
+    "ffi.Dict",
+    "Dict<Any, Any>",
+    TETHER_SIG_SIZE("Dict"),
+    TETHER_SIG_GET_ITEM("Dict"),
+    TETHER_SIG_COUNT("Dict"),
+    TETHER_SIG_GET_OR_MISSING("Dict"),
+    TETHER_SIG_ITER("Dict"),
+    TETHER_SIG_DICT_SET_ITEM,
+    TETHER_SIG_DICT_ERASE,
+    TETHER_SIG_DICT_CLEAR,
+};
+
+static int tether__map_args(const tether_map_kind_t* kind, const char* sig, bool mutating,
+                            const TVMFFIAny* args, int32_t n, int32_t arity, TVMFFIObject** map) {
+  if (tether_check_nargs(sig, NULL, n, arity) != 0) return -1;
+  return tether__container_arg_object(sig, args, 0, kind->type_index,
+                                      mutating ? kind->rw : kind->ro, map);
+}
+
+static int tether__map_ctor(const tether_map_kind_t* kind, const TVMFFIAny* args, int32_t n,
+                            TVMFFIAny* result) {
+  if (n % 2 != 0) {
+    return tether_raise("InternalError",
+                        "Check failed: args.size() %% 2 == 0 (1 vs. 0) : %s expects key, value "
+                        "pairs, got %d arguments",
+                        kind->ctor, (int)n);
+  }
+  TVMFFIObject* map = NULL;
+  if (tether__map_new_from_pairs(kind->type_index, args, n / 2, &map) != 0) return -1;
+  *result = tether_any_object(map);
+  return 0;
+}
+
+static int tether__map_g_size(const tether_map_kind_t* kind, const TVMFFIAny* args, int32_t n,
+                              TVMFFIAny* result) {
+  TVMFFIObject* map = NULL;
+  if (tether__map_args(kind, kind->size_sig, false, args, n, 1, &map) != 0) return -1;
+  *result = tether_any_int(tether__map_size(map));
+  return 0;
+}
+
+static int tether__map_g_get_item(const tether_map_kind_t* kind, const TVMFFIAny* args,
+                                  int32_t n, TVMFFIAny* result) {
+  TVMFFIObject* map = NULL;
+  if (tether__map_args(kind, kind->get_item_sig, false, args, n, 2, &map) != 0) return -1;
+  const TVMFFIAny* value = tether__map_get(map, &args[1]);
+  if (value == NULL) return tether_raise("KeyError", "key is not in Map");
+  tether_any_copy(value, result);
+  return 0;
+}
+
+static int tether__map_g_count(const tether_map_kind_t* kind, const TVMFFIAny* args, int32_t n,
+                               TVMFFIAny* result) {
+  TVMFFIObject* map = NULL;
+  if (tether__map_args(kind, kind->count_sig, false, args, n, 2, &map) != 0) return -1;
+  *result = tether_any_int(tether__map_get(map, &args[1]) != NULL ? 1 : 0);
+  return 0;
+}
+
+static int tether__map_g_get_or_missing(const tether_map_kind_t* kind, const TVMFFIAny* args,
+                                        int32_t n, TVMFFIAny* result) {
+  TVMFFIObject* map = NULL;
+  if (tether__map_args(kind, kind->get_or_missing_sig, false, args, n, 2, &map) != 0) return -1;
+  const TVMFFIAny* value = tether__map_get(map, &args[1]);
+  if (value != NULL) {
+    tether_any_copy(value, result);
+  } else {
+    TVMFFIObject* missing = tether__function_invalid_object();
+    TVMFFIObjectIncRef(missing);
+    *result = tether_any_object(missing);
+  }
+  return 0;
+}
+
+/* ---- the forward iterator behind ffi.MapForwardIterFunctor ---------------------------- */
+
+/* Iterator state: a strong reference to the map and the index of the current entry
+ * (== used at the end).  Indices are re-validated on every call, so a Dict changed while
+ * iterated never makes it read out of bounds. */
+typedef struct {
+  TVMFFIObject* map;
+  int64_t pos;
+} tether_map_iter_t;
+
+static const char kIterSig[] = "(0: int) -> Any";
+
+static int64_t tether__map_live_from(const tether_map_t* m, int64_t pos) {
+  if (pos < 0) pos = 0;
+  while (pos < m->used && !tether__entry_live(&m->entries[pos])) ++pos;
+  return pos < m->used ? pos : m->used;
+}
+
+static int tether__map_iter_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  tether_map_iter_t* it = self;
+  int64_t cmd = 0;
+  if (tether_check_nargs(kIterSig, NULL, n, 1) != 0 ||
+      tether_arg_int(kIterSig, args, 0, &cmd) != 0) {
+    return -1;
+  }
+  const tether_map_t* m = tether__map(it->map);
+  it->pos = tether__map_live_from(m, it->pos);
+  bool at_end = it->pos >= m->used;
+  switch (cmd) {
+    case 0:
+    case 1:
+      if (at_end) {
+        return tether_raise("IndexError",
+                            "MapForwardIterFunctor: the iterator is past the end of the map");
+      }
+      tether_any_copy(cmd == 0 ? &m->entries[it->pos].key : &m->entries[it->pos].value, result);
+      return 0;
+    case 2:
+      if (!at_end) it->pos = tether__map_live_from(m, it->pos + 1);
+      *result = tether_any_bool(it->pos < m->used);
+      return 0;
+    default:
+      return tether_raise("ValueError",
+                          "MapForwardIterFunctor: unknown command %lld, expected 0 (key), "
+                          "1 (value) or 2 (advance)",
+                          (long long)cmd);
+  }
+}
+
+static void tether__map_iter_free(void* self) {
+  tether_map_iter_t* it = self;
+  TVMFFIObjectDecRef(it->map);
+  free(it);
+}
+
+static int tether__map_g_iter(const tether_map_kind_t* kind, const TVMFFIAny* args, int32_t n,
+                              TVMFFIAny* result) {
+  TVMFFIObject* map = NULL;
+  if (tether__map_args(kind, kind->iter_sig, false, args, n, 1, &map) != 0) return -1;
+  tether_map_iter_t* it = malloc(sizeof(*it));
+  if (it == NULL) return tether_raise("MemoryError", "%s: out of memory", kind->iter_sig);
+  TVMFFIObjectIncRef(map);
+  it->map = map;
+  it->pos = tether__map_live_from(tether__map(map), 0);
+  TVMFFIObjectHandle fn = NULL;
+  if (TVMFFIFunctionCreate(it, tether__map_iter_call, tether__map_iter_free, &fn) != 0) {
+    tether__map_iter_free(it);
+    return -1;
+  }
+  *result = tether_any_object(fn);
+  return 0;
+}
+
+static int tether__dict_g_set_item(const TVMFFIAny* args, int32_t n) {
+  TVMFFIObject* dict = NULL;
+  if (tether__map_args(&kDictKind, TETHER_SIG_DICT_SET_ITEM, true, args, n, 3, &dict) != 0) return -1;
+  return tether__map_set(dict, &args[1], &args[2]);
+}
+
+static int tether__dict_g_erase(const TVMFFIAny* args, int32_t n) {
+  TVMFFIObject* dict = NULL;
+  if (tether__map_args(&kDictKind, TETHER_SIG_DICT_ERASE, true, args, n, 2, &dict) != 0) return -1;
+  (void)tether__map_erase(dict, &args[1]);
+  return 0;
+}
+
+static int tether__dict_g_clear(const TVMFFIAny* args, int32_t n) {
+  TVMFFIObject* dict = NULL;
+  if (tether__map_args(&kDictKind, TETHER_SIG_DICT_CLEAR, true, args, n, 1, &dict) != 0) return -1;
+  tether__map_clear(dict);
+  return 0;
+}
+
+/* The SafeCall entry points: one thin wrapper per (kind, operation). */
+#define TETHER_MAP_ENTRY(cname, impl, kind)                                             \
+  static int cname(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {  \
+    return impl(&kind, args, n, result);                                                \
+  }
+TETHER_MAP_ENTRY(tether__g_map, tether__map_ctor, kMapKind)
+TETHER_MAP_ENTRY(tether__g_map_size, tether__map_g_size, kMapKind)
+TETHER_MAP_ENTRY(tether__g_map_get_item, tether__map_g_get_item, kMapKind)
+TETHER_MAP_ENTRY(tether__g_map_count, tether__map_g_count, kMapKind)
+TETHER_MAP_ENTRY(tether__g_map_get_or_missing, tether__map_g_get_or_missing, kMapKind)
+TETHER_MAP_ENTRY(tether__g_map_iter, tether__map_g_iter, kMapKind)
+TETHER_MAP_ENTRY(tether__g_dict, tether__map_ctor, kDictKind)
+TETHER_MAP_ENTRY(tether__g_dict_size, tether__map_g_size, kDictKind)
+TETHER_MAP_ENTRY(tether__g_dict_get_item, tether__map_g_get_item, kDictKind)
+TETHER_MAP_ENTRY(tether__g_dict_count, tether__map_g_count, kDictKind)
+TETHER_MAP_ENTRY(tether__g_dict_get_or_missing, tether__map_g_get_or_missing, kDictKind)
+TETHER_MAP_ENTRY(tether__g_dict_iter, tether__map_g_iter, kDictKind)
+#undef TETHER_MAP_ENTRY
+
+static int tether__g_dict_set_item(void* self, const TVMFFIAny* args, int32_t n,
+                                   TVMFFIAny* result) {
+  return tether__dict_g_set_item(args, n);
+}
+static int tether__g_dict_erase(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  return tether__dict_g_erase(args, n);
+}
+static int tether__g_dict_clear(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  return tether__dict_g_clear(args, n);
+}
+
+const tether__container_global_t tether__map_globals[] = {
+    {"ffi.Map", tether__g_map, NULL, "Map(k0, v0, k1, v1, ...): a new Map"},
+    {"ffi.MapSize", tether__g_map_size, TETHER_SIG_SIZE("Map"), "Number of entries"},
+    {"ffi.MapGetItem", tether__g_map_get_item, TETHER_SIG_GET_ITEM("Map"),
+     "The value under a key (KeyError if absent)"},
+    {"ffi.MapCount", tether__g_map_count, TETHER_SIG_COUNT("Map"), "1 if the key is present, else 0"},
+    {"ffi.MapGetItemOrMissing", tether__g_map_get_or_missing, TETHER_SIG_GET_OR_MISSING("Map"),
+     "The value under a key, or the MISSING sentinel (ffi.GetInvalidObject)"},
+    {"ffi.MapForwardIterFunctor", tether__g_map_iter, TETHER_SIG_ITER("Map"),
+     "Iterator it(cmd): 0 = key, 1 = value, 2 = advance (false at the end)"},
+    {"ffi.Dict", tether__g_dict, NULL, "Dict(k0, v0, k1, v1, ...): a new Dict"},
+    {"ffi.DictSize", tether__g_dict_size, TETHER_SIG_SIZE("Dict"), "Number of entries"},
+    {"ffi.DictGetItem", tether__g_dict_get_item, TETHER_SIG_GET_ITEM("Dict"),
+     "The value under a key (KeyError if absent)"},
+    {"ffi.DictSetItem", tether__g_dict_set_item, TETHER_SIG_DICT_SET_ITEM,
+     "Inserts or overwrites a key in place"},
+    {"ffi.DictCount", tether__g_dict_count, TETHER_SIG_COUNT("Dict"), "1 if the key is present, else 0"},
+    {"ffi.DictErase", tether__g_dict_erase, TETHER_SIG_DICT_ERASE,
+     "Removes a key in place (no error if absent)"},
+    {"ffi.DictClear", tether__g_dict_clear, TETHER_SIG_DICT_CLEAR, "Removes every entry"},
+    {"ffi.DictForwardIterFunctor", tether__g_dict_iter, TETHER_SIG_ITER("Dict"),
+     "Iterator it(cmd): 0 = key, 1 = value, 2 = advance (false at the end)"},
+    {"ffi.DictGetItemOrMissing", tether__g_dict_get_or_missing, TETHER_SIG_GET_OR_MISSING("Dict"),
+     "The value under a key, or the MISSING sentinel (ffi.GetInvalidObject)"},
+};
+const size_t tether__map_num_globals = sizeof(tether__map_globals) / sizeof(tether__map_globals[0]);
