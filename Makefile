@@ -2,6 +2,9 @@
 # `make test` runs every test.  Each target is a thin wrapper over CMake and CTest, so
 # anything here can also be done by hand (see README.md).
 
+# Quieter nested makes (cmake --build runs make).
+MAKEFLAGS += --no-print-directory
+
 # A literal comma (for lists inside $(call ...) arguments) and a space.
 , := ,
 empty :=

@@ -143,11 +143,14 @@ typedef struct {
 } bench_case_t;
 
 static bench_case_t g_cases[] = {
-    {"array_append", "build: tether_array_append x N (copy-on-write, sole owner)", case_array_append, 0},
+    {"array_append", "build: tether_array_append x N (copy-on-write, sole owner)",
+     case_array_append, 0},
     {"array_new_bulk", "build: tether_array_new from N int views", case_array_new_bulk, 0},
     {"array_index", "index: tether_array_at, sum of N ints", case_array_index, 0},
-    {"array_index_seqcell", "index: TVMFFISeqCell read, sum of N ints", case_array_index_seqcell, 0},
-    {"array_getitem_ffi", "index: ffi.ArrayGetItem via TVMFFIFunctionCall", case_array_getitem_ffi, 0},
+    {"array_index_seqcell", "index: TVMFFISeqCell read, sum of N ints",
+     case_array_index_seqcell, 0},
+    {"array_getitem_ffi", "index: ffi.ArrayGetItem via TVMFFIFunctionCall",
+     case_array_getitem_ffi, 0},
     {"dict_insert", "insert: tether_dict_set, N string keys", case_dict_insert, 0},
     {"map_insert_cow", "insert: tether_map_set, N string keys", case_map_insert_cow, 0},
     {"map_lookup", "lookup: tether_map_find, N equal-not-identical keys", case_map_lookup, 0},

@@ -171,8 +171,11 @@ def main():
         ratio_text = "(ref)" if runtime == "tether (C)" else "%.2f" % ratio
         lines.append("| %s | %s | %s | %.1f | %s |" % (work, runtime, how, ns, ratio_text))
     note = ("N = %d elements, best of %d runs (CPython map rows and the numpy index loop: best "
-            "of %d); \"x tether\" = this row's time / the matching tether C row (the first tether "
-            "row of the same work, or the SeqCell loop for a.sum()); > 1 means tether is faster. "
+            "of %d). \"x tether\" = this row's time / tether's C time for the same work "
+            "(list.append vs tether_array_append; list(range)/np.arange vs tether_array_new; "
+            "index loops vs tether_array_at; a.sum() vs the SeqCell loop; insert vs "
+            "tether_dict_set; lookup vs tether_map_find): > 1 means tether is faster. "
+            "Single-threaded; the shared 2-core machine is noisy (about +-30%% run to run). "
             "Machine: %s, %s, %d cores." % (args.n, args.repeat, max(1, min(args.repeat, 3)),
                                             platform.machine(), platform.platform(),
                                             os.cpu_count() or 0))

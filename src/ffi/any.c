@@ -27,7 +27,8 @@ static bool tether__any_chars(const TVMFFIAny* v, int32_t small_index, int32_t h
     out->size = v->small_str_len;
     return true;
   }
-  if (tether__any_type(v) == heap_index && v->type_index >= kTVMFFIStaticObjectBegin) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL &&
+      v->v_obj->type_index == heap_index) {
     *out = *TETHER_CELL(TVMFFIByteArray, v->v_obj);
     return true;
   }

@@ -25,7 +25,8 @@ typedef struct {
 _Static_assert(offsetof(tether_array_t, items) == 56, "Array elements start at handle + 56");
 
 #define TETHER_ARRAY_MIN_CAPACITY 4
-#define TETHER_ARRAY_MAX_CAPACITY ((int64_t)((SIZE_MAX - sizeof(tether_array_t)) / sizeof(TVMFFIAny)))
+#define TETHER_ARRAY_MAX_CAPACITY \
+  ((int64_t)((SIZE_MAX - sizeof(tether_array_t)) / sizeof(TVMFFIAny)))
 
 /* Destroys the elements [0, size) (Strong), frees the block (Weak). */
 static void tether__array_deleter(void* self, int flags) {

@@ -18,6 +18,7 @@
  * "<t>xvscale" without a count and a trailing "_" on float4_e2m1fn.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 
 #include "internal.h"
@@ -102,6 +103,9 @@ static bool tether__starts_with(const char* s, size_t n, const char* lit) {
   return n >= m && memcmp(s, lit, m) == 0;
 }
 
+/* A length usable as printf's %.*s precision. */
+static int tether__prec(size_t n) { return n > INT_MAX ? INT_MAX : (int)n; }
+
 static bool tether__is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* If `name` is a prefix of prefix+rest, the number of `rest` bytes it covers, else -1. */
@@ -115,10 +119,10 @@ static ptrdiff_t tether__match_name(const tether_dtype_input_t* in, const char* 
 
 static int tether__raise_unknown(const tether_dtype_input_t* in) {
   if (in->family != NULL) {
-    return tether_raise("ValueError", "unknown %s type `%.*s`", in->family, (int)in->text_len,
+    return tether_raise("ValueError", "unknown %s type `%.*s`", in->family, tether__prec(in->text_len),
                         in->text);
   }
-  return tether_raise("ValueError", "unknown dtype `%.*s`", (int)in->text_len, in->text);
+  return tether_raise("ValueError", "unknown dtype `%.*s`", tether__prec(in->text_len), in->text);
 }
 
 /* Reads decimal digits s[0..n) (n >= 1, all digits) into *out, at most UINT32_MAX. */
@@ -129,7 +133,7 @@ static int tether__parse_u32(const char* s, size_t n, uint32_t* out) {
     if (v > UINT32_MAX) {
       return tether_raise("ValueError",
                           "Integer value in dtype string '%.*s' is out of range for uint32_t",
-                          (int)n, s);
+                          tether__prec(n), s);
     }
   }
   *out = (uint32_t)v;
@@ -163,12 +167,12 @@ static int tether__parse_lanes(const tether_dtype_input_t* in, const char* s, si
     return tether_raise("ValueError",
                         "Invalid lanes specification in dtype '%.*s'. Lanes must be a positive "
                         "integer.",
-                        (int)in->text_len, in->text);
+                        tether__prec(in->text_len), in->text);
   }
   if (value > UINT16_MAX) {
     return tether_raise("ValueError", "Lanes value %" PRIu32
                         " is out of range for uint16_t in dtype '%.*s'",
-                        value, (int)in->text_len, in->text);
+                        value, tether__prec(in->text_len), in->text);
   }
   /* Scalable lanes -N, stored in two's complement in the uint16 field. */
   *lanes = scalable ? (uint16_t)(UINT32_C(65536) - value) : (uint16_t)value;
@@ -188,7 +192,7 @@ static int tether__parse_bits_lanes(const tether_dtype_input_t* in, const char* 
     if (bits > UINT8_MAX) {
       return tether_raise("ValueError",
                           "Bits value %" PRIu32 " is out of range for uint8_t in dtype '%.*s'", bits,
-                          (int)in->text_len, in->text);
+                          tether__prec(in->text_len), in->text);
     }
   }
   uint16_t lanes;
@@ -221,12 +225,12 @@ static int tether__parse_custom(const tether_dtype_input_t* in, DLDataType* out)
   size_t n = in->text_len - 6;
   if (n == 0 || s[0] != '[') {
     return tether_raise("ValueError", "expected opening brace after 'custom' type in %.*s",
-                        (int)in->text_len, in->text);
+                        tether__prec(in->text_len), in->text);
   }
   const char* close = memchr(s, ']', n);
   if (close == NULL) {
     return tether_raise("ValueError", "expected closing brace after 'custom' type in %.*s",
-                        (int)in->text_len, in->text);
+                        tether__prec(in->text_len), in->text);
   }
   TVMFFIAny name = tether_any_none();
   TVMFFIAny code = tether_any_none();
@@ -235,14 +239,14 @@ static int tether__parse_custom(const tether_dtype_input_t* in, DLDataType* out)
   if (tether__call_global("dtype.get_custom_type_code", &name, &code) != 0) goto fail;
   if (code.type_index != kTVMFFIInt) {
     tether_raise("TypeError", "dtype.get_custom_type_code must return an int, got `%s` for `%.*s`",
-                 tether_any_type_key(&code), (int)in->text_len, in->text);
+                 tether_any_type_key(&code), tether__prec(in->text_len), in->text);
     goto fail;
   }
   if (code.v_int64 < TETHER_DTYPE_CUSTOM_BEGIN || code.v_int64 > UINT8_MAX) {
     tether_raise("ValueError",
                  "dtype.get_custom_type_code returned %" PRId64 " for `%.*s`; custom type codes "
                  "are in [%d, 255]",
-                 code.v_int64, (int)in->text_len, in->text, TETHER_DTYPE_CUSTOM_BEGIN);
+                 code.v_int64, tether__prec(in->text_len), in->text, TETHER_DTYPE_CUSTOM_BEGIN);
     goto fail;
   }
   out->code = (uint8_t)code.v_int64;

@@ -17,7 +17,7 @@
 #include "function.h"
 #include "object.h"
 
-/* ---- creation and calls ---------------------------------------------------------------- */
+/* ---- creation and calls --------------------------------------------------------------------- */
 
 typedef struct {
   TVMFFIObject header;
@@ -111,7 +111,7 @@ TVMFFIObjectHandle tether_func_get(const char* name) {
   return f;
 }
 
-/* ---- argument helpers ------------------------------------------------------------------ */
+/* ---- argument helpers ----------------------------------------------------------------------- */
 
 /* Type key shown for a value in a mismatch message ("int", "ffi.SmallStr", "None", ...). */
 static const char* tether__arg_type_key(const TVMFFIAny* v) {
@@ -220,7 +220,7 @@ int tether__arg_ptr(const char* fname, const TVMFFIAny* args, int32_t i, void** 
   return tether__arg_type_error(fname, args, i, "void*");
 }
 
-/* ---- the sentinels --------------------------------------------------------------------- */
+/* ---- the sentinels -------------------------------------------------------------------------- */
 
 /* Static plain objects: the NULL deleter means they are never freed, and the initial
  * strong count of 1 is their own, so balanced IncRef/DecRef by users never reach 0. */
@@ -238,9 +238,10 @@ static TVMFFIObject tether__kwargs_object = {
 TVMFFIObject* tether__function_invalid_object(void) { return &tether__invalid_object; }
 TVMFFIObject* tether__function_kwargs_object(void) { return &tether__kwargs_object; }
 
-/* ---- globals --------------------------------------------------------------------------- */
+/* ---- globals -------------------------------------------------------------------------------- */
 
-#define TETHER__SIG_FROM_EXTERN_C "ffi.FunctionFromExternC(0: void*, 1: void*, 2: void*) -> ffi.Function"
+#define TETHER__SIG_FROM_EXTERN_C \
+  "ffi.FunctionFromExternC(0: void*, 1: void*, 2: void*) -> ffi.Function"
 
 static int tether__g_function_from_extern_c(void* handle, const TVMFFIAny* args, int32_t n,
                                             TVMFFIAny* result) {
@@ -279,8 +280,9 @@ static int tether__g_get_kwargs_object(void* handle, const TVMFFIAny* args, int3
 
 /* Metadata of the reference's registrations (observed), so tools reading type schemas
  * see the same signatures. */
-#define TETHER__SCHEMA_OBJECT \
-  "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":\\\"ffi.Object\\\"}]}\"}"
+#define TETHER__SCHEMA_OBJECT                                                             \
+  "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":" \
+  "\\\"ffi.Object\\\"}]}\"}"
 #define TETHER__SCHEMA_FROM_EXTERN_C                                                         \
   "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"      \
   "\\\"ffi.Function\\\"},{\\\"type\\\":\\\"void*\\\"},{\\\"type\\\":\\\"void*\\\"},{"        \

@@ -501,4 +501,5 @@ const tether__container_global_t tether__list_globals[] = {
     {"ffi.ListReverse", tether__g_reverse, kReverseSig, "Reverses the List in place"},
     {"ffi.ListClear", tether__g_clear, kClearSig, "Removes every element"},
 };
-const size_t tether__list_num_globals = sizeof(tether__list_globals) / sizeof(tether__list_globals[0]);
+const size_t tether__list_num_globals =
+    sizeof(tether__list_globals) / sizeof(tether__list_globals[0]);

@@ -638,7 +638,9 @@ static int tether__map_g_iter(const tether_map_kind_t* kind, const TVMFFIAny* ar
 
 static int tether__dict_g_set_item(const TVMFFIAny* args, int32_t n) {
   TVMFFIObject* dict = NULL;
-  if (tether__map_args(&kDictKind, TETHER_SIG_DICT_SET_ITEM, true, args, n, 3, &dict) != 0) return -1;
+  if (tether__map_args(&kDictKind, TETHER_SIG_DICT_SET_ITEM, true, args, n, 3, &dict) != 0) {
+    return -1;
+  }
   return tether__map_set(dict, &args[1], &args[2]);
 }
 
@@ -691,7 +693,8 @@ const tether__container_global_t tether__map_globals[] = {
     {"ffi.MapSize", tether__g_map_size, TETHER_SIG_SIZE("Map"), "Number of entries"},
     {"ffi.MapGetItem", tether__g_map_get_item, TETHER_SIG_GET_ITEM("Map"),
      "The value under a key (KeyError if absent)"},
-    {"ffi.MapCount", tether__g_map_count, TETHER_SIG_COUNT("Map"), "1 if the key is present, else 0"},
+    {"ffi.MapCount", tether__g_map_count, TETHER_SIG_COUNT("Map"),
+     "1 if the key is present, else 0"},
     {"ffi.MapGetItemOrMissing", tether__g_map_get_or_missing, TETHER_SIG_GET_OR_MISSING("Map"),
      "The value under a key, or the MISSING sentinel (ffi.GetInvalidObject)"},
     {"ffi.MapForwardIterFunctor", tether__g_map_iter, TETHER_SIG_ITER("Map"),
@@ -702,7 +705,8 @@ const tether__container_global_t tether__map_globals[] = {
      "The value under a key (KeyError if absent)"},
     {"ffi.DictSetItem", tether__g_dict_set_item, TETHER_SIG_DICT_SET_ITEM,
      "Inserts or overwrites a key in place"},
-    {"ffi.DictCount", tether__g_dict_count, TETHER_SIG_COUNT("Dict"), "1 if the key is present, else 0"},
+    {"ffi.DictCount", tether__g_dict_count, TETHER_SIG_COUNT("Dict"),
+     "1 if the key is present, else 0"},
     {"ffi.DictErase", tether__g_dict_erase, TETHER_SIG_DICT_ERASE,
      "Removes a key in place (no error if absent)"},
     {"ffi.DictClear", tether__g_dict_clear, TETHER_SIG_DICT_CLEAR, "Removes every entry"},

@@ -37,14 +37,19 @@ static inline tether_refcount_t* tether__rc(TVMFFIObject* obj) {
 static _Atomic int64_t tether__live_objects;
 
 void* tether__object_alloc(size_t size, int32_t type_index, void (*deleter)(void* self, int flags)) {
-  TVMFFIObject* obj = calloc(1, size);
+  /* malloc + explicit zeroing of the payload rather than calloc: glibc's calloc bypasses
+   * the per-thread cache (about 200 instructions per object). Zeroing only what follows the
+   * header keeps gcc from folding the pair back into calloc. */
+  TVMFFIObject* obj = size >= sizeof(TVMFFIObject) ? malloc(size) : NULL;
   if (TETHER_UNLIKELY(obj == NULL)) {
     tether_raise("MemoryError", "tether: out of memory allocating a %zu-byte %s object", size,
                  tether_type_key(type_index));
     return NULL;
   }
+  memset((char*)obj + sizeof(TVMFFIObject), 0, size - sizeof(TVMFFIObject));
   obj->combined_ref_count = TETHER_STRONG_ONE | TETHER_WEAK_ONE;
   obj->type_index = type_index;
+  obj->__padding = 0;
   obj->deleter = deleter;
   atomic_fetch_add_explicit(&tether__live_objects, 1, memory_order_relaxed);
   return obj;

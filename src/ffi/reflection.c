@@ -917,10 +917,10 @@ static int tether__repr_seq(tether_sb* sb, TVMFFIObject* obj, const char* open, 
 
 /* Prints a Map or Dict through the container globals (layout-independent). */
 static int tether__repr_map(tether_sb* sb, TVMFFIObject* obj, bool is_dict) {
-  TVMFFIObject* size_fn = tether__registry_lookup(is_dict ? "ffi.DictSize" : "ffi.MapSize",
-                                                  is_dict ? 11 : 10);
-  TVMFFIObject* iter_fn = tether__registry_lookup(
-      is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor", is_dict ? 25 : 24);
+  const char* size_name = is_dict ? "ffi.DictSize" : "ffi.MapSize";
+  const char* iter_name = is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor";
+  TVMFFIObject* size_fn = tether__registry_lookup(size_name, strlen(size_name));
+  TVMFFIObject* iter_fn = tether__registry_lookup(iter_name, strlen(iter_name));
   if (size_fn == NULL || iter_fn == NULL) {
     tether__sb_puts(sb, tether_type_key(obj->type_index));
     return 0;
@@ -978,7 +978,7 @@ static int tether__repr_field_cb(const TVMFFIFieldInfo* f, void* ctx) {
   return rc;
 }
 
-static TVMFFIObject* tether__repr_fn; /* ffi.ReprPrint itself, handed to __ffi_repr__ */
+static TVMFFIObject* tether__repr_fn; /* owned: ffi.ReprPrint itself, handed to __ffi_repr__ */
 
 /* Runs a `__ffi_repr__` override if the type has one; 1 if none applies. */
 static int tether__repr_override(tether_sb* sb, TVMFFIObject* obj) {
@@ -1152,7 +1152,7 @@ static void tether__collect_key_cb(const TVMFFITypeInfo* info, void* ctx) {
 static int tether__get_registered_type_keys(void* self, const TVMFFIAny* args, int32_t n,
                                             TVMFFIAny* result) {
   tether_key_list keys = {NULL, 0, 0, false};
-  TVMFFIObject* make_array = tether__registry_lookup("ffi.Array", 9);
+  TVMFFIObject* make_array = tether__registry_lookup("ffi.Array", strlen("ffi.Array"));
   if (make_array == NULL) return tether_raise("RuntimeError", "ffi.GetRegisteredTypeKeys: ffi.Array is not registered");
   tether__type_for_each(tether__collect_key_cb, &keys);
   int rc = keys.oom ? tether_raise("MemoryError", "ffi.GetRegisteredTypeKeys: out of memory")
@@ -1191,13 +1191,15 @@ int tether__reflection_init(void) {
   for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
     if (tether_func_register(globals[i].name, globals[i].fn, NULL, NULL, 0) != 0) return -1;
   }
-  tether__repr_fn = tether__registry_lookup("ffi.ReprPrint", 13);
+  static const TVMFFIByteArray repr_name = {"ffi.ReprPrint", 13};
+  if (TVMFFIFunctionGetGlobal(&repr_name, (TVMFFIObjectHandle*)&tether__repr_fn) != 0) return -1;
   tether__kwargs_marker = tether__singleton("ffi.GetKwargsObject");
   tether__missing_marker = tether__singleton("ffi.GetInvalidObject");
   return 0;
 }
 
 void tether__reflection_fini(void) {
+  TVMFFIObjectDecRef(tether__repr_fn);
   tether__repr_fn = NULL;
   tether__kwargs_marker = NULL;
   tether__missing_marker = NULL;

@@ -38,21 +38,13 @@
 typedef struct {
   uint64_t hash;
   TVMFFIObject* func; /* strong reference */
+  uint64_t seq;       /* registration order, for listing; kept by overrides */
   uint32_t name_len;
   uint32_t doc_len;
   uint32_t metadata_len;
-  uint32_t seq_hi; /* registration order (seq_hi << 32 | seq_lo), kept by overrides */
-  uint32_t seq_lo;
   char text[]; /* name '\0' doc '\0' metadata '\0' */
 } tether_entry_t;
 
-static inline uint64_t tether__entry_seq(const tether_entry_t* e) {
-  return (uint64_t)e->seq_hi << 32 | e->seq_lo;
-}
-static inline void tether__entry_set_seq(tether_entry_t* e, uint64_t seq) {
-  e->seq_hi = (uint32_t)(seq >> 32);
-  e->seq_lo = (uint32_t)seq;
-}
 static inline TVMFFIByteArray tether__entry_doc(const tether_entry_t* e) {
   return (TVMFFIByteArray){e->text + e->name_len + 1, e->doc_len};
 }
@@ -117,7 +109,7 @@ static void tether__synchronize(void) {
   }
 }
 
-/* ---- hashing and probing ---------------------------------------------------------------- */
+/* ---- hashing and probing -------------------------------------------------------------------- */
 
 static inline uint64_t tether__rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
@@ -163,7 +155,7 @@ static tether_entry_t* tether__find(const char* name, size_t len, uint64_t hash)
   }
 }
 
-/* ---- writers (mu held) ----------------------------------------------------------------------- */
+/* ---- writers (mu held) ---------------------------------------------------------------------- */
 
 /* New unpublished entry holding a new reference to func.  NULL with an error raised on
  * OOM or when a string is 4 GiB or longer. */
@@ -175,7 +167,8 @@ static tether_entry_t* tether__entry_new(TVMFFIByteArray name, TVMFFIObject* fun
     return NULL;
   }
   void* mem = NULL;
-  if (posix_memalign(&mem, 64, sizeof(tether_entry_t) + name.size + doc.size + metadata.size + 3) != 0) {
+  size_t size = sizeof(tether_entry_t) + name.size + doc.size + metadata.size + 3;
+  if (posix_memalign(&mem, 64, size) != 0) {
     tether_raise("MemoryError", "TVMFFIFunctionSetGlobal: out of memory registering `%.*s`",
                  (int)name.size, name.data);
     return NULL;
@@ -195,7 +188,7 @@ static tether_entry_t* tether__entry_new(TVMFFIByteArray name, TVMFFIObject* fun
   e->name_len = (uint32_t)name.size;
   e->doc_len = (uint32_t)doc.size;
   e->metadata_len = (uint32_t)metadata.size;
-  tether__entry_set_seq(e, 0);
+  e->seq = 0;
   TVMFFIObjectIncRef(func);
   return e;
 }
@@ -248,7 +241,9 @@ static int tether__grow(tether_table_t** retired) {
       tether_entry_t* e = atomic_load_explicit(&old->slots[i], memory_order_relaxed);
       if (e == NULL || e == TETHER__TOMBSTONE) continue;
       size_t j = (size_t)e->hash & t->mask;
-      while (atomic_load_explicit(&t->slots[j], memory_order_relaxed) != NULL) j = (j + 1) & t->mask;
+      while (atomic_load_explicit(&t->slots[j], memory_order_relaxed) != NULL) {
+        j = (j + 1) & t->mask;
+      }
       atomic_init(&t->slots[j], e);
     }
   }
@@ -297,7 +292,7 @@ static int tether__publish(tether_entry_t* e, const char* name, size_t len, int 
       tether_raise("RuntimeError", "Global Function `%.*s` is already registered", (int)len, name);
       goto fail;
     }
-    tether__entry_set_seq(e, tether__entry_seq(old));
+    e->seq = old->seq;
     atomic_store(slot, e);
   } else { /* insert */
     bool fresh = atomic_load_explicit(slot, memory_order_relaxed) == NULL;
@@ -307,7 +302,7 @@ static int tether__publish(tether_entry_t* e, const char* name, size_t len, int 
       slot = tether__probe_for_insert(t, name, len, hash, &old);
       fresh = true;
     }
-    tether__entry_set_seq(e, tether__reg.next_seq++);
+    e->seq = tether__reg.next_seq++;
     atomic_store(slot, e);
     if (fresh) tether__reg.used++;
     tether__reg.live++;
@@ -326,7 +321,7 @@ fail:
   return rc;
 }
 
-/* ---- the ABI ------------------------------------------------------------------------------ */
+/* ---- the ABI -------------------------------------------------------------------------------- */
 
 static int tether__set_global(const char* api, TVMFFIByteArray name, TVMFFIObject* f,
                               TVMFFIByteArray doc, TVMFFIByteArray metadata, int allow_override) {
@@ -363,7 +358,9 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
 
 int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* info, int allow_override) {
   static const char api[] = "TVMFFIFunctionSetGlobalFromMethodInfo";
-  if (info == NULL) return tether_raise("ValueError", "%s: argument `method_info` must not be NULL", api);
+  if (info == NULL) {
+    return tether_raise("ValueError", "%s: argument `method_info` must not be NULL", api);
+  }
   if (tether__check_name(api, &info->name) != 0) return -1;
   TVMFFIByteArray name = info->name.data != NULL ? info->name : tether__empty;
   TVMFFIByteArray doc = info->doc.data != NULL ? info->doc : tether__empty;
@@ -434,19 +431,21 @@ int tether__registry_remove(const char* name, size_t len) {
 
 int tether_func_register(const char* name, TVMFFISafeCallType fn, const char* doc,
                          const char* metadata_json, int allow_override) {
-  if (name == NULL) return tether_raise("ValueError", "tether_func_register: argument `name` must not be NULL");
+  if (name == NULL) {
+    return tether_raise("ValueError", "tether_func_register: argument `name` must not be NULL");
+  }
   TVMFFIObjectHandle f = NULL;
   if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) return -1;
   TVMFFIByteArray d = doc != NULL ? (TVMFFIByteArray){doc, strlen(doc)} : tether__empty;
-  TVMFFIByteArray m =
-      metadata_json != NULL ? (TVMFFIByteArray){metadata_json, strlen(metadata_json)} : tether__empty;
+  TVMFFIByteArray m = tether__empty;
+  if (metadata_json != NULL) m = (TVMFFIByteArray){metadata_json, strlen(metadata_json)};
   int rc = tether__set_global("tether_func_register", (TVMFFIByteArray){name, strlen(name)}, f, d,
                               m, allow_override);
   TVMFFIObjectDecRef(f);
   return rc;
 }
 
-/* ---- globals ---------------------------------------------------------------------------------- */
+/* ---- globals -------------------------------------------------------------------------------- */
 
 /* A snapshot of the registered names, in registration order, copied into one block. */
 typedef struct {
@@ -490,7 +489,7 @@ static tether_names_t* tether__names_snapshot(void) {
   for (size_t i = 0; t != NULL && i <= t->mask; ++i) {
     tether_entry_t* e = atomic_load_explicit(&t->slots[i], memory_order_relaxed);
     if (e == NULL || e == TETHER__TOMBSTONE) continue;
-    order[count++] = (tether_seq_entry_t){tether__entry_seq(e), e};
+    order[count++] = (tether_seq_entry_t){e->seq, e};
     chars += e->name_len + 1;
   }
   qsort(order, count, sizeof(*order), tether__cmp_seq);

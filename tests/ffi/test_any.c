@@ -290,6 +290,14 @@ static void test_get_str_bytes(void) {
   CHECK(tether_any_get_bytes(&bav, &out));
   CHECK(out.size == 6 && out.data == ba.data);
   CHECK(!tether_any_get_str(&bav, &out));
+  TVMFFIAny null_obj = {.type_index = kTVMFFIStr, .v_obj = NULL};
+  CHECK(!tether_any_get_str(&null_obj, &out));
+  TVMFFIAny other = {.type_index = kTVMFFIStr, .v_obj = NULL};
+  CHECK(tether_any_equal(&null_obj, &other));
+  TVMFFIAny small = make_str("ab", 2);
+  CHECK(!tether_any_equal(&null_obj, &small));
+  CHECK(!tether_any_equal(&small, &null_obj));
+  CHECK(tether_any_hash(&null_obj) == combine(kTVMFFIStr, 0));
   TVMFFIAny i = tether_any_int(3);
   CHECK(!tether_any_get_str(&i, &out));
   CHECK(!tether_any_get_bytes(&i, &out));

@@ -364,7 +364,8 @@ static void test_container_globals_carry_metadata(void) {
   tether_any_release(&r);
 }
 
-TEST_MAIN(TEST_CASE(test_array_global_converts_views_to_owned), TEST_CASE(test_array_layout_is_inline),
+TEST_MAIN(TEST_CASE(test_array_global_converts_views_to_owned),
+          TEST_CASE(test_array_layout_is_inline),
           TEST_CASE(test_array_get_item_and_size_errors),
           TEST_CASE(test_array_contains_uses_any_equal), TEST_CASE(test_array_copy_on_write),
           TEST_CASE(test_array_public_api_rejects_other_types),

@@ -8,7 +8,7 @@
 
 #include "test.h"
 
-/* ---- helpers ---------------------------------------------------------------------------- */
+/* ---- helpers -------------------------------------------------------------------------------- */
 
 /* The header's type index (c_api.h offers the accessor only to C++). */
 static int32_t type_of(TVMFFIObjectHandle h) { return ((TVMFFIObject*)h)->type_index; }
@@ -127,7 +127,7 @@ static void test_create_bad_arguments(void) {
   CHECK_RAISED(TVMFFIFunctionCall(NULL, NULL, 0, &result), "ValueError", "`func`");
 }
 
-/* ---- calls -------------------------------------------------------------------------------------- */
+/* ---- calls ---------------------------------------------------------------------------------- */
 
 static void test_call_with_0_to_n_args(void) {
   TVMFFIObjectHandle f = NULL;
@@ -208,7 +208,7 @@ static void test_func_get(void) {
   CHECK_RAISED(-1, "ValueError", "`name`");
 }
 
-/* ---- argument helpers ------------------------------------------------------------------------- */
+/* ---- argument helpers ----------------------------------------------------------------------- */
 
 #define SIG "f(0: int) -> int"
 
@@ -297,7 +297,8 @@ static void test_arg_str(void) {
                "bool`. Expected `str` but got `int`");
   TVMFFIAny bytes;
   CHECK_OK(TVMFFIBytesFromByteArray(&(TVMFFIByteArray){"b", 1}, &bytes));
-  CHECK_RAISED(tether_arg_str(SIG, &bytes, 0, &s), "TypeError", "Expected `str` but got `ffi.SmallBytes`");
+  CHECK_RAISED(tether_arg_str(SIG, &bytes, 0, &s), "TypeError",
+               "Expected `str` but got `ffi.SmallBytes`");
   tether_any_release(&args[1]);
   tether_any_release(&args[2]);
 }

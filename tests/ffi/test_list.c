@@ -94,7 +94,8 @@ static void test_list_wrong_container_types(void) {
       {"ffi.ListEraseRange", 3, "`ffi.ListEraseRange(0: List<Any>, 1: int, 2: int) -> void`"},
       {"ffi.ListReverse", 1, "`ffi.ListReverse(0: List<Any>) -> void`. Expected `List<Any>`"},
       {"ffi.ListClear", 1, "`ffi.ListClear(0: List<Any>) -> void`. Expected `List<Any>`"},
-      {"ffi.ListContains", 2, "`ffi.ListContains(0: ffi.List, 1: Any) -> bool`. Expected `ffi.List`"},
+      {"ffi.ListContains", 2,
+       "`ffi.ListContains(0: ffi.List, 1: Any) -> bool`. Expected `ffi.List`"},
       {"ffi.ListGetItem", 2, "`ffi.ListGetItem(0: ffi.List, 1: int) -> Any`. Expected `ffi.List`"},
   };
   TVMFFIAny a[3] = {one, tether_any_int(0), tether_any_int(0)};
@@ -308,7 +309,8 @@ static void test_list_public_api_errors(void) {
   CHECK_RAISED(tether_list_set(l, 0, &v), "IndexError", "Index 0 out of bounds 0");
   CHECK_RAISED(tether_list_pop(l, 0, &r), "IndexError", "Index 0 out of bounds 0");
   CHECK_RAISED(tether_list_insert(l, 1, &v), "IndexError", "Index 1 out of bounds [0, 0]");
-  CHECK_RAISED(tether_list_erase_range(l, 0, 1), "IndexError", "Erase range [0, 1) out of bounds 0");
+  CHECK_RAISED(tether_list_erase_range(l, 0, 1), "IndexError",
+               "Erase range [0, 1) out of bounds 0");
   CHECK(tether_list_at(l, 0) == NULL);
   TVMFFIObjectHandle arr = NULL;
   CHECK_OK(tether_array_new(NULL, 0, &arr));

@@ -10,7 +10,7 @@
 
 #include "test.h"
 
-/* ---- helpers ---------------------------------------------------------------------------- */
+/* ---- helpers -------------------------------------------------------------------------------- */
 
 static int deleter_calls;
 
@@ -206,13 +206,13 @@ static void test_from_method_info_and_metadata(void) {
   arg = tether_any_raw_str("ffi.FunctionRemoveGlobal");
   CHECK_OK(call_global("ffi.GetGlobalFuncMetadata", &arg, 1, &result));
   CHECK_STR_RESULT(result,
-                   "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-                   "\\\"bool\\\"},{\\\"type\\\":\\\"ffi.String\\\"}]}\"}");
+                   "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":["
+                   "{\\\"type\\\":\\\"bool\\\"},{\\\"type\\\":\\\"ffi.String\\\"}]}\"}");
   arg = tether_any_raw_str("ffi.GetInvalidObject");
   CHECK_OK(call_global("ffi.GetGlobalFuncMetadata", &arg, 1, &result));
   CHECK_STR_RESULT(result,
-                   "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-                   "\\\"ffi.Object\\\"}]}\"}");
+                   "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":["
+                   "{\\\"type\\\":\\\"ffi.Object\\\"}]}\"}");
 }
 
 static void test_tether_func_register(void) {
@@ -237,7 +237,7 @@ static void test_tether_func_register(void) {
   CHECK(get_global("test.reg.c") == NULL);
 }
 
-/* ---- ffi.FunctionRemoveGlobal / ffi.FunctionListGlobalNamesFunctor ---------------------------- */
+/* ---- ffi.FunctionRemoveGlobal / ffi.FunctionListGlobalNamesFunctor -------------------------- */
 
 static void test_remove_global_errors(void) {
   TVMFFIAny args[2] = {tether_any_int(1), tether_any_raw_str("x")};

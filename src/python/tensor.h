@@ -1,0 +1,27 @@
+/*
+ * tensor.h -- the Tensor side of `tether.core` (owner: pytensor): the `Tensor` type,
+ * DLPack import/export, numpy/torch arguments passed zero-copy, from_dlpack.
+ *
+ * The rest of the extension calls exactly these three functions.  convert.c and module.c
+ * reference them weakly, so the extension still links (treating tensors as plain objects)
+ * while tensor.c is absent.
+ */
+#ifndef TPY_TENSOR_H_
+#define TPY_TENSOR_H_
+
+#include "tpy.h"
+#include "convert.h"
+
+/* Adds Tensor, from_dlpack, ... to `module` (borrowed).  0, or -1 with a Python error set. */
+int tpy_tensor_init(PyObject* module);
+
+/* 1 if `obj` is tensor-like (Tensor, numpy.ndarray, torch.Tensor, an object with
+ * __dlpack__) and was converted into *out (a view; temporaries pushed to `temps`),
+ * 0 if it is not tensor-like (*out untouched, no error), -1 with a Python error set. */
+int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
+
+/* A Tensor instance owning `tensor` (steals the reference, also on failure); new
+ * reference, or NULL with a Python error set. */
+PyObject* tpy_tensor_wrap_steal(TVMFFIObject* tensor);
+
+#endif /* TPY_TENSOR_H_ */
