@@ -22,6 +22,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include <tether/reflection.h>
+
 #include "internal.h"
 #include "array.h"
 #include "env.h"
@@ -876,6 +878,11 @@ int tether__module_init(void) {
       return -1;
     }
   }
+  /* Reflect `imports_` (read-only) like tvm-ffi does, so bindings can list a module's imports. */
+  tether_field_def_t imports_field = {"imports_", TETHER_FIELD_OBJECT,
+                                      (int64_t)offsetof(tether_module_t, imports), 0,
+                                      kTVMFFIArray, NULL, "modules imported by this module"};
+  if (tether_type_def_field(kTVMFFIModule, &imports_field) != 0) return -1;
   return 0;
 }
 

@@ -12,6 +12,10 @@
 #include "tpy.h"
 #include "convert.h"
 
+/* The class of ffi.Tensor (subclass of Object; instances are TpyObjects whose handle is
+ * NULL or a Tensor, type index 70). */
+extern PyTypeObject TpyTensor_Type;
+
 /* Adds Tensor, from_dlpack, ... to `module` (borrowed).  0, or -1 with a Python error set. */
 int tpy_tensor_init(PyObject* module);
 

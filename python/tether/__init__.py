@@ -1,0 +1,50 @@
+"""tether: apache tvm-ffi's stable C ABI, implemented in C11, with this Python binding.
+
+The binding is the extension module tether.core (written in C against the CPython API);
+this package re-exports it and adds the pure-Python layer: the registry helpers, the
+container classes, modules, and error-kind registration.  tether.testing binds the types
+of the testing library (loaded with the extension, so testing.* globals always exist).
+`python -m tether --cflags ...` prints the flags to build C code against this install.
+"""
+from . import core
+from .core import (
+    DLDeviceType,
+    Bytes,
+    Device,
+    Function,
+    Object,
+    Shape,
+    String,
+    Tensor,
+    convert,
+    dtype,
+    from_dlpack,
+)
+from .registry import (
+    get_global_func,
+    get_global_func_metadata,
+    init_ffi_api,
+    list_global_func_names,
+    register_global_func,
+    register_object,
+    remove_global_func,
+)
+from .error import register_error
+from .container import Array, Dict, List, Map
+from .module import Module, load_module, system_lib
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Array", "Bytes", "DLDeviceType", "Device", "Dict", "Function", "List", "Map", "Module",
+    "Object", "Shape", "String", "Tensor", "__version__", "convert", "device", "dtype",
+    "from_dlpack", "get_global_func", "get_global_func_metadata", "init_ffi_api",
+    "list_global_func_names", "load_module", "register_error", "register_global_func",
+    "register_object", "remove_global_func", "system_lib",
+]
+
+
+def device(device_type, index=None) -> Device:
+    """A Device from a type (a name such as "cpu" or "cuda", a DLDeviceType / int, or a
+    Device) and an index (default 0), or from a string "name:index" such as "cuda:1"."""
+    return Device(device_type, index)

@@ -1,0 +1,400 @@
+"""Array, List, Map, Dict: Python classes for the FFI containers ffi.Array (immutable
+sequence), ffi.List (mutable sequence), ffi.Map (immutable mapping) and ffi.Dict (mutable
+mapping).
+
+They are tether.core.Object subclasses registered for those type keys, so every container
+a C function returns arrives as one of them.  Every operation is a call of an ffi.*
+container global; elements come back converted like any result.  Python lists, tuples and
+dicts passed as arguments become Arrays and Maps on their own; the constructors here make
+containers explicitly: Array([1, 2]), List(), Map({"a": 1}), Dict(pairs).
+
+Python semantics where tvm-ffi's and Python's differ only in detail: slicing returns a
+list; == compares element-wise with any sequence (Array/List, list, tuple) or mapping;
+immutable Array/Map hash by value, mutable List/Dict are unhashable; missing keys raise
+KeyError(key), bad indices IndexError, non-integer indices TypeError.
+"""
+import operator
+from collections.abc import ItemsView, Mapping, MutableMapping, MutableSequence, \
+    Sequence, ValuesView
+from typing import Any, Iterable, Iterator, List as _PyList, Tuple
+
+from . import core
+from .registry import register_object
+
+__all__ = ["Array", "List", "Map", "Dict"]
+
+_g = core.get_global_func
+_array_new = _g("ffi.Array")
+_array_get = _g("ffi.ArrayGetItem")
+_array_size = _g("ffi.ArraySize")
+_array_contains = _g("ffi.ArrayContains")
+_list_new = _g("ffi.List")
+_list_get = _g("ffi.ListGetItem")
+_list_set = _g("ffi.ListSetItem")
+_list_size = _g("ffi.ListSize")
+_list_contains = _g("ffi.ListContains")
+_list_append = _g("ffi.ListAppend")
+_list_insert = _g("ffi.ListInsert")
+_list_pop = _g("ffi.ListPop")
+_list_erase = _g("ffi.ListErase")
+_list_erase_range = _g("ffi.ListEraseRange")
+_list_replace_slice = _g("ffi.ListReplaceSlice")
+_list_reverse = _g("ffi.ListReverse")
+_list_clear = _g("ffi.ListClear")
+_map_new = _g("ffi.Map")
+_map_size = _g("ffi.MapSize")
+_map_count = _g("ffi.MapCount")
+_map_get_or_missing = _g("ffi.MapGetItemOrMissing")
+_map_iter = _g("ffi.MapForwardIterFunctor")
+_dict_new = _g("ffi.Dict")
+_dict_size = _g("ffi.DictSize")
+_dict_count = _g("ffi.DictCount")
+_dict_get_or_missing = _g("ffi.DictGetItemOrMissing")
+_dict_set = _g("ffi.DictSetItem")
+_dict_erase = _g("ffi.DictErase")
+_dict_clear = _g("ffi.DictClear")
+_dict_iter = _g("ffi.DictForwardIterFunctor")
+
+_MISSING = core.MISSING
+
+
+def _is_missing(value: Any) -> bool:
+    return value is _MISSING or (isinstance(value, core.Object) and value.same_as(_MISSING))
+
+
+def _index(container: Any, idx: Any, size: int) -> int:
+    """`idx` as an in-range non-negative index (negative counts from the end)."""
+    try:
+        i = operator.index(idx)
+    except TypeError:
+        raise TypeError(f"{type(container).__name__} indices must be integers or slices, "
+                        f"not {type(idx).__name__}") from None
+    j = i + size if i < 0 else i
+    if j < 0 or j >= size:
+        raise IndexError(f"{type(container).__name__} index {i} out of range for size {size}")
+    return j
+
+
+def _seq_eq(a: Any, b: Any) -> Any:
+    if a is b:
+        return True
+    if isinstance(b, (str, bytes, bytearray)) or not isinstance(b, (Sequence, Array, List)):
+        return NotImplemented
+    if len(a) != len(b):
+        return False
+    return all(x is y or x == y for x, y in zip(a, b))
+
+
+def _seq_ne(a: Any, b: Any) -> Any:
+    eq = _seq_eq(a, b)
+    return eq if eq is NotImplemented else not eq
+
+
+def _map_eq(a: Any, b: Any) -> Any:
+    if a is b:
+        return True
+    if not isinstance(b, (Mapping, Map, Dict)):
+        return NotImplemented
+    if len(a) != len(b):
+        return False
+    for k, v in a.items():
+        if k not in b:
+            return False
+        w = b[k]
+        if not (v is w or v == w):
+            return False
+    return True
+
+
+def _map_ne(a: Any, b: Any) -> Any:
+    eq = _map_eq(a, b)
+    return eq if eq is NotImplemented else not eq
+
+
+def _map_pairs(input_dict: Any) -> _PyList[Any]:
+    """k0, v0, k1, v1, ... from a mapping or an iterable of pairs."""
+    items = input_dict.items() if isinstance(input_dict, (Mapping, Map, Dict)) else input_dict
+    flat: _PyList[Any] = []
+    for pair in items:
+        k, v = pair
+        flat.append(k)
+        flat.append(v)
+    return flat
+
+
+@register_object("ffi.Array")
+class Array(core.Object, Sequence):
+    """Immutable sequence (ffi.Array).  ``Array(iterable=())``."""
+
+    __slots__ = ()
+
+    def __new__(cls, input_list: Iterable[Any] = ()) -> "Array":
+        return _array_new(*input_list)
+
+    def __init__(self, input_list: Iterable[Any] = ()) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return _array_size(self)
+
+    def __getitem__(self, idx: Any) -> Any:
+        if isinstance(idx, slice):
+            return [_array_get(self, i) for i in range(*idx.indices(_array_size(self)))]
+        return _array_get(self, _index(self, idx, _array_size(self)))
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(_array_size(self)):
+            yield _array_get(self, i)
+
+    def __contains__(self, value: Any) -> bool:
+        return bool(_array_contains(self, value))
+
+    def __add__(self, other: Iterable[Any]) -> "Array":
+        return _array_new(*self, *other)
+
+    def __radd__(self, other: Iterable[Any]) -> "Array":
+        return _array_new(*other, *self)
+
+    __eq__ = _seq_eq
+    __ne__ = _seq_ne
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+
+@register_object("ffi.List")
+class List(core.Object, MutableSequence):
+    """Mutable sequence (ffi.List).  ``List(iterable=())``."""
+
+    __slots__ = ()
+
+    def __new__(cls, input_list: Iterable[Any] = ()) -> "List":
+        return _list_new(*input_list)
+
+    def __init__(self, input_list: Iterable[Any] = ()) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return _list_size(self)
+
+    def __getitem__(self, idx: Any) -> Any:
+        if isinstance(idx, slice):
+            return [_list_get(self, i) for i in range(*idx.indices(_list_size(self)))]
+        return _list_get(self, _index(self, idx, _list_size(self)))
+
+    def __iter__(self) -> Iterator[Any]:
+        i = 0
+        while i < _list_size(self):  # re-read: the list may change while iterated
+            yield _list_get(self, i)
+            i += 1
+
+    def __contains__(self, value: Any) -> bool:
+        return bool(_list_contains(self, value))
+
+    def __setitem__(self, idx: Any, value: Any) -> None:
+        if not isinstance(idx, slice):
+            _list_set(self, _index(self, idx, _list_size(self)), value)
+            return
+        start, stop, step = idx.indices(_list_size(self))
+        values = list(value)
+        if step == 1:
+            _list_replace_slice(self, start, max(start, stop), _list_new(*values))
+            return
+        targets = range(start, stop, step)
+        if len(values) != len(targets):
+            raise ValueError(f"attempt to assign sequence of size {len(values)} to extended "
+                             f"slice of size {len(targets)}")
+        for i, v in zip(targets, values):
+            _list_set(self, i, v)
+
+    def __delitem__(self, idx: Any) -> None:
+        if not isinstance(idx, slice):
+            _list_erase(self, _index(self, idx, _list_size(self)))
+            return
+        start, stop, step = idx.indices(_list_size(self))
+        if step == 1:
+            if stop > start:
+                _list_erase_range(self, start, stop)
+            return
+        for i in sorted(range(start, stop, step), reverse=True):
+            _list_erase(self, i)
+
+    def insert(self, index: int, value: Any) -> None:
+        """Insert before `index` (clamped to the list, like list.insert)."""
+        size = _list_size(self)
+        i = operator.index(index)
+        i = max(0, i + size) if i < 0 else min(i, size)
+        _list_insert(self, i, value)
+
+    def append(self, value: Any) -> None:
+        _list_append(self, value)
+
+    def extend(self, values: Iterable[Any]) -> None:
+        for v in list(values):  # a snapshot: `l.extend(l)` doubles once
+            _list_append(self, v)
+
+    def pop(self, index: int = -1) -> Any:
+        size = _list_size(self)
+        if size == 0:
+            raise IndexError("pop from empty List")
+        return _list_pop(self, _index(self, index, size))
+
+    def clear(self) -> None:
+        _list_clear(self)
+
+    def reverse(self) -> None:
+        _list_reverse(self)
+
+    def __iadd__(self, values: Iterable[Any]) -> "List":
+        self.extend(values)
+        return self
+
+    def __add__(self, other: Iterable[Any]) -> "List":
+        return _list_new(*self, *other)
+
+    def __radd__(self, other: Iterable[Any]) -> "List":
+        return _list_new(*other, *self)
+
+    __eq__ = _seq_eq
+    __ne__ = _seq_ne
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _FFIItemsView(ItemsView):
+    """items() of a Map/Dict: one pass of the C iterator, no lookup per key."""
+
+    def __iter__(self) -> Iterator[Tuple[Any, Any]]:
+        return self._mapping._iter_items()
+
+
+class _FFIValuesView(ValuesView):
+    def __iter__(self) -> Iterator[Any]:
+        for _, v in self._mapping._iter_items():
+            yield v
+
+
+def _iter_pairs(mapping: Any, size_fn: Any, iter_fn: Any) -> Iterator[Tuple[Any, Any]]:
+    # The functor protocol: it(0) = current key, it(1) = current value, it(2) = advance.
+    n = size_fn(mapping)
+    if n == 0:
+        return
+    it = iter_fn(mapping)
+    for i in range(n):
+        yield it(0), it(1)
+        if i + 1 < n:
+            it(2)
+
+
+def _iter_keys(mapping: Any, size_fn: Any, iter_fn: Any) -> Iterator[Any]:
+    n = size_fn(mapping)
+    if n == 0:
+        return
+    it = iter_fn(mapping)
+    for i in range(n):
+        yield it(0)
+        if i + 1 < n:
+            it(2)
+
+
+@register_object("ffi.Map")
+class Map(core.Object, Mapping):
+    """Immutable mapping (ffi.Map).  ``Map(mapping_or_pairs=())``."""
+
+    __slots__ = ()
+
+    def __new__(cls, input_dict: Any = ()) -> "Map":
+        return _map_new(*_map_pairs(input_dict))
+
+    def __init__(self, input_dict: Any = ()) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return _map_size(self)
+
+    def __getitem__(self, key: Any) -> Any:
+        value = _map_get_or_missing(self, key)
+        if _is_missing(value):
+            raise KeyError(key)
+        return value
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        value = _map_get_or_missing(self, key)
+        return default if _is_missing(value) else value
+
+    def __contains__(self, key: Any) -> bool:
+        return _map_count(self, key) > 0
+
+    def __iter__(self) -> Iterator[Any]:
+        return _iter_keys(self, _map_size, _map_iter)
+
+    def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
+        return _iter_pairs(self, _map_size, _map_iter)
+
+    def items(self) -> ItemsView:
+        return _FFIItemsView(self)
+
+    def values(self) -> ValuesView:
+        return _FFIValuesView(self)
+
+    __eq__ = _map_eq
+    __ne__ = _map_ne
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.items()))
+
+
+@register_object("ffi.Dict")
+class Dict(core.Object, MutableMapping):
+    """Mutable mapping (ffi.Dict).  ``Dict(mapping_or_pairs=())``."""
+
+    __slots__ = ()
+
+    def __new__(cls, input_dict: Any = ()) -> "Dict":
+        return _dict_new(*_map_pairs(input_dict))
+
+    def __init__(self, input_dict: Any = ()) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return _dict_size(self)
+
+    def __getitem__(self, key: Any) -> Any:
+        value = _dict_get_or_missing(self, key)
+        if _is_missing(value):
+            raise KeyError(key)
+        return value
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        value = _dict_get_or_missing(self, key)
+        return default if _is_missing(value) else value
+
+    def __contains__(self, key: Any) -> bool:
+        return _dict_count(self, key) > 0
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _dict_set(self, key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        if _dict_count(self, key) == 0:
+            raise KeyError(key)
+        _dict_erase(self, key)
+
+    def clear(self) -> None:
+        _dict_clear(self)
+
+    def __iter__(self) -> Iterator[Any]:
+        # A snapshot of the keys: deleting while iterating must not walk freed slots.
+        return iter(list(_iter_keys(self, _dict_size, _dict_iter)))
+
+    def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
+        return iter(list(_iter_pairs(self, _dict_size, _dict_iter)))
+
+    def items(self) -> ItemsView:
+        return _FFIItemsView(self)
+
+    def values(self) -> ValuesView:
+        return _FFIValuesView(self)
+
+    __eq__ = _map_eq
+    __ne__ = _map_ne
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,37 @@
+"""Mapping between FFI error kinds and Python exception classes.
+
+An FFI error of kind K raised into Python becomes an instance of the class registered for
+K (RuntimeError if none); a Python exception crossing into C gets the kind registered for
+its exact class.  RuntimeError, ValueError, TypeError, AttributeError, KeyError,
+IndexError, AssertionError and MemoryError are registered by tether.core.
+"""
+from typing import Optional, Type, Union
+
+from . import core
+
+__all__ = ["register_error"]
+
+def register_error(name_or_cls: Union[str, Type[BaseException], None] = None,
+                   cls: Optional[Type[BaseException]] = None):
+    """Map error kind `name_or_cls` to exception class `cls`, both ways.
+
+    ``register_error("Kind", Cls)``; ``@register_error("Kind")`` on a class; or
+    ``@register_error`` / ``register_error(Cls)`` to use the class's own name as the kind.
+    Returns the class (or a decorator).
+    """
+    def register(exc_cls, kind: Optional[str] = None):
+        if not (isinstance(exc_cls, type) and issubclass(exc_cls, BaseException)):
+            raise TypeError("register_error: expected an exception class, got "
+                            f"{type(exc_cls).__name__}")
+        core._register_error(kind if kind is not None else exc_cls.__name__, exc_cls)
+        return exc_cls
+
+    if name_or_cls is None:
+        return register
+    if isinstance(name_or_cls, str):
+        if cls is None:
+            return lambda c: register(c, name_or_cls)
+        return register(cls, name_or_cls)
+    if cls is not None:
+        raise TypeError("register_error: with a class as first argument, `cls` must be None")
+    return register(name_or_cls)

@@ -1,0 +1,104 @@
+/*
+ * convert.h -- conversions across the boundary.
+ *
+ * Python -> TVMFFIAny (spec python_api.md 6.3): tpy_arg_from_py writes a *view* into the
+ * caller's slot; objects created on the way (a String for a long str with an embedded NUL,
+ * an Array for a list, a Function for a callable, an OpaquePyObject, ...) are pushed to a
+ * tpy_temps and released after the call.  Scalars, exact str (RawStr/SmallStr), and FFI
+ * objects need no allocation.
+ *
+ * TVMFFIAny -> Python (6.4, "make_ret"): tpy_from_any_steal consumes an owning Any;
+ * tpy_from_any_view copies a borrowed view (callback arguments, 6.5).
+ */
+#ifndef TPY_CONVERT_H_
+#define TPY_CONVERT_H_
+
+#include "tpy.h"
+#include "object.h"
+
+#define TPY_TEMPS_INLINE 8
+
+/* Objects created during conversion, released after the call.  Initialise with
+ * tpy_temps_init; release with tpy_temps_release (also after a failed conversion). */
+typedef struct tpy_temps {
+  int32_t n;
+  int32_t cap;
+  TVMFFIObject** items; /* == inline_items until it grows */
+  TVMFFIObject* inline_items[TPY_TEMPS_INLINE];
+} tpy_temps;
+
+static inline void tpy_temps_init(tpy_temps* temps) {
+  temps->n = 0;
+  temps->cap = TPY_TEMPS_INLINE;
+  temps->items = temps->inline_items;
+}
+void tpy_temps_release_slow(tpy_temps* temps);
+static inline void tpy_temps_release(tpy_temps* temps) {
+  if (temps->n != 0 || temps->items != temps->inline_items) tpy_temps_release_slow(temps);
+}
+/* Keeps `obj_steal` alive until release (steals the reference, also on failure).
+ * 0, or -1 with a Python MemoryError set. */
+int tpy_temps_push(tpy_temps* temps, TVMFFIObject* obj_steal);
+
+/* Converts `obj` (borrowed) into the view *out.  0, or -1 with a Python error set
+ * (OverflowError for an int beyond int64, ...).  Never fails for "unknown" objects: they
+ * travel as OpaquePyObject. */
+int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
+
+/* Consumes the owning value *value (it is reset to None) and returns the Python value:
+ * new reference, or NULL with a Python error set. */
+PyObject* tpy_from_any_steal(TVMFFIAny* value);
+/* The Python value of the view *value (objects get a new reference; an RValueRef is moved
+ * out of its slot; RawStr/ByteArrayPtr are copied).  New reference or NULL. */
+PyObject* tpy_from_any_view(const TVMFFIAny* value);
+
+/* The owning FFI value of `obj` as convert() defines it (str -> String object,
+ * list -> Array, ...).  0 or -1 with a Python error set. */
+int tpy_to_owned_any(PyObject* obj, TVMFFIAny* out);
+
+/* The process-wide MISSING / KWARGS sentinels (borrowed handles; set at import). */
+extern TVMFFIObject* tpy_missing_handle;
+extern TVMFFIObject* tpy_kwargs_handle;
+
+/* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
+
+/* Exact int/float/bool/None/Object first; everything else via tpy_arg_from_py. */
+static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  PyTypeObject* t = Py_TYPE(obj);
+  out->zero_padding = 0;
+  if (t == &PyLong_Type) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject*)obj)) {
+      out->type_index = kTVMFFIInt;
+      out->v_int64 = (int64_t)PyUnstable_Long_CompactValue((PyLongObject*)obj);
+      return 0;
+    }
+#else
+    Py_ssize_t size = Py_SIZE(obj);
+    if (size >= -1 && size <= 1) {
+      out->type_index = kTVMFFIInt;
+      out->v_int64 = (int64_t)size * (int64_t)((PyLongObject*)obj)->ob_digit[0];
+      return 0;
+    }
+#endif
+    return tpy_arg_from_py(obj, out, temps);
+  }
+  if (t == &PyFloat_Type) {
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = PyFloat_AS_DOUBLE(obj);
+    return 0;
+  }
+  if (Py_TYPE(t) == &TpyObjectMeta_Type) {
+    TVMFFIObject* h = ((TpyObject*)obj)->handle;
+    if (h != NULL) {
+      out->type_index = h->type_index;
+      out->v_obj = h;
+      return 0;
+    }
+  }
+  return tpy_arg_from_py(obj, out, temps);
+}
+
+int tpy_convert_init(PyObject* module);
+
+#endif /* TPY_CONVERT_H_ */

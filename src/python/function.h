@@ -1,0 +1,42 @@
+/*
+ * function.h -- `Function`, the Python view of an ffi.Function, and Python callbacks.
+ *
+ * Calling a Function is one vectorcall: arguments are converted straight into a stack array
+ * of TVMFFIAny views (heap only beyond TPY_STACK_ARGS), the function's safe_call runs
+ * (with the GIL released when `release_gil` is set), temporaries are released and the
+ * result converted.  No argument tuple, no allocation for scalars, no refcount traffic on
+ * the function itself.
+ *
+ * A Python callable passed where a value is expected becomes a Function (a callback): its
+ * closure holds a strong reference to the callable, released under the GIL.
+ */
+#ifndef TPY_FUNCTION_H_
+#define TPY_FUNCTION_H_
+
+#include "tpy.h"
+#include "object.h"
+
+typedef struct {
+  TpyObject base;
+  vectorcallfunc vectorcall;
+  TVMFFISafeCallType safe_call; /* cached from the function cell; NULL when handle is NULL */
+  int release_gil;
+  PyObject* name; /* registered name (str) or NULL */
+} TpyFunction;
+
+extern PyTypeObject TpyFunction_Type;
+
+/* A Function instance for `func` (steals the reference, also on failure); new or NULL. */
+PyObject* tpy_function_wrap_steal(TVMFFIObject* func);
+/* *out = new FFI Function calling the Python callable `callable` (borrowed; the Function
+ * keeps a strong reference).  0, or -1 with a Python error set. */
+int tpy_function_from_callable(PyObject* callable, TVMFFIObject** out);
+
+/* Module functions. */
+PyObject* tpy_py_get_global_func(PyObject* self, PyObject* const* args, Py_ssize_t n,
+                                 PyObject* kwnames);
+PyObject* tpy_py_register_global_func(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
+int tpy_function_init(PyObject* module);
+
+#endif /* TPY_FUNCTION_H_ */

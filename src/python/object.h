@@ -1,0 +1,74 @@
+/*
+ * object.h -- `Object`, the base class of every FFI object in Python, its metaclass, and
+ * the table that maps a type index to the Python class of its objects.
+ *
+ * Invariants:
+ *  - An Object instance owns one strong reference to `handle`, or has handle == NULL
+ *    (never initialised, or moved out with `_move()`).
+ *  - Every class deriving from Object has TpyObjectMeta_Type (or a subclass) as its
+ *    metaclass, which adds `__slots__ = ()` unless the class body defines `__slots__`:
+ *    instances stay the size of TpyObject, and `Py_TYPE(Py_TYPE(x)) == &TpyObjectMeta_Type`
+ *    is the one-compare "is this an FFI object" test of the argument fast path.
+ *  - The class table holds a strong reference to the class of every type index seen so
+ *    far; a handle of index i always becomes an instance of table[i].
+ */
+#ifndef TPY_OBJECT_H_
+#define TPY_OBJECT_H_
+
+#include "tpy.h"
+
+typedef struct {
+  PyObject_HEAD
+  TVMFFIObject* handle; /* owned, or NULL */
+} TpyObject;
+
+extern PyTypeObject TpyObjectMeta_Type;
+extern PyTypeObject TpyObject_Type;
+
+/* What `obj._move()` returns: passes obj's handle as an ObjectRValueRef (the callee may
+ * steal it, leaving obj with handle NULL).  Holds a strong reference to obj. */
+typedef struct {
+  PyObject_HEAD
+  PyObject* obj; /* a TpyObject */
+} TpyRValueRef;
+extern PyTypeObject TpyRValueRef_Type;
+
+/* true if `obj` is an instance of Object (fast for the usual metaclass). */
+static inline bool tpy_is_object(PyObject* obj) {
+  return Py_TYPE(Py_TYPE(obj)) == &TpyObjectMeta_Type || PyObject_TypeCheck(obj, &TpyObject_Type);
+}
+
+/* The class for `type_index` (borrowed): the registered one, else an auto-made class named
+ * after the type key and parented on the parent type's class.  NULL with an error set. */
+PyTypeObject* tpy_class_resolve(int32_t type_index);
+extern PyTypeObject** tpy_class_table;
+extern int32_t tpy_class_table_size;
+static inline PyTypeObject* tpy_class_for_index(int32_t type_index) {
+  if (type_index >= 0 && type_index < tpy_class_table_size && tpy_class_table[type_index]) {
+    return tpy_class_table[type_index];
+  }
+  return tpy_class_resolve(type_index);
+}
+
+/* Binds `cls` (borrowed; a subclass of Object) to `type_index` in the class table without
+ * installing reflection (for C types such as Function, Error, Tensor).  0 or -1. */
+int tpy_register_class(int32_t type_index, PyTypeObject* cls);
+
+/* An instance of the registered class for obj's type holding `obj`.  Steals `obj` (also on
+ * failure).  New reference or NULL.  Generic: Function/Tensor/strings are dispatched by
+ * tpy_from_any_steal, this only allocates the class instance. */
+PyObject* tpy_object_wrap_steal(TVMFFIObject* obj);
+
+/* The same, with an explicit class (borrowed; must derive from Object). */
+PyObject* tpy_object_wrap_as(PyTypeObject* cls, TVMFFIObject* obj);
+
+/* Module functions (METH_FASTCALL / METH_O).  Documented in module.c's table. */
+PyObject* tpy_py_register_object(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* tpy_py_lookup_type_key(PyObject* self, PyObject* arg);
+PyObject* tpy_py_type_key_to_index(PyObject* self, PyObject* arg);
+PyObject* tpy_py_object_type_index(PyObject* self, PyObject* arg);
+PyObject* tpy_py_object_from_fields(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
+int tpy_object_init(PyObject* module);
+
+#endif /* TPY_OBJECT_H_ */

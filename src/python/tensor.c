@@ -1,0 +1,773 @@
+/*
+ * tensor.c -- the Tensor side of `tether.core`: the `Tensor` class (a Python view of an
+ * ffi.Tensor), the DLPack Python protocol both ways (`__dlpack__`, `__dlpack_device__`,
+ * `from_dlpack`), and the zero-copy conversion of numpy arrays, torch tensors and any other
+ * DLPack producer into Tensor arguments.
+ *
+ * Imports, fastest first (one per-type cache decides which applies):
+ *  - numpy.ndarray (and subclasses): the array's fields are read straight from numpy's
+ *    PyArrayObject layout (stable ABI since numpy 1.7, unchanged in 2.x) and the dtype from
+ *    the descriptor's type_num; no Python call, no capsule.  Anything unusual (read-only,
+ *    byte-swapped, a dtype without a DLPack code, strides that are not a multiple of the
+ *    item size) falls back to numpy's own __dlpack__, which accepts or explains.
+ *  - a type with `__dlpack_c_exchange_api__` (torch >= 2.9): its C function fills a borrowed
+ *    DLTensor without any Python call.
+ *  - any object with `__dlpack__`: the Python protocol (versioned capsule first).
+ * The first two wrap the borrowed DLTensor in a tether-owned DLManagedTensor whose
+ * manager_ctx is a strong reference to the Python object; libtether copies shape and strides
+ * into the Tensor, so the producer may later change its metadata without affecting ours.
+ *
+ * Invariants:
+ *  - A Tensor instance is a TpyObject whose handle is NULL or an object of type index 70
+ *    (kTVMFFITensor), whose DLTensor cell sits right after the 24-byte header.
+ *  - A borrowed-owner managed tensor (tpy_owned_dl) holds exactly one reference to its
+ *    Python owner; its deleter may run on any thread, with or without the GIL, and takes
+ *    the GIL before releasing it (after interpreter shutdown it leaks the owner instead).
+ *  - The type cache holds a strong reference to every type it remembers, so a cached
+ *    pointer can never name a different, later type.
+ */
+#include "tensor.h"
+
+#include <stdlib.h>
+
+#include "error.h"
+#include "object.h"
+#include "value.h"
+
+/* The class is defined at the end of the file (it needs the method tables). */
+
+/* ---- numpy's C layout (numpy/ndarraytypes.h, public ABI; read-only use) ----------------- */
+
+typedef struct {
+  PyObject_HEAD
+  char* data;
+  int nd;
+  Py_ssize_t* dimensions; /* npy_intp[nd] */
+  Py_ssize_t* strides;    /* npy_intp[nd], in bytes */
+  PyObject* base;
+  PyObject* descr;
+  int flags;
+} tpy_np_array;
+
+/* The leading fields of PyArray_Descr, identical in numpy 1.x and 2.x. */
+typedef struct {
+  PyObject_HEAD
+  PyTypeObject* typeobj;
+  char kind;
+  char type;
+  char byteorder;
+  char former_flags;
+  int type_num;
+} tpy_np_descr;
+
+#define TPY_NPY_ARRAY_WRITEABLE 0x0400
+
+/* numpy type_num -> DLPack dtype (bits 0 = no DLPack equivalent: use the slow path). */
+static DLDataType tpy_np_dtype(int type_num) {
+  static const DLDataType table[24] = {
+      [0] = {kDLBool, 8, 1},
+      [1] = {kDLInt, 8, 1},
+      [2] = {kDLUInt, 8, 1},
+      [3] = {kDLInt, 16, 1},
+      [4] = {kDLUInt, 16, 1},
+      [5] = {kDLInt, 8 * sizeof(int), 1},
+      [6] = {kDLUInt, 8 * sizeof(int), 1},
+      [7] = {kDLInt, 8 * sizeof(long), 1},
+      [8] = {kDLUInt, 8 * sizeof(long), 1},
+      [9] = {kDLInt, 8 * sizeof(long long), 1},
+      [10] = {kDLUInt, 8 * sizeof(long long), 1},
+      [11] = {kDLFloat, 32, 1},
+      [12] = {kDLFloat, 64, 1},
+      [14] = {kDLComplex, 64, 1},
+      [15] = {kDLComplex, 128, 1},
+      [23] = {kDLFloat, 16, 1},
+  };
+  DLDataType none = {0, 0, 0};
+  return type_num >= 0 && type_num < 24 ? table[type_num] : none;
+}
+
+/* ---- a borrowed DLTensor kept alive by a Python object ------------------------------------ */
+
+typedef struct {
+  DLManagedTensor managed; /* manager_ctx: the owning PyObject (one reference) */
+} tpy_owned_dl;
+
+static void tpy_owned_dl_deleter(DLManagedTensor* self) {
+  PyObject* owner = self->manager_ctx;
+  if (Py_IsInitialized()) {
+    if (PyGILState_Check()) {
+      Py_DECREF(owner);
+    } else {
+      PyGILState_STATE st = PyGILState_Ensure();
+      Py_DECREF(owner);
+      PyGILState_Release(st);
+    }
+  }
+  free(self);
+}
+
+/*
+ * *out = new Tensor viewing `dl` (borrowed; its shape/strides are copied), keeping `owner`
+ * (borrowed; a reference is taken) alive.  0, or -1 with a Python error set (alignment and
+ * contiguity violations come from libtether as RuntimeError).
+ */
+static int tpy_tensor_from_borrowed(PyObject* owner, const DLTensor* dl, int32_t align,
+                                    int32_t contig, TVMFFIObject** out) {
+  tpy_owned_dl* m = malloc(sizeof(*m));
+  if (m == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  m->managed.dl_tensor = *dl;
+  m->managed.manager_ctx = owner;
+  m->managed.deleter = tpy_owned_dl_deleter;
+  if (TVMFFITensorFromDLPack(&m->managed, align, contig, (TVMFFIObjectHandle*)out) != 0) {
+    free(m);
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  Py_INCREF(owner);
+  return 0;
+}
+
+/* Largest ndim the stack paths handle; higher ranks take the __dlpack__ path. */
+#define TPY_STACK_NDIM 16
+
+/*
+ * The numpy fast path.  1 and *out = new Tensor, 0 if this array needs numpy's own
+ * exporter (no error set), -1 with a Python error set.
+ */
+static int tpy_tensor_from_numpy(PyObject* obj, int32_t align, int32_t contig,
+                                 TVMFFIObject** out) {
+  tpy_np_array* a = (tpy_np_array*)obj;
+  tpy_np_descr* d = (tpy_np_descr*)a->descr;
+  if (!(a->flags & TPY_NPY_ARRAY_WRITEABLE) || a->nd > TPY_STACK_NDIM || a->nd < 0) return 0;
+  if (d->byteorder != '=' && d->byteorder != '|' &&
+      !(d->byteorder == '<' && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) {
+    return 0;
+  }
+  DLDataType dtype = tpy_np_dtype(d->type_num);
+  if (dtype.bits == 0) return 0;
+  int64_t itemsize = dtype.bits / 8;
+  int64_t dims[2 * TPY_STACK_NDIM];
+  int nd = a->nd;
+  for (int i = 0; i < nd; ++i) {
+    int64_t s = a->strides[i];
+    if (s % itemsize != 0) return 0;
+    dims[i] = a->dimensions[i];
+    dims[nd + i] = s / itemsize;
+  }
+  DLTensor dl = {a->data, {kDLCPU, 0}, nd, dtype, dims, dims + nd, 0};
+  return tpy_tensor_from_borrowed(obj, &dl, align, contig, out) == 0 ? 1 : -1;
+}
+
+/* The C exchange-API path (torch): 0 ok / -1 with a Python error set. */
+static int tpy_tensor_from_exchange(PyObject* obj, const DLPackExchangeAPI* api, int32_t align,
+                                    int32_t contig, TVMFFIObject** out) {
+  DLTensor dl;
+  if (api->dltensor_from_py_object_no_sync(obj, &dl) != 0) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_BufferError, "%s could not export a DLTensor", Py_TYPE(obj)->tp_name);
+    }
+    return -1;
+  }
+  return tpy_tensor_from_borrowed(obj, &dl, align, contig, out);
+}
+
+/* ---- capsules -------------------------------------------------------------------------- */
+
+static const char tpy_capsule_legacy[] = "dltensor";
+static const char tpy_capsule_versioned[] = "dltensor_versioned";
+static const char tpy_capsule_used_legacy[] = "used_dltensor";
+static const char tpy_capsule_used_versioned[] = "used_dltensor_versioned";
+
+/*
+ * Takes the tensor out of a DLPack capsule (borrowed) into *out (new Tensor) and renames the
+ * capsule "used_*" so its destructor leaves the tensor alone.  `who` names the caller for
+ * messages.  0 or -1 with a Python error set (the capsule is then untouched).
+ */
+static int tpy_tensor_from_capsule(PyObject* capsule, const char* who, int32_t align,
+                                   int32_t contig, TVMFFIObject** out) {
+  if (PyCapsule_IsValid(capsule, tpy_capsule_versioned)) {
+    DLManagedTensorVersioned* mt = PyCapsule_GetPointer(capsule, tpy_capsule_versioned);
+    if (mt->version.major > DLPACK_MAJOR_VERSION) {
+      PyErr_Format(PyExc_BufferError,
+                   "%s: the producer sent DLPack %u.%u, this consumer reads major version %d",
+                   who, (unsigned)mt->version.major, (unsigned)mt->version.minor,
+                   DLPACK_MAJOR_VERSION);
+      return -1;
+    }
+    if (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) {
+      PyErr_Format(PyExc_BufferError,
+                   "%s: the array is read-only, and a Tensor allows writes; pass a writable "
+                   "array (for example a copy)",
+                   who);
+      return -1;
+    }
+    if (TVMFFITensorFromDLPackVersioned(mt, align, contig, (TVMFFIObjectHandle*)out) != 0) {
+      tpy_raise_ffi_error();
+      return -1;
+    }
+    PyCapsule_SetName(capsule, tpy_capsule_used_versioned);
+    return 0;
+  }
+  if (PyCapsule_IsValid(capsule, tpy_capsule_legacy)) {
+    DLManagedTensor* mt = PyCapsule_GetPointer(capsule, tpy_capsule_legacy);
+    if (TVMFFITensorFromDLPack(mt, align, contig, (TVMFFIObjectHandle*)out) != 0) {
+      tpy_raise_ffi_error();
+      return -1;
+    }
+    PyCapsule_SetName(capsule, tpy_capsule_used_legacy);
+    return 0;
+  }
+  const char* name = PyCapsule_GetName(capsule);
+  if (name == NULL) PyErr_Clear();
+  PyErr_Format(PyExc_TypeError,
+               "%s: expected a \"dltensor\" or \"dltensor_versioned\" capsule, got a capsule "
+               "named \"%s\"%s",
+               who, name ? name : "(null)",
+               name && strncmp(name, "used_", 5) == 0 ? " (already consumed)" : "");
+  return -1;
+}
+
+/* Calls obj.__dlpack__ (versioned request first; producers that predate max_version get a
+ * plain call) and imports the capsule.  0 or -1 with a Python error set. */
+static int tpy_tensor_from_protocol(PyObject* obj, const char* who, int32_t align,
+                                    int32_t contig, TVMFFIObject** out) {
+  static PyObject* name_dlpack;
+  static PyObject* kwnames;
+  static PyObject* max_version;
+  if (name_dlpack == NULL) {
+    name_dlpack = PyUnicode_InternFromString("__dlpack__");
+    kwnames = Py_BuildValue("(s)", "max_version");
+    max_version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+    if (name_dlpack == NULL || kwnames == NULL || max_version == NULL) return -1;
+  }
+  PyObject* method = PyObject_GetAttr(obj, name_dlpack);
+  if (method == NULL) return -1;
+  PyObject* args[1] = {max_version};
+  PyObject* capsule = PyObject_Vectorcall(method, args, 0, kwnames);
+  if (capsule == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    capsule = PyObject_CallNoArgs(method);
+  }
+  Py_DECREF(method);
+  if (capsule == NULL) return -1;
+  int rc = -1;
+  if (!PyCapsule_CheckExact(capsule)) {
+    PyErr_Format(PyExc_TypeError, "%s: %s.__dlpack__() returned %s, expected a PyCapsule", who,
+                 Py_TYPE(obj)->tp_name, Py_TYPE(capsule)->tp_name);
+    goto done;
+  }
+  rc = tpy_tensor_from_capsule(capsule, who, align, contig, out);
+done:
+  Py_DECREF(capsule);
+  return rc;
+}
+
+/* ---- per-type classification ----------------------------------------------------------- */
+
+typedef enum {
+  TPY_KIND_OTHER,    /* not tensor-like */
+  TPY_KIND_TENSOR,   /* tether Tensor (or subclass) */
+  TPY_KIND_NUMPY,    /* numpy.ndarray or subclass */
+  TPY_KIND_EXCHANGE, /* has a usable __dlpack_c_exchange_api__ */
+  TPY_KIND_DLPACK    /* has __dlpack__ */
+} tpy_tensor_kind;
+
+typedef struct {
+  PyTypeObject* type; /* strong reference, or NULL (empty slot) */
+  tpy_tensor_kind kind;
+  const DLPackExchangeAPI* api;
+} tpy_kind_entry;
+
+#define TPY_KIND_CACHE 16
+static tpy_kind_entry tpy_kind_cache[TPY_KIND_CACHE];
+static int tpy_kind_next; /* round-robin victim once the cache is full */
+static bool tpy_skip_exchange_api;
+
+/* true if `type` or one of its bases is numpy.ndarray (matched by name: numpy need not be
+ * imported by us, and its C headers are not needed at build time). */
+static bool tpy_type_is_ndarray(PyTypeObject* type) {
+  for (PyTypeObject* t = type; t != NULL; t = t->tp_base) {
+    /* A heap type may call itself anything; numpy's ndarray is a static (C) type. */
+    if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE) && strcmp(t->tp_name, "numpy.ndarray") == 0 &&
+        t->tp_basicsize >= (Py_ssize_t)sizeof(tpy_np_array)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The exchange API advertised by `type`, or NULL (no error set). */
+static const DLPackExchangeAPI* tpy_type_exchange_api(PyTypeObject* type) {
+  if (tpy_skip_exchange_api) return NULL;
+  PyObject* cap = PyObject_GetAttrString((PyObject*)type, "__dlpack_c_exchange_api__");
+  if (cap == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  const DLPackExchangeAPI* api = NULL;
+  if (PyCapsule_IsValid(cap, "dlpack_exchange_api")) {
+    api = PyCapsule_GetPointer(cap, "dlpack_exchange_api");
+    /* The capsule lives on the class, which the cache keeps alive. */
+    if (api->header.version.major != DLPACK_MAJOR_VERSION ||
+        api->dltensor_from_py_object_no_sync == NULL) {
+      api = NULL;
+    }
+  }
+  Py_DECREF(cap);
+  return api;
+}
+
+static tpy_kind_entry tpy_classify(PyTypeObject* type) {
+  tpy_kind_entry e = {type, TPY_KIND_OTHER, NULL};
+  if (PyType_IsSubtype(type, &TpyTensor_Type)) {
+    e.kind = TPY_KIND_TENSOR;
+  } else if (tpy_type_is_ndarray(type)) {
+    e.kind = TPY_KIND_NUMPY;
+  } else if ((e.api = tpy_type_exchange_api(type)) != NULL) {
+    e.kind = TPY_KIND_EXCHANGE;
+  } else if (PyObject_HasAttrString((PyObject*)type, "__dlpack__")) {
+    e.kind = TPY_KIND_DLPACK;
+  }
+  return e;
+}
+
+/* The cached classification of `type` (computed and remembered on first sight). */
+static inline tpy_kind_entry* tpy_kind_of(PyTypeObject* type) {
+  for (int i = 0; i < TPY_KIND_CACHE; ++i) {
+    if (tpy_kind_cache[i].type == type) return &tpy_kind_cache[i];
+  }
+  tpy_kind_entry e = tpy_classify(type);
+  int slot = -1;
+  for (int i = 0; i < TPY_KIND_CACHE && slot < 0; ++i) {
+    if (tpy_kind_cache[i].type == NULL) slot = i;
+  }
+  if (slot < 0) {
+    slot = tpy_kind_next;
+    tpy_kind_next = (tpy_kind_next + 1) % TPY_KIND_CACHE;
+    Py_DECREF(tpy_kind_cache[slot].type);
+  }
+  Py_INCREF(type);
+  tpy_kind_cache[slot] = e;
+  return &tpy_kind_cache[slot];
+}
+
+/* Types that are never tensors: answered without touching the cache. */
+static inline bool tpy_plain_builtin(PyTypeObject* t) {
+  return t == &PyUnicode_Type || t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type ||
+         t == &PyBytes_Type || t == &PyList_Type || t == &PyTuple_Type || t == &PyDict_Type ||
+         t == Py_TYPE(Py_None) || t == &PyByteArray_Type || t == &PyCapsule_Type;
+}
+
+/*
+ * The shared import: *out = new Tensor handle for the tensor-like `obj`.
+ * 1 ok, 0 not tensor-like (no error), -1 with a Python error set.
+ */
+static int tpy_tensor_import(PyObject* obj, const char* who, int32_t align, int32_t contig,
+                             TVMFFIObject** out) {
+  PyTypeObject* type = Py_TYPE(obj);
+  if (tpy_plain_builtin(type)) return 0;
+  tpy_kind_entry* e = tpy_kind_of(type);
+  switch (e->kind) {
+    case TPY_KIND_NUMPY: {
+      int rc = tpy_tensor_from_numpy(obj, align, contig, out);
+      if (rc != 0) return rc;
+      return tpy_tensor_from_protocol(obj, who, align, contig, out) == 0 ? 1 : -1;
+    }
+    case TPY_KIND_EXCHANGE:
+      return tpy_tensor_from_exchange(obj, e->api, align, contig, out) == 0 ? 1 : -1;
+    case TPY_KIND_TENSOR:
+    case TPY_KIND_DLPACK:
+      return tpy_tensor_from_protocol(obj, who, align, contig, out) == 0 ? 1 : -1;
+    case TPY_KIND_OTHER:
+      break;
+  }
+  return 0;
+}
+
+/* ---- arguments ---------------------------------------------------------------------------- */
+
+int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  PyTypeObject* type = Py_TYPE(obj);
+  if (tpy_plain_builtin(type)) return 0;
+  tpy_kind_entry* e = tpy_kind_of(type);
+  TVMFFIObject* h = NULL;
+  int rc;
+  switch (e->kind) {
+    case TPY_KIND_TENSOR:
+      h = ((TpyObject*)obj)->handle;
+      if (h == NULL) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Tensor argument has no handle (it was moved out or never initialised)");
+        return -1;
+      }
+      out->type_index = kTVMFFITensor;
+      out->zero_padding = 0;
+      out->v_obj = h;
+      return 1;
+    case TPY_KIND_NUMPY:
+      rc = tpy_tensor_from_numpy(obj, 0, 0, &h);
+      if (rc == 0) rc = tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) == 0 ? 1 : -1;
+      break;
+    case TPY_KIND_EXCHANGE:
+      rc = tpy_tensor_from_exchange(obj, e->api, 0, 0, &h) == 0 ? 1 : -1;
+      break;
+    case TPY_KIND_DLPACK:
+      rc = tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) == 0 ? 1 : -1;
+      break;
+    default:
+      return 0;
+  }
+  if (rc != 1) return rc;
+  if (tpy_temps_push(temps, h) != 0) return -1;
+  out->type_index = kTVMFFITensor;
+  out->zero_padding = 0;
+  out->v_obj = h;
+  return 1;
+}
+
+/* ---- the Tensor class ---------------------------------------------------------------------- */
+
+PyObject* tpy_tensor_wrap_steal(TVMFFIObject* tensor) {
+  if (tensor == NULL) {
+    PyErr_SetString(PyExc_ValueError, "tpy_tensor_wrap_steal: NULL tensor handle");
+    return NULL;
+  }
+  PyTypeObject* cls = &TpyTensor_Type;
+  TpyObject* self = (TpyObject*)cls->tp_alloc(cls, 0);
+  if (self == NULL) {
+    TVMFFIObjectDecRef(tensor);
+    return NULL;
+  }
+  self->handle = tensor;
+  return (PyObject*)self;
+}
+
+/* The DLTensor of a Tensor instance (borrowed), or NULL with ValueError set. */
+static DLTensor* tpy_tensor_dl(PyObject* self) {
+  TVMFFIObject* h = ((TpyObject*)self)->handle;
+  if (h == NULL) {
+    PyErr_SetString(PyExc_ValueError,
+                    "Tensor has no handle (it was moved out or never initialised)");
+    return NULL;
+  }
+  return TPY_CELL(DLTensor, h);
+}
+
+static PyObject* tpy_int64_tuple(const int64_t* v, int32_t n) {
+  PyObject* t = PyTuple_New(n);
+  if (t == NULL) return NULL;
+  for (int32_t i = 0; i < n; ++i) {
+    PyObject* x = PyLong_FromLongLong(v[i]);
+    if (x == NULL) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, x);
+  }
+  return t;
+}
+
+static PyObject* tpy_tensor_get_shape(PyObject* self, void* closure) {
+  (void)closure;
+  DLTensor* dl = tpy_tensor_dl(self);
+  return dl ? tpy_shape_new(dl->shape, dl->ndim) : NULL;
+}
+
+static PyObject* tpy_tensor_get_strides(PyObject* self, void* closure) {
+  (void)closure;
+  DLTensor* dl = tpy_tensor_dl(self);
+  return dl ? tpy_int64_tuple(dl->strides, dl->ndim) : NULL;
+}
+
+static PyObject* tpy_tensor_get_ndim(PyObject* self, void* closure) {
+  (void)closure;
+  DLTensor* dl = tpy_tensor_dl(self);
+  return dl ? PyLong_FromLong(dl->ndim) : NULL;
+}
+
+static PyObject* tpy_tensor_get_dtype(PyObject* self, void* closure) {
+  (void)closure;
+  DLTensor* dl = tpy_tensor_dl(self);
+  return dl ? tpy_dtype_wrap(dl->dtype) : NULL;
+}
+
+static PyObject* tpy_tensor_get_device(PyObject* self, void* closure) {
+  (void)closure;
+  DLTensor* dl = tpy_tensor_dl(self);
+  return dl ? tpy_device_wrap(dl->device) : NULL;
+}
+
+/* Devices whose data pointer is an address (elsewhere it is an opaque handle). */
+static bool tpy_device_is_direct(int32_t device_type) {
+  return device_type == kDLCPU || device_type == kDLCUDA || device_type == kDLCUDAHost ||
+         device_type == kDLCUDAManaged || device_type == kDLROCM || device_type == kDLROCMHost;
+}
+
+static PyObject* tpy_tensor_data_ptr(PyObject* self, PyObject* unused) {
+  (void)unused;
+  DLTensor* dl = tpy_tensor_dl(self);
+  if (dl == NULL) return NULL;
+  uintptr_t p = (uintptr_t)dl->data;
+  if (tpy_device_is_direct(dl->device.device_type)) p += (uintptr_t)dl->byte_offset;
+  return PyLong_FromUnsignedLongLong((unsigned long long)p);
+}
+
+static PyObject* tpy_tensor_numel(PyObject* self, PyObject* unused) {
+  (void)unused;
+  DLTensor* dl = tpy_tensor_dl(self);
+  if (dl == NULL) return NULL;
+  int64_t n = 1;
+  for (int32_t i = 0; i < dl->ndim; ++i) n *= dl->shape[i]; /* libtether checked overflow */
+  return PyLong_FromLongLong(n);
+}
+
+static PyObject* tpy_tensor_size(PyObject* self, PyObject* arg) {
+  DLTensor* dl = tpy_tensor_dl(self);
+  if (dl == NULL) return NULL;
+  long long i = PyLong_AsLongLong(arg);
+  if (i == -1 && PyErr_Occurred()) return NULL;
+  long long k = i < 0 ? i + dl->ndim : i;
+  if (k < 0 || k >= dl->ndim) {
+    PyErr_Format(PyExc_IndexError, "Dimension %lld out of range for tensor with %d dimensions", i,
+                 (int)dl->ndim);
+    return NULL;
+  }
+  return PyLong_FromLongLong(dl->shape[k]);
+}
+
+/* Row-major compact, ignoring dims of size 1; any empty tensor counts as contiguous (the
+ * rule of TVMFFITensorFromDLPack's require_contiguous). */
+static bool tpy_dl_is_contiguous(const DLTensor* dl) {
+  if (dl->strides == NULL) return true;
+  for (int32_t i = 0; i < dl->ndim; ++i) {
+    if (dl->shape[i] == 0) return true;
+  }
+  int64_t expected = 1;
+  for (int32_t i = dl->ndim; i-- > 0;) {
+    if (dl->shape[i] == 1) continue;
+    if (dl->strides[i] != expected) return false;
+    expected *= dl->shape[i];
+  }
+  return true;
+}
+
+static PyObject* tpy_tensor_is_contiguous(PyObject* self, PyObject* unused) {
+  (void)unused;
+  DLTensor* dl = tpy_tensor_dl(self);
+  if (dl == NULL) return NULL;
+  return PyBool_FromLong(tpy_dl_is_contiguous(dl));
+}
+
+static PyObject* tpy_tensor_dlpack_device(PyObject* self, PyObject* unused) {
+  (void)unused;
+  DLTensor* dl = tpy_tensor_dl(self);
+  if (dl == NULL) return NULL;
+  return Py_BuildValue("(ii)", (int)dl->device.device_type, (int)dl->device.device_id);
+}
+
+/* Capsule destructors: a capsule nobody consumed still owns its managed tensor. */
+static void tpy_capsule_delete_legacy(PyObject* capsule) {
+  if (PyCapsule_IsValid(capsule, tpy_capsule_legacy)) {
+    DLManagedTensor* mt = PyCapsule_GetPointer(capsule, tpy_capsule_legacy);
+    if (mt->deleter != NULL) mt->deleter(mt);
+  }
+}
+
+static void tpy_capsule_delete_versioned(PyObject* capsule) {
+  if (PyCapsule_IsValid(capsule, tpy_capsule_versioned)) {
+    DLManagedTensorVersioned* mt = PyCapsule_GetPointer(capsule, tpy_capsule_versioned);
+    if (mt->deleter != NULL) mt->deleter(mt);
+  }
+}
+
+/* Reads a (major, minor) / (device_type, device_id) pair of ints.  0 or -1 (TypeError). */
+static int tpy_int_pair(PyObject* obj, const char* what, long* a, long* b) {
+  if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2) {
+    PyErr_Format(PyExc_TypeError, "Tensor.__dlpack__: %s must be a tuple of two ints, got %R",
+                 what, obj);
+    return -1;
+  }
+  *a = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
+  if (*a == -1 && PyErr_Occurred()) return -1;
+  *b = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
+  if (*b == -1 && PyErr_Occurred()) return -1;
+  return 0;
+}
+
+/* __dlpack__(stream=None, max_version=None, dl_device=None, copy=None) */
+static PyObject* tpy_tensor_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                   PyObject* kwnames) {
+  static const char* const names[4] = {"stream", "max_version", "dl_device", "copy"};
+  PyObject* vals[4] = {Py_None, Py_None, Py_None, Py_None};
+  if (nargs > 4) {
+    PyErr_Format(PyExc_TypeError, "Tensor.__dlpack__() takes at most 4 arguments (%zd given)",
+                 nargs);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < nargs; ++i) vals[i] = args[i];
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    if (key == NULL) return NULL;
+    int j = 0;
+    while (j < 4 && strcmp(key, names[j]) != 0) ++j;
+    if (j == 4) {
+      PyErr_Format(PyExc_TypeError,
+                   "Tensor.__dlpack__() got an unexpected keyword argument '%s'", key);
+      return NULL;
+    }
+    if (j < nargs) {
+      PyErr_Format(PyExc_TypeError, "Tensor.__dlpack__() got multiple values for argument '%s'",
+                   key);
+      return NULL;
+    }
+    vals[j] = args[nargs + k];
+  }
+  DLTensor* dl = tpy_tensor_dl(self);
+  if (dl == NULL) return NULL;
+  TVMFFIObject* h = ((TpyObject*)self)->handle;
+  /* stream: ignored on CPU (DLPack requires None there); for other devices the producer's
+   * work is assumed complete, as tether does not track streams per tensor. */
+  if (vals[0] != Py_None && !PyLong_Check(vals[0])) {
+    PyErr_Format(PyExc_TypeError, "Tensor.__dlpack__: stream must be None or an int, got %R",
+                 vals[0]);
+    return NULL;
+  }
+  bool versioned = false;
+  if (vals[1] != Py_None) {
+    long major, minor;
+    if (tpy_int_pair(vals[1], "max_version", &major, &minor) != 0) return NULL;
+    versioned = major >= 1;
+  }
+  if (vals[2] != Py_None) {
+    long type, id;
+    if (tpy_int_pair(vals[2], "dl_device", &type, &id) != 0) return NULL;
+    if (type != dl->device.device_type || id != dl->device.device_id) {
+      PyErr_Format(PyExc_BufferError,
+                   "Tensor.__dlpack__: cannot export to dl_device (%ld, %ld): the tensor is on "
+                   "(%d, %d) and tether does not copy across devices",
+                   type, id, (int)dl->device.device_type, (int)dl->device.device_id);
+      return NULL;
+    }
+  }
+  if (vals[3] != Py_None) {
+    int copy = PyObject_IsTrue(vals[3]);
+    if (copy < 0) return NULL;
+    if (copy) {
+      PyErr_SetString(PyExc_BufferError,
+                      "Tensor.__dlpack__: copy=True is not supported; tether exports share "
+                      "memory (pass copy=None or False)");
+      return NULL;
+    }
+  }
+  if (versioned) {
+    DLManagedTensorVersioned* mt = NULL;
+    if (TVMFFITensorToDLPackVersioned(h, &mt) != 0) return tpy_raise_ffi_error();
+    PyObject* cap = PyCapsule_New(mt, tpy_capsule_versioned, tpy_capsule_delete_versioned);
+    if (cap == NULL) mt->deleter(mt);
+    return cap;
+  }
+  DLManagedTensor* mt = NULL;
+  if (TVMFFITensorToDLPack(h, &mt) != 0) return tpy_raise_ffi_error();
+  PyObject* cap = PyCapsule_New(mt, tpy_capsule_legacy, tpy_capsule_delete_legacy);
+  if (cap == NULL) mt->deleter(mt);
+  return cap;
+}
+
+static PyGetSetDef tpy_tensor_getset[] = {
+    {"shape", tpy_tensor_get_shape, NULL, "the dimensions, a Shape (tuple of ints)", NULL},
+    {"strides", tpy_tensor_get_strides, NULL, "the strides in elements, a tuple of ints", NULL},
+    {"ndim", tpy_tensor_get_ndim, NULL, "the number of dimensions", NULL},
+    {"dtype", tpy_tensor_get_dtype, NULL, "the element type, a dtype", NULL},
+    {"device", tpy_tensor_get_device, NULL, "the Device holding the data", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef tpy_tensor_methods[] = {
+    {"data_ptr", tpy_tensor_data_ptr, METH_NOARGS,
+     "data_ptr() -> int: the address of the first element (data + byte_offset)"},
+    {"numel", tpy_tensor_numel, METH_NOARGS, "numel() -> int: the number of elements"},
+    {"size", tpy_tensor_size, METH_O, "size(i) -> int: the extent of dimension i (negative ok)"},
+    {"is_contiguous", tpy_tensor_is_contiguous, METH_NOARGS,
+     "is_contiguous() -> bool: compact row-major (size-1 dims ignored)"},
+    {"__dlpack__", (PyCFunction)(void (*)(void))tpy_tensor_dlpack, METH_FASTCALL | METH_KEYWORDS,
+     "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None) -> PyCapsule\n"
+     "A \"dltensor_versioned\" capsule when max_version >= (1, 0), else \"dltensor\"; "
+     "the memory is shared with this Tensor."},
+    {"__dlpack_device__", tpy_tensor_dlpack_device, METH_NOARGS,
+     "__dlpack_device__() -> (device_type, device_id)"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---- from_dlpack --------------------------------------------------------------------------- */
+
+/* from_dlpack(x, require_alignment=0, require_contiguous=False) -> Tensor */
+static PyObject* tpy_py_from_dlpack(PyObject* module, PyObject* args, PyObject* kwargs) {
+  (void)module;
+  static char* kwlist[] = {"x", "require_alignment", "require_contiguous", NULL};
+  PyObject* x;
+  int align = 0, contig = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ip:from_dlpack", kwlist, &x, &align,
+                                   &contig)) {
+    return NULL;
+  }
+  TVMFFIObject* h = NULL;
+  if (PyCapsule_CheckExact(x)) {
+    if (tpy_tensor_from_capsule(x, "from_dlpack", align, contig, &h) != 0) return NULL;
+    return tpy_tensor_wrap_steal(h);
+  }
+  int rc = tpy_tensor_import(x, "from_dlpack", align, contig, &h);
+  if (rc < 0) return NULL;
+  if (rc == 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "from_dlpack: expected an object with __dlpack__ (numpy array, torch tensor, "
+                 "Tensor, ...) or a DLPack capsule, got %s",
+                 Py_TYPE(x)->tp_name);
+    return NULL;
+  }
+  return tpy_tensor_wrap_steal(h);
+}
+
+static PyMethodDef tpy_tensor_module_methods[] = {
+    {"from_dlpack", (PyCFunction)(void (*)(void))tpy_py_from_dlpack,
+     METH_VARARGS | METH_KEYWORDS,
+     "from_dlpack(x, require_alignment=0, require_contiguous=False) -> Tensor\n"
+     "A Tensor sharing x's memory (x: any DLPack producer or a DLPack capsule).  "
+     "RuntimeError if the data is not aligned to require_alignment bytes or, with "
+     "require_contiguous, not compact row-major."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject TpyTensor_Type = {
+    /* Every Object class has the Object metaclass (object.h). */
+    PyVarObject_HEAD_INIT(&TpyObjectMeta_Type, 0)
+    .tp_name = "tether.core.Tensor",
+    .tp_doc = "Tensor: an ffi.Tensor (a DLPack-capable n-d array).  Make one with "
+              "from_dlpack(x); hand one to numpy or torch with np.from_dlpack(t) / "
+              "torch.from_dlpack(t): the memory is shared, never copied.",
+    .tp_basicsize = sizeof(TpyObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_methods = tpy_tensor_methods,
+    .tp_getset = tpy_tensor_getset,
+    .tp_base = &TpyObject_Type,
+};
+
+/* ---- init ------------------------------------------------------------------------------ */
+
+int tpy_tensor_init(PyObject* module) {
+  const char* skip = getenv("TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API");
+  tpy_skip_exchange_api = skip != NULL && strcmp(skip, "1") == 0;
+
+  PyTypeObject* t = &TpyTensor_Type;
+  if (PyType_Ready(t) != 0) return -1;
+  Py_INCREF(t);
+  if (PyModule_AddObject(module, "Tensor", (PyObject*)t) != 0) {
+    Py_DECREF(t);
+    return -1;
+  }
+  if (tpy_register_class(kTVMFFITensor, t) != 0) return -1;
+  return PyModule_AddFunctions(module, tpy_tensor_module_methods);
+}

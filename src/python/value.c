@@ -1,0 +1,477 @@
+/*
+ * value.c -- the value types of `tether.core`.
+ *
+ * String and Bytes are plain str/bytes subclasses (results of heap Str/Bytes objects);
+ * Shape is a tuple subclass of ints; dtype is a str subclass that also carries the parsed
+ * DLDataType, so passing one as an argument costs no parsing; Device is a small fixed
+ * object.  DLDeviceType is built with enum.IntEnum (enum is loaded at interpreter start).
+ */
+#include "value.h"
+
+/* ---- String / Bytes / Shape -------------------------------------------------------------- */
+
+PyTypeObject TpyString_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.String",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "str holding the text of an ffi.String",
+};
+
+PyTypeObject TpyBytes_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Bytes",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "bytes holding the content of an ffi.Bytes",
+};
+
+static PyObject* tpy_shape_repr(PyObject* self) { return PyTuple_Type.tp_repr(self); }
+
+PyTypeObject TpyShape_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Shape",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "tuple of ints holding an ffi.Shape",
+    .tp_repr = tpy_shape_repr,
+};
+
+/* Calls base->tp_new(type, (arg,)) -- how a static subclass of an immutable builtin is made. */
+static PyObject* tpy_subtype_new1(PyTypeObject* base, PyTypeObject* type, PyObject* arg_steal) {
+  if (arg_steal == NULL) return NULL;
+  PyObject* args = PyTuple_Pack(1, arg_steal);
+  Py_DECREF(arg_steal);
+  if (args == NULL) return NULL;
+  PyObject* r = base->tp_new(type, args, NULL);
+  Py_DECREF(args);
+  return r;
+}
+
+PyObject* tpy_string_new(TVMFFIByteArray b) {
+  return tpy_subtype_new1(&PyUnicode_Type, &TpyString_Type, tpy_str_from_bytes(b));
+}
+
+PyObject* tpy_bytes_new(TVMFFIByteArray b) {
+  return tpy_subtype_new1(&PyBytes_Type, &TpyBytes_Type,
+                          PyBytes_FromStringAndSize(b.data, (Py_ssize_t)b.size));
+}
+
+PyObject* tpy_shape_new(const int64_t* dims, int64_t n) {
+  PyObject* t = PyTuple_New((Py_ssize_t)n);
+  if (t == NULL) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(dims[i]);
+    if (v == NULL) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, (Py_ssize_t)i, v);
+  }
+  return tpy_subtype_new1(&PyTuple_Type, &TpyShape_Type, t);
+}
+
+/* ---- dtype -------------------------------------------------------------------------------- */
+
+static PyObject* tpy_dtype_cache; /* dict: packed DLDataType (int) -> dtype */
+
+static uint32_t tpy_dtype_pack(DLDataType t) {
+  return (uint32_t)t.code | ((uint32_t)t.bits << 8) | ((uint32_t)(uint16_t)t.lanes << 16);
+}
+
+/* New dtype instance of `type` whose text is `text` (borrowed str) and value `t`. */
+static PyObject* tpy_dtype_make(PyTypeObject* type, PyObject* text, DLDataType t) {
+  Py_INCREF(text);
+  PyObject* r = tpy_subtype_new1(&PyUnicode_Type, type, text);
+  if (r != NULL) ((TpyDType*)r)->dtype = t;
+  return r;
+}
+
+static int tpy_dtype_parse(PyObject* text, DLDataType* out) {
+  Py_ssize_t n;
+  const char* s = PyUnicode_AsUTF8AndSize(text, &n);
+  if (s == NULL) return -1;
+  TVMFFIByteArray b = {s, (size_t)n};
+  if (TVMFFIDataTypeFromString(&b, out) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    TVMFFIObjectDecRef(err);
+    PyErr_Format(PyExc_ValueError, "unknown dtype `%s`", s);
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject* tpy_dtype_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
+  PyObject* text = NULL;
+  static char* kwlist[] = {"dtype_str", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:dtype", kwlist, &text)) return NULL;
+  if (PyObject_TypeCheck(text, &TpyDType_Type)) {
+    return tpy_dtype_make(type, text, ((TpyDType*)text)->dtype);
+  }
+  PyObject* str = NULL;
+  if (PyUnicode_Check(text)) {
+    str = Py_NewRef(text);
+  } else {
+    str = PyObject_Str(text); /* numpy.dtype("float32") -> "float32" */
+    if (str == NULL) return NULL;
+    const char* s = PyUnicode_AsUTF8(str);
+    if (s != NULL && strncmp(s, "torch.", 6) == 0) {
+      PyObject* tail = PyUnicode_FromString(s + 6);
+      Py_SETREF(str, tail);
+      if (str == NULL) return NULL;
+    }
+  }
+  DLDataType t;
+  PyObject* r = NULL;
+  if (tpy_dtype_parse(str, &t) == 0) r = tpy_dtype_make(type, str, t);
+  Py_DECREF(str);
+  return r;
+}
+
+PyObject* tpy_dtype_wrap(DLDataType t) {
+  PyObject* key = PyLong_FromUnsignedLong(tpy_dtype_pack(t));
+  if (key == NULL) return NULL;
+  PyObject* hit = PyDict_GetItemWithError(tpy_dtype_cache, key);
+  if (hit != NULL) {
+    Py_DECREF(key);
+    return Py_NewRef(hit);
+  }
+  PyObject* r = NULL;
+  TVMFFIAny s = tether_any_none();
+  TVMFFIByteArray text;
+  if (PyErr_Occurred()) goto done;
+  if (TVMFFIDataTypeToString(&t, &s) != 0 || !tether_any_get_str(&s, &text)) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    TVMFFIObjectDecRef(err);
+    PyErr_Format(PyExc_ValueError, "invalid DLDataType(code=%d, bits=%d, lanes=%d)", t.code,
+                 t.bits, t.lanes);
+    goto done;
+  }
+  PyObject* str = tpy_str_from_bytes(text);
+  if (str == NULL) goto done;
+  r = tpy_dtype_make(&TpyDType_Type, str, t);
+  Py_DECREF(str);
+  if (r != NULL && PyDict_Size(tpy_dtype_cache) < 1024) PyDict_SetItem(tpy_dtype_cache, key, r);
+done:
+  tether_any_release(&s);
+  Py_DECREF(key);
+  return r;
+}
+
+static PyObject* tpy_dtype_repr(PyObject* self) { return PyUnicode_FromFormat("dtype('%U')", self); }
+
+static PyObject* tpy_dtype_get_type_code(PyObject* self, void* c) {
+  return PyLong_FromLong(((TpyDType*)self)->dtype.code);
+}
+static PyObject* tpy_dtype_get_bits(PyObject* self, void* c) {
+  return PyLong_FromLong(((TpyDType*)self)->dtype.bits);
+}
+static PyObject* tpy_dtype_get_lanes(PyObject* self, void* c) {
+  return PyLong_FromLong((int16_t)((TpyDType*)self)->dtype.lanes);
+}
+static PyObject* tpy_dtype_get_itemsize(PyObject* self, void* c) {
+  DLDataType t = ((TpyDType*)self)->dtype;
+  int lanes = (int16_t)t.lanes;
+  if (lanes < 0) {
+    PyErr_SetString(PyExc_ValueError, "itemsize is undefined for a scalable dtype");
+    return NULL;
+  }
+  return PyLong_FromLong(((long)t.bits * lanes + 7) / 8);
+}
+
+static PyObject* tpy_dtype_with_lanes(PyObject* self, PyObject* arg) {
+  long lanes = PyLong_AsLong(arg);
+  if (lanes == -1 && PyErr_Occurred()) return NULL;
+  DLDataType t = ((TpyDType*)self)->dtype;
+  t.lanes = (uint16_t)lanes;
+  return tpy_dtype_wrap(t);
+}
+
+static PyObject* tpy_dtype_dlpack_data_type(PyObject* self, PyObject* unused) {
+  DLDataType t = ((TpyDType*)self)->dtype;
+  return Py_BuildValue("(iii)", t.code, t.bits, (int16_t)t.lanes);
+}
+
+static PyObject* tpy_dtype_reduce(PyObject* self, PyObject* unused) {
+  PyObject* text = PyUnicode_FromObject(self); /* exact str copy */
+  if (text == NULL) return NULL;
+  return Py_BuildValue("(O(N))", (PyObject*)Py_TYPE(self), text);
+}
+
+static PyGetSetDef tpy_dtype_getset[] = {
+    {"type_code", tpy_dtype_get_type_code, NULL, "DLDataType code", NULL},
+    {"bits", tpy_dtype_get_bits, NULL, "bits per lane", NULL},
+    {"lanes", tpy_dtype_get_lanes, NULL, "number of lanes", NULL},
+    {"itemsize", tpy_dtype_get_itemsize, NULL, "bytes per element", NULL},
+    {NULL},
+};
+
+static PyMethodDef tpy_dtype_methods[] = {
+    {"with_lanes", tpy_dtype_with_lanes, METH_O, "the same dtype with `lanes` lanes"},
+    {"__dlpack_data_type__", tpy_dtype_dlpack_data_type, METH_NOARGS, "(code, bits, lanes)"},
+    {"__reduce__", tpy_dtype_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+PyTypeObject TpyDType_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.dtype",
+    .tp_basicsize = sizeof(TpyDType),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "dtype(str): a data type, as a str in the ABI's dtype grammar",
+    .tp_new = tpy_dtype_new,
+    .tp_repr = tpy_dtype_repr,
+    .tp_getset = tpy_dtype_getset,
+    .tp_methods = tpy_dtype_methods,
+};
+
+/* ---- Device ------------------------------------------------------------------------------- */
+
+static PyObject* tpy_device_type_enum; /* DLDeviceType */
+
+PyObject* tpy_device_wrap(DLDevice d) {
+  TpyDevice* r = PyObject_New(TpyDevice, &TpyDevice_Type);
+  if (r != NULL) r->device = d;
+  return (PyObject*)r;
+}
+
+int tpy_device_parse(PyObject* str, DLDevice* out) {
+  Py_ssize_t n;
+  const char* s = PyUnicode_AsUTF8AndSize(str, &n);
+  if (s == NULL) return -1;
+  const char* colon = memchr(s, ':', (size_t)n);
+  size_t name_len = colon ? (size_t)(colon - s) : (size_t)n;
+  int32_t type = tether_device_type_from_name(s, name_len);
+  long index = 0;
+  if (colon != NULL) {
+    char* end = NULL;
+    index = strtol(colon + 1, &end, 10);
+    if (end == colon + 1 || *end != '\0' || index < 0) type = -1;
+  }
+  if (type < 0) {
+    PyErr_Format(PyExc_ValueError, "Unknown device: %s", s);
+    return -1;
+  }
+  out->device_type = (DLDeviceType)type;
+  out->device_id = (int32_t)index;
+  return 0;
+}
+
+/* Device(type, index=None): `type` is a name ("cuda"), "name:index", or an int. */
+static int tpy_device_from_args(PyObject* type, PyObject* index, DLDevice* out) {
+  if (PyObject_TypeCheck(type, &TpyDevice_Type)) {
+    *out = ((TpyDevice*)type)->device;
+    return 0;
+  }
+  if (PyUnicode_Check(type)) {
+    if (tpy_device_parse(type, out) != 0) return -1;
+    Py_ssize_t n;
+    const char* s = PyUnicode_AsUTF8AndSize(type, &n);
+    if (memchr(s, ':', (size_t)n) != NULL) return 0; /* the string's index wins */
+  } else if (PyIndex_Check(type)) {
+    long t = PyLong_AsLong(type);
+    if (t == -1 && PyErr_Occurred()) return -1;
+    out->device_type = (DLDeviceType)t;
+    out->device_id = 0;
+  } else {
+    PyErr_Format(PyExc_TypeError, "device: expected a device name or type code, got %.200s",
+                 Py_TYPE(type)->tp_name);
+    return -1;
+  }
+  if (index != NULL && index != Py_None) {
+    long i = PyLong_AsLong(index);
+    if (i == -1 && PyErr_Occurred()) return -1;
+    out->device_id = (int32_t)i;
+  }
+  return 0;
+}
+
+static PyObject* tpy_device_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
+  static char* kwlist[] = {"device_type", "index", NULL};
+  PyObject *t = NULL, *index = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:Device", kwlist, &t, &index)) return NULL;
+  DLDevice d;
+  if (tpy_device_from_args(t, index, &d) != 0) return NULL;
+  TpyDevice* r = (TpyDevice*)type->tp_alloc(type, 0);
+  if (r != NULL) r->device = d;
+  return (PyObject*)r;
+}
+
+PyObject* tpy_py_device(PyObject* self, PyObject* const* args, Py_ssize_t n, PyObject* kwnames) {
+  PyObject *t = NULL, *index = NULL;
+  Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (n >= 1) t = args[0];
+  if (n >= 2) index = args[1];
+  for (Py_ssize_t i = 0; i < nk; ++i) {
+    const char* k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+    if (k == NULL) return NULL;
+    if (strcmp(k, "index") == 0 && index == NULL) {
+      index = args[n + i];
+    } else if ((strcmp(k, "device_type") == 0 || strcmp(k, "type_or_str") == 0) && t == NULL) {
+      t = args[n + i];
+    } else {
+      PyErr_Format(PyExc_TypeError, "device() got an unexpected keyword argument '%s'", k);
+      return NULL;
+    }
+  }
+  if (t == NULL || n > 2) {
+    PyErr_SetString(PyExc_TypeError, "device(type_or_str, index=None) takes 1 or 2 arguments");
+    return NULL;
+  }
+  DLDevice d;
+  if (tpy_device_from_args(t, index, &d) != 0) return NULL;
+  return tpy_device_wrap(d);
+}
+
+static PyObject* tpy_device_type_name_obj(DLDevice d) {
+  const char* name = tether_device_type_name(d.device_type);
+  if (name != NULL) return PyUnicode_FromString(name);
+  return PyUnicode_FromFormat("ext_dev%d", (int)d.device_type);
+}
+
+static PyObject* tpy_device_repr(PyObject* self) {
+  DLDevice d = ((TpyDevice*)self)->device;
+  PyObject* name = tpy_device_type_name_obj(d);
+  if (name == NULL) return NULL;
+  PyObject* r = PyUnicode_FromFormat("device(type='%U', index=%d)", name, (int)d.device_id);
+  Py_DECREF(name);
+  return r;
+}
+
+static PyObject* tpy_device_str(PyObject* self) {
+  DLDevice d = ((TpyDevice*)self)->device;
+  PyObject* name = tpy_device_type_name_obj(d);
+  if (name == NULL) return NULL;
+  PyObject* r = PyUnicode_FromFormat("%U:%d", name, (int)d.device_id);
+  Py_DECREF(name);
+  return r;
+}
+
+static PyObject* tpy_device_richcompare(PyObject* a, PyObject* b, int op) {
+  if (!PyObject_TypeCheck(b, &TpyDevice_Type) || (op != Py_EQ && op != Py_NE)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  DLDevice x = ((TpyDevice*)a)->device, y = ((TpyDevice*)b)->device;
+  bool eq = x.device_type == y.device_type && x.device_id == y.device_id;
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static Py_hash_t tpy_device_hash(PyObject* self) {
+  DLDevice d = ((TpyDevice*)self)->device;
+  Py_hash_t h = (Py_hash_t)(((uint64_t)(uint32_t)d.device_type << 32) | (uint32_t)d.device_id);
+  h ^= (Py_hash_t)0x5bd1e995;
+  return h == -1 ? -2 : h;
+}
+
+static PyObject* tpy_device_get_type(PyObject* self, void* c) {
+  return tpy_device_type_name_obj(((TpyDevice*)self)->device);
+}
+static PyObject* tpy_device_get_index(PyObject* self, void* c) {
+  return PyLong_FromLong(((TpyDevice*)self)->device.device_id);
+}
+
+static PyObject* tpy_device_dlpack_device_type(PyObject* self, PyObject* unused) {
+  long t = ((TpyDevice*)self)->device.device_type;
+  PyObject* code = PyLong_FromLong(t);
+  if (code == NULL || tpy_device_type_enum == NULL) return code;
+  PyObject* r = PyObject_CallOneArg(tpy_device_type_enum, code);
+  if (r == NULL) {
+    PyErr_Clear(); /* an unnamed type code stays a plain int */
+    return code;
+  }
+  Py_DECREF(code);
+  return r;
+}
+
+static PyObject* tpy_device_dlpack_device(PyObject* self, PyObject* unused) {
+  DLDevice d = ((TpyDevice*)self)->device;
+  return Py_BuildValue("(ii)", (int)d.device_type, (int)d.device_id);
+}
+
+static PyObject* tpy_device_reduce(PyObject* self, PyObject* unused) {
+  DLDevice d = ((TpyDevice*)self)->device;
+  return Py_BuildValue("(O(ii))", (PyObject*)Py_TYPE(self), (int)d.device_type, (int)d.device_id);
+}
+
+static PyGetSetDef tpy_device_getset[] = {
+    {"type", tpy_device_get_type, NULL, "device type name", NULL},
+    {"index", tpy_device_get_index, NULL, "device index", NULL},
+    {NULL},
+};
+
+static PyMethodDef tpy_device_methods[] = {
+    {"dlpack_device_type", tpy_device_dlpack_device_type, METH_NOARGS, "the DLDeviceType"},
+    {"__dlpack_device__", tpy_device_dlpack_device, METH_NOARGS, "(device_type, index)"},
+    {"__reduce__", tpy_device_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+PyTypeObject TpyDevice_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Device",
+    .tp_basicsize = sizeof(TpyDevice),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Device(type, index=None): a DLDevice",
+    .tp_new = tpy_device_new,
+    .tp_repr = tpy_device_repr,
+    .tp_str = tpy_device_str,
+    .tp_richcompare = tpy_device_richcompare,
+    .tp_hash = tpy_device_hash,
+    .tp_getset = tpy_device_getset,
+    .tp_methods = tpy_device_methods,
+};
+
+/* ---- DLDeviceType ------------------------------------------------------------------------- */
+
+#define TPY_DEVICE_TYPES(X)                                                                   \
+  X(kDLCPU, 1) X(kDLCUDA, 2) X(kDLCUDAHost, 3) X(kDLOpenCL, 4) X(kDLVulkan, 7) X(kDLMetal, 8) \
+  X(kDLVPI, 9) X(kDLROCM, 10) X(kDLROCMHost, 11) X(kDLExtDev, 12) X(kDLCUDAManaged, 13)        \
+  X(kDLOneAPI, 14) X(kDLWebGPU, 15) X(kDLHexagon, 16) X(kDLMAIA, 17) X(kDLTrn, 18)
+
+static PyObject* tpy_make_device_type_enum(void) {
+  PyObject *enum_mod = NULL, *members = NULL, *r = NULL;
+  enum_mod = PyImport_ImportModule("enum");
+  if (enum_mod == NULL) goto done;
+  members = PyList_New(0);
+  if (members == NULL) goto done;
+#define TPY_DEV_MEMBER(name, value)                                         \
+  {                                                                          \
+    PyObject* item = Py_BuildValue("(si)", #name, value);                    \
+    if (item == NULL || PyList_Append(members, item) != 0) {                 \
+      Py_XDECREF(item);                                                      \
+      goto done;                                                             \
+    }                                                                        \
+    Py_DECREF(item);                                                         \
+  }
+  TPY_DEVICE_TYPES(TPY_DEV_MEMBER)
+#undef TPY_DEV_MEMBER
+  {
+    PyObject* int_enum = PyObject_GetAttrString(enum_mod, "IntEnum");
+    if (int_enum == NULL) goto done;
+    PyObject* kw = Py_BuildValue("{s:s}", "module", "tether.core");
+    if (kw != NULL) {
+      PyObject* args = Py_BuildValue("(sO)", "DLDeviceType", members);
+      if (args != NULL) r = PyObject_Call(int_enum, args, kw);
+      Py_XDECREF(args);
+      Py_DECREF(kw);
+    }
+    Py_DECREF(int_enum);
+  }
+done:
+  Py_XDECREF(enum_mod);
+  Py_XDECREF(members);
+  return r;
+}
+
+int tpy_value_init(PyObject* module) {
+  TpyString_Type.tp_base = &PyUnicode_Type;
+  TpyBytes_Type.tp_base = &PyBytes_Type;
+  TpyShape_Type.tp_base = &PyTuple_Type;
+  TpyDType_Type.tp_base = &PyUnicode_Type;
+  PyTypeObject* types[] = {&TpyString_Type, &TpyBytes_Type, &TpyShape_Type, &TpyDType_Type,
+                           &TpyDevice_Type};
+  const char* names[] = {"String", "Bytes", "Shape", "dtype", "Device"};
+  for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
+    if (PyType_Ready(types[i]) != 0) return -1;
+    if (PyModule_AddObjectRef(module, names[i], (PyObject*)types[i]) != 0) return -1;
+  }
+  tpy_dtype_cache = PyDict_New();
+  if (tpy_dtype_cache == NULL) return -1;
+  tpy_device_type_enum = tpy_make_device_type_enum();
+  if (tpy_device_type_enum == NULL) return -1;
+  return PyModule_AddObjectRef(module, "DLDeviceType", tpy_device_type_enum);
+}
