@@ -44,7 +44,10 @@ __all__ = [
 ]
 
 
-def device(device_type, index=None) -> Device:
-    """A Device from a type (a name such as "cpu" or "cuda", a DLDeviceType / int, or a
-    Device) and an index (default 0), or from a string "name:index" such as "cuda:1"."""
-    return Device(device_type, index)
+try:
+    from .core import device
+except ImportError:  # an extension without its own device(): the constructor does the same
+    def device(device_type, index=None) -> Device:
+        """A Device from a type (a name such as "cpu" or "cuda", a DLDeviceType / int, or a
+        Device) and an index (default 0), or from a string "name:index" such as "cuda:1"."""
+        return Device(device_type, index)

@@ -14,7 +14,7 @@ immutable Array/Map hash by value, mutable List/Dict are unhashable; missing key
 KeyError(key), bad indices IndexError, non-integer indices TypeError.
 """
 import operator
-from collections.abc import ItemsView, Mapping, MutableMapping, MutableSequence, \
+from collections.abc import ItemsView, KeysView, Mapping, MutableMapping, MutableSequence, \
     Sequence, ValuesView
 from typing import Any, Iterable, Iterator, List as _PyList, Tuple
 
@@ -111,6 +111,19 @@ def _map_ne(a: Any, b: Any) -> Any:
     return eq if eq is NotImplemented else not eq
 
 
+def _mixin(abc_cls, names):
+    """Class decorator: make `cls` a virtual subclass of `abc_cls` and give it the ABC's
+    mixin methods `names` it does not define itself.  (Inheriting from the ABC is not
+    possible: tether.core.Object has its own metaclass, which ABCMeta would conflict with.)"""
+    def apply(cls):
+        for name in names:
+            if name not in cls.__dict__:
+                setattr(cls, name, getattr(abc_cls, name))
+        abc_cls.register(cls)
+        return cls
+    return apply
+
+
 def _map_pairs(input_dict: Any) -> _PyList[Any]:
     """k0, v0, k1, v1, ... from a mapping or an iterable of pairs."""
     items = input_dict.items() if isinstance(input_dict, (Mapping, Map, Dict)) else input_dict
@@ -123,7 +136,8 @@ def _map_pairs(input_dict: Any) -> _PyList[Any]:
 
 
 @register_object("ffi.Array")
-class Array(core.Object, Sequence):
+@_mixin(Sequence, ["index", "count", "__reversed__"])
+class Array(core.Object):
     """Immutable sequence (ffi.Array).  ``Array(iterable=())``."""
 
     __slots__ = ()
@@ -163,7 +177,8 @@ class Array(core.Object, Sequence):
 
 
 @register_object("ffi.List")
-class List(core.Object, MutableSequence):
+@_mixin(MutableSequence, ["index", "count", "__reversed__", "remove"])
+class List(core.Object):
     """Mutable sequence (ffi.List).  ``List(iterable=())``."""
 
     __slots__ = ()
@@ -297,7 +312,8 @@ def _iter_keys(mapping: Any, size_fn: Any, iter_fn: Any) -> Iterator[Any]:
 
 
 @register_object("ffi.Map")
-class Map(core.Object, Mapping):
+@_mixin(Mapping, [])
+class Map(core.Object):
     """Immutable mapping (ffi.Map).  ``Map(mapping_or_pairs=())``."""
 
     __slots__ = ()
@@ -330,6 +346,9 @@ class Map(core.Object, Mapping):
     def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
         return _iter_pairs(self, _map_size, _map_iter)
 
+    def keys(self) -> KeysView:
+        return KeysView(self)
+
     def items(self) -> ItemsView:
         return _FFIItemsView(self)
 
@@ -344,10 +363,13 @@ class Map(core.Object, Mapping):
 
 
 @register_object("ffi.Dict")
-class Dict(core.Object, MutableMapping):
+@_mixin(MutableMapping, ["pop", "popitem", "setdefault", "update"])
+class Dict(core.Object):
     """Mutable mapping (ffi.Dict).  ``Dict(mapping_or_pairs=())``."""
 
     __slots__ = ()
+    # MutableMapping.pop compares its default with this private sentinel of its class.
+    _MutableMapping__marker = MutableMapping._MutableMapping__marker  # type: ignore
 
     def __new__(cls, input_dict: Any = ()) -> "Dict":
         return _dict_new(*_map_pairs(input_dict))
@@ -388,6 +410,9 @@ class Dict(core.Object, MutableMapping):
 
     def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
         return iter(list(_iter_pairs(self, _dict_size, _dict_iter)))
+
+    def keys(self) -> KeysView:
+        return KeysView(self)
 
     def items(self) -> ItemsView:
         return _FFIItemsView(self)

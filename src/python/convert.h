@@ -56,6 +56,10 @@ PyObject* tpy_from_any_view(const TVMFFIAny* value);
  * list -> Array, ...).  0 or -1 with a Python error set. */
 int tpy_to_owned_any(PyObject* obj, TVMFFIAny* out);
 
+/* Deleter of objects whose payload is a strong reference to a Python object (callback
+ * closures, OpaquePyObject): releases it under the GIL (no-op after finalization). */
+void tpy_decref_deleter(void* pyobj);
+
 /* The process-wide MISSING / KWARGS sentinels (borrowed handles; set at import). */
 extern TVMFFIObject* tpy_missing_handle;
 extern TVMFFIObject* tpy_kwargs_handle;

@@ -1,0 +1,665 @@
+/*
+ * convert.c -- Python values to TVMFFIAny views (arguments, spec python_api.md 6.3) and
+ * owning TVMFFIAny values to Python (results, 6.4).
+ *
+ * Argument order: the exact builtin types first (None, bool, int, float, str, FFI objects:
+ * one pointer compare each), then the value types of tether.core, builtin subclasses,
+ * tensors, containers, and last the protocol checks in the spec's order; anything left
+ * travels as an OpaquePyObject and comes back as itself.
+ *
+ * Strings need no allocation: up to 7 UTF-8 bytes become a SmallStr, longer ones a RawStr
+ * view of the str's own UTF-8 buffer (which the caller's reference keeps alive for the
+ * call); only a str with an embedded NUL is copied into a temporary String object.
+ */
+#include "convert.h"
+
+#include "error.h"
+#include "function.h"
+#include "tensor.h"
+#include "value.h"
+
+/* tensor.c may be absent while it is being written: link its functions weakly. */
+#pragma weak tpy_tensor_arg_from_py
+#pragma weak tpy_tensor_wrap_steal
+
+TVMFFIObject* tpy_missing_handle;
+TVMFFIObject* tpy_kwargs_handle;
+
+/* ---- temporaries --------------------------------------------------------------------------- */
+
+int tpy_temps_push(tpy_temps* temps, TVMFFIObject* obj_steal) {
+  if (temps->n == temps->cap) {
+    int32_t cap = temps->cap * 2;
+    TVMFFIObject** items = PyMem_Malloc(sizeof(TVMFFIObject*) * (size_t)cap);
+    if (items == NULL) {
+      TVMFFIObjectDecRef(obj_steal);
+      PyErr_NoMemory();
+      return -1;
+    }
+    memcpy(items, temps->items, sizeof(TVMFFIObject*) * (size_t)temps->n);
+    if (temps->items != temps->inline_items) PyMem_Free(temps->items);
+    temps->items = items;
+    temps->cap = cap;
+  }
+  temps->items[temps->n++] = obj_steal;
+  return 0;
+}
+
+void tpy_temps_release_slow(tpy_temps* temps) {
+  for (int32_t i = 0; i < temps->n; ++i) TVMFFIObjectDecRef(temps->items[i]);
+  if (temps->items != temps->inline_items) PyMem_Free(temps->items);
+  tpy_temps_init(temps);
+}
+
+/* *out = view of `obj` (steals it into temps). */
+static int tpy_push_object(TVMFFIObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  if (tpy_temps_push(temps, obj) != 0) return -1;
+  out->type_index = obj->type_index;
+  out->zero_padding = 0;
+  out->v_obj = obj;
+  return 0;
+}
+
+/* Moves an owning Any into `out` as a view, its object (if any) kept in temps. */
+static int tpy_push_owned(TVMFFIAny* owned, TVMFFIAny* out, tpy_temps* temps) {
+  if (owned->type_index >= kTVMFFIStaticObjectBegin) return tpy_push_object(owned->v_obj, out, temps);
+  *out = *owned;
+  return 0;
+}
+
+/* ---- the deleter of objects holding a Python reference ----------------------------------- */
+
+static bool tpy_finalizing(void) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
+
+void tpy_decref_deleter(void* pyobj) {
+  if (!Py_IsInitialized()) return; /* after Py_Finalize: the object is gone with the heap */
+  if (tpy_finalizing() && !PyGILState_Check()) return;
+  PyGILState_STATE g = PyGILState_Ensure();
+  Py_DECREF((PyObject*)pyobj);
+  PyGILState_Release(g);
+}
+
+/* ---- Python -> Any ------------------------------------------------------------------------- */
+
+static int tpy_int_arg(PyObject* obj, TVMFFIAny* out) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow != 0) {
+    PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+    return -1;
+  }
+  if (v == -1 && PyErr_Occurred()) return -1;
+  out->type_index = kTVMFFIInt;
+  out->v_int64 = v;
+  return 0;
+}
+
+static int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  Py_ssize_t n;
+  const char* s = PyUnicode_AsUTF8AndSize(obj, &n);
+  if (s == NULL) return -1;
+  if (n <= 7) {
+    out->type_index = kTVMFFISmallStr;
+    out->v_int64 = 0;
+    memcpy(out->v_bytes, s, (size_t)n);
+    out->small_str_len = (uint32_t)n;
+    return 0;
+  }
+  if (memchr(s, '\0', (size_t)n) == NULL) {
+    out->type_index = kTVMFFIRawStr;
+    out->v_c_str = s;
+    return 0;
+  }
+  TVMFFIByteArray b = {s, (size_t)n};
+  TVMFFIAny owned;
+  if (TVMFFIStringFromByteArray(&b, &owned) != 0) {
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  return tpy_push_owned(&owned, out, temps);
+}
+
+static int tpy_bytes_arg(const char* s, Py_ssize_t n, TVMFFIAny* out, tpy_temps* temps) {
+  if (n <= 7) {
+    out->type_index = kTVMFFISmallBytes;
+    out->v_int64 = 0;
+    memcpy(out->v_bytes, s, (size_t)n);
+    out->small_str_len = (uint32_t)n;
+    return 0;
+  }
+  TVMFFIByteArray b = {s, (size_t)n};
+  TVMFFIAny owned;
+  if (TVMFFIBytesFromByteArray(&b, &owned) != 0) {
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  return tpy_push_owned(&owned, out, temps);
+}
+
+/* tuple/list -> temporary Array. */
+static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  bool is_list = PyList_Check(obj);
+  Py_ssize_t n = is_list ? PyList_GET_SIZE(obj) : PyTuple_GET_SIZE(obj);
+  TVMFFIAny stack[TPY_STACK_ARGS];
+  TVMFFIAny* views = n <= TPY_STACK_ARGS ? stack : PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
+  if (views == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  int rc = -1;
+  Py_ssize_t k = 0;
+  if (Py_EnterRecursiveCall(" while converting a sequence to ffi.Array")) goto done;
+  for (; k < n; ++k) {
+    /* A conversion may run Python code that shrinks a list: re-check each time. */
+    if (is_list && k >= PyList_GET_SIZE(obj)) break;
+    PyObject* item = is_list ? PyList_GET_ITEM(obj, k) : PyTuple_GET_ITEM(obj, k);
+    Py_INCREF(item);
+    int step = tpy_arg_fast(item, &views[k], temps);
+    Py_DECREF(item);
+    if (step != 0) break;
+  }
+  Py_LeaveRecursiveCall();
+  if (PyErr_Occurred()) goto done;
+  TVMFFIObjectHandle arr = NULL;
+  if (tether_array_new(views, (int64_t)k, &arr) != 0) {
+    tpy_raise_ffi_error();
+    goto done;
+  }
+  rc = tpy_push_object(arr, out, temps);
+done:
+  if (views != stack) PyMem_Free(views);
+  return rc;
+}
+
+/* dict -> temporary Map. */
+static int tpy_dict_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  Py_ssize_t n = PyDict_GET_SIZE(obj);
+  TVMFFIAny stack[TPY_STACK_ARGS];
+  TVMFFIAny* kvs = 2 * n <= TPY_STACK_ARGS ? stack : PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)(2 * n));
+  if (kvs == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  int rc = -1;
+  Py_ssize_t pos = 0, k = 0;
+  PyObject *key, *value;
+  Py_INCREF(obj);
+  if (Py_EnterRecursiveCall(" while converting a dict to ffi.Map")) goto done;
+  while (k < n && PyDict_Next(obj, &pos, &key, &value)) {
+    Py_INCREF(key);
+    Py_INCREF(value);
+    int step = tpy_arg_fast(key, &kvs[2 * k], temps);
+    if (step == 0) step = tpy_arg_fast(value, &kvs[2 * k + 1], temps);
+    Py_DECREF(key);
+    Py_DECREF(value);
+    if (step != 0) break;
+    ++k;
+  }
+  Py_LeaveRecursiveCall();
+  if (PyErr_Occurred()) goto done;
+  TVMFFIObjectHandle map = NULL;
+  if (tether_map_new(kvs, (int64_t)k, &map) != 0) {
+    tpy_raise_ffi_error();
+    goto done;
+  }
+  rc = tpy_push_object(map, out, temps);
+done:
+  Py_DECREF(obj);
+  if (kvs != stack) PyMem_Free(kvs);
+  return rc;
+}
+
+static int tpy_opaque_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  TVMFFIObjectHandle h = NULL;
+  Py_INCREF(obj);
+  if (TVMFFIObjectCreateOpaque(obj, kTVMFFIOpaquePyObject, tpy_decref_deleter, &h) != 0) {
+    Py_DECREF(obj);
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  return tpy_push_object(h, out, temps);
+}
+
+/* The result of obj.<name>() if type(obj) defines `name`; NULL without error if it does
+ * not; NULL with an error if the call fails.  *found tells the cases apart. */
+static PyObject* tpy_call_protocol(PyObject* obj, const char* name, bool* found) {
+  PyObject* key = PyUnicode_InternFromString(name);
+  if (key == NULL) {
+    *found = true;
+    return NULL;
+  }
+  PyObject* attr = _PyType_Lookup(Py_TYPE(obj), key);
+  *found = attr != NULL;
+  PyObject* r = NULL;
+  if (attr != NULL) r = PyObject_CallMethodNoArgs(obj, key);
+  Py_DECREF(key);
+  return r;
+}
+
+/* The class `attr` of module `mod` if that module is already imported (borrowed cache). */
+static PyObject* tpy_loaded_class(const char* mod, const char* attr, PyObject** cache) {
+  if (*cache != NULL) return *cache;
+  PyObject* name = PyUnicode_FromString(mod);
+  if (name == NULL) return NULL;
+  PyObject* m = PyImport_GetModule(name);
+  Py_DECREF(name);
+  if (m == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  *cache = PyObject_GetAttrString(m, attr);
+  Py_DECREF(m);
+  if (*cache == NULL) PyErr_Clear();
+  return *cache;
+}
+
+/* Converts the owning result of a protocol method, steals `value`. */
+static int tpy_arg_from_owned_py(PyObject* value, TVMFFIAny* out, tpy_temps* temps) {
+  if (value == NULL) return -1;
+  TVMFFIAny owned;
+  int rc = tpy_to_owned_any(value, &owned);
+  Py_DECREF(value);
+  if (rc != 0) return -1;
+  return tpy_push_owned(&owned, out, temps);
+}
+
+static int tpy_dtype_from_tuple(PyObject* t, TVMFFIAny* out) {
+  int code, bits, lanes;
+  if (!PyArg_ParseTuple(t, "iii;__dlpack_data_type__ must return (code, bits, lanes)", &code,
+                        &bits, &lanes)) {
+    return -1;
+  }
+  out->type_index = kTVMFFIDataType;
+  out->v_dtype.code = (uint8_t)code;
+  out->v_dtype.bits = (uint8_t)bits;
+  out->v_dtype.lanes = (uint16_t)lanes;
+  return 0;
+}
+
+/* The protocol checks of spec 6.3 (items 6, 8-9, 23-34), after the builtin types. */
+static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  static PyObject *c_void_p, *np_dtype, *torch_dtype, *numbers_integral, *numbers_real;
+  bool found;
+  PyObject* r = tpy_call_protocol(obj, "__tvm_ffi_object__", &found);
+  if (found) return tpy_arg_from_owned_py(r, out, temps);
+  PyObject* cls = tpy_loaded_class("ctypes", "c_void_p", &c_void_p);
+  if (cls != NULL && PyObject_TypeCheck(obj, (PyTypeObject*)cls)) {
+    PyObject* v = PyObject_GetAttrString(obj, "value");
+    if (v == NULL) return -1;
+    void* p = v == Py_None ? NULL : PyLong_AsVoidPtr(v);
+    Py_DECREF(v);
+    if (p == NULL && PyErr_Occurred()) return -1;
+    out->type_index = kTVMFFIOpaquePtr;
+    out->v_ptr = p;
+    return 0;
+  }
+  r = tpy_call_protocol(obj, "__tvm_ffi_opaque_ptr__", &found);
+  if (found) {
+    if (r == NULL) return -1;
+    void* p = r == Py_None ? NULL : PyLong_AsVoidPtr(r);
+    Py_DECREF(r);
+    if (p == NULL && PyErr_Occurred()) return -1;
+    out->type_index = kTVMFFIOpaquePtr;
+    out->v_ptr = p;
+    return 0;
+  }
+  if (PyExceptionInstance_Check(obj)) {
+    TVMFFIObject* err = NULL;
+    if (tpy_error_from_exception(obj, &err) != 0) return -1;
+    return tpy_push_object(err, out, temps);
+  }
+  if (PyCallable_Check(obj) && !PyType_Check(obj)) {
+    TVMFFIObject* f = NULL;
+    if (tpy_function_from_callable(obj, &f) != 0) return -1;
+    return tpy_push_object(f, out, temps);
+  }
+  cls = tpy_loaded_class("numpy", "dtype", &np_dtype);
+  PyObject* tcls = tpy_loaded_class("torch", "dtype", &torch_dtype);
+  if ((cls != NULL && PyObject_TypeCheck(obj, (PyTypeObject*)cls)) ||
+      (tcls != NULL && PyObject_TypeCheck(obj, (PyTypeObject*)tcls))) {
+    PyObject* dt = PyObject_CallOneArg((PyObject*)&TpyDType_Type, obj);
+    if (dt == NULL) return -1;
+    out->type_index = kTVMFFIDataType;
+    out->v_dtype = ((TpyDType*)dt)->dtype;
+    Py_DECREF(dt);
+    return 0;
+  }
+  if (PyCallable_Check(obj)) { /* a class: callable, becomes a Function */
+    TVMFFIObject* f = NULL;
+    if (tpy_function_from_callable(obj, &f) != 0) return -1;
+    return tpy_push_object(f, out, temps);
+  }
+  r = tpy_call_protocol(obj, "__dlpack_data_type__", &found);
+  if (found) {
+    int rc = r ? tpy_dtype_from_tuple(r, out) : -1;
+    Py_XDECREF(r);
+    return rc;
+  }
+  {
+    PyObject* key = PyUnicode_InternFromString("__dlpack__");
+    bool has_dlpack = key && _PyType_Lookup(Py_TYPE(obj), key) != NULL;
+    Py_XDECREF(key);
+    if (!has_dlpack) {
+      r = tpy_call_protocol(obj, "__dlpack_device__", &found);
+      if (found) {
+        int type = 0, index = 0;
+        int ok = r && PyArg_ParseTuple(r, "ii;__dlpack_device__ must return (type, index)", &type, &index);
+        Py_XDECREF(r);
+        if (!ok) return -1;
+        out->type_index = kTVMFFIDevice;
+        out->v_device.device_type = (DLDeviceType)type;
+        out->v_device.device_id = index;
+        return 0;
+      }
+    }
+  }
+  r = tpy_call_protocol(obj, "__tvm_ffi_int__", &found);
+  if (found) {
+    int rc = r ? tpy_int_arg(r, out) : -1;
+    Py_XDECREF(r);
+    return rc;
+  }
+  r = tpy_call_protocol(obj, "__tvm_ffi_float__", &found);
+  if (found) {
+    double d = r ? PyFloat_AsDouble(r) : -1.0;
+    Py_XDECREF(r);
+    if (r == NULL || (d == -1.0 && PyErr_Occurred())) return -1;
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = d;
+    return 0;
+  }
+  r = tpy_call_protocol(obj, "__tvm_ffi_value__", &found);
+  if (found) {
+    if (r == NULL) return -1;
+    if (Py_EnterRecursiveCall(" while converting __tvm_ffi_value__")) {
+      Py_DECREF(r);
+      return -1;
+    }
+    int rc = tpy_arg_from_owned_py(r, out, temps);
+    Py_LeaveRecursiveCall();
+    return rc;
+  }
+  cls = tpy_loaded_class("numbers", "Integral", &numbers_integral);
+  if (cls != NULL) {
+    int is = PyObject_IsInstance(obj, cls);
+    if (is < 0) return -1;
+    if (is) {
+      PyObject* i = PyNumber_Index(obj);
+      int rc = i ? tpy_int_arg(i, out) : -1;
+      Py_XDECREF(i);
+      return rc;
+    }
+  }
+  cls = tpy_loaded_class("numbers", "Real", &numbers_real);
+  if (cls != NULL) {
+    int is = PyObject_IsInstance(obj, cls);
+    if (is < 0) return -1;
+    if (is) {
+      double d = PyFloat_AsDouble(obj);
+      if (d == -1.0 && PyErr_Occurred()) return -1;
+      out->type_index = kTVMFFIFloat;
+      out->v_float64 = d;
+      return 0;
+    }
+  }
+  return tpy_opaque_arg(obj, out, temps);
+}
+
+int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  PyTypeObject* t = Py_TYPE(obj);
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+  if (obj == Py_None) {
+    out->type_index = kTVMFFINone;
+    return 0;
+  }
+  if (t == &PyBool_Type) {
+    out->type_index = kTVMFFIBool;
+    out->v_int64 = obj == Py_True;
+    return 0;
+  }
+  if (t == &PyLong_Type) return tpy_int_arg(obj, out);
+  if (t == &PyFloat_Type) {
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = PyFloat_AS_DOUBLE(obj);
+    return 0;
+  }
+  if (t == &PyUnicode_Type) return tpy_str_arg(obj, out, temps);
+  if (tpy_is_object(obj)) {
+    TVMFFIObject* h = ((TpyObject*)obj)->handle;
+    if (h == NULL) {
+      PyErr_Format(PyExc_ValueError, "cannot pass a %.200s without a handle (was it moved?)",
+                   t->tp_name);
+      return -1;
+    }
+    out->type_index = h->type_index;
+    out->v_obj = h;
+    return 0;
+  }
+  if (t == &TpyRValueRef_Type) {
+    TpyObject* target = (TpyObject*)((TpyRValueRef*)obj)->obj;
+    if (target->handle == NULL) {
+      PyErr_SetString(PyExc_ValueError, "the object of this rvalue reference was already moved");
+      return -1;
+    }
+    out->type_index = kTVMFFIObjectRValueRef;
+    out->v_ptr = &target->handle;
+    return 0;
+  }
+  if (PyObject_TypeCheck(obj, &TpyDType_Type)) {
+    out->type_index = kTVMFFIDataType;
+    out->v_dtype = ((TpyDType*)obj)->dtype;
+    return 0;
+  }
+  if (PyObject_TypeCheck(obj, &TpyDevice_Type)) {
+    out->type_index = kTVMFFIDevice;
+    out->v_device = ((TpyDevice*)obj)->device;
+    return 0;
+  }
+  if (PyObject_TypeCheck(obj, &TpyShape_Type)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(obj);
+    int64_t stack[TPY_STACK_ARGS];
+    int64_t* dims = n <= TPY_STACK_ARGS ? stack : PyMem_Malloc(sizeof(int64_t) * (size_t)n);
+    if (dims == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < n && rc == 0; ++i) {
+      dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(obj, i));
+      if (dims[i] == -1 && PyErr_Occurred()) rc = -1;
+    }
+    TVMFFIObjectHandle shape = NULL;
+    if (rc == 0 && tether_shape_new(dims, (int64_t)n, &shape) != 0) {
+      tpy_raise_ffi_error();
+      rc = -1;
+    }
+    if (dims != stack) PyMem_Free(dims);
+    return rc == 0 ? tpy_push_object(shape, out, temps) : -1;
+  }
+  if (PyUnicode_Check(obj)) return tpy_str_arg(obj, out, temps);
+  if (PyBytes_Check(obj)) return tpy_bytes_arg(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj), out, temps);
+  if (PyByteArray_Check(obj)) {
+    return tpy_bytes_arg(PyByteArray_AS_STRING(obj), PyByteArray_GET_SIZE(obj), out, temps);
+  }
+  if (PyLong_Check(obj)) return tpy_int_arg(obj, out);
+  if (PyFloat_Check(obj)) {
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = PyFloat_AS_DOUBLE(obj);
+    return 0;
+  }
+  if (tpy_tensor_arg_from_py != NULL) {
+    int r = tpy_tensor_arg_from_py(obj, out, temps);
+    if (r != 0) return r > 0 ? 0 : -1;
+  }
+  if (PyTuple_Check(obj) || PyList_Check(obj)) return tpy_seq_arg(obj, out, temps);
+  if (PyDict_Check(obj)) return tpy_dict_arg(obj, out, temps);
+  return tpy_arg_protocols(obj, out, temps);
+}
+
+int tpy_to_owned_any(PyObject* obj, TVMFFIAny* out) {
+  tpy_temps temps;
+  tpy_temps_init(&temps);
+  TVMFFIAny view;
+  int rc = tpy_arg_from_py(obj, &view, &temps);
+  if (rc == 0 && TVMFFIAnyViewToOwnedAny(&view, out) != 0) {
+    tpy_raise_ffi_error();
+    rc = -1;
+  }
+  tpy_temps_release(&temps);
+  return rc;
+}
+
+/* ---- Any -> Python ------------------------------------------------------------------------- */
+
+static PyObject* tpy_void_p(void* p) {
+  static PyObject* c_void_p = NULL;
+  if (c_void_p == NULL) {
+    PyObject* ctypes = PyImport_ImportModule("ctypes");
+    if (ctypes == NULL) return NULL;
+    c_void_p = PyObject_GetAttrString(ctypes, "c_void_p");
+    Py_DECREF(ctypes);
+    if (c_void_p == NULL) return NULL;
+  }
+  if (p == NULL) return PyObject_CallNoArgs(c_void_p);
+  PyObject* addr = PyLong_FromVoidPtr(p);
+  if (addr == NULL) return NULL;
+  PyObject* r = PyObject_CallOneArg(c_void_p, addr);
+  Py_DECREF(addr);
+  return r;
+}
+
+/* Consumes `obj`. */
+static PyObject* tpy_object_from_steal(TVMFFIObject* obj) {
+  PyObject* r;
+  switch (obj->type_index) {
+    case kTVMFFIStr:
+      r = tpy_string_new(*TPY_CELL(TVMFFIByteArray, obj));
+      break;
+    case kTVMFFIBytes:
+      r = tpy_bytes_new(*TPY_CELL(TVMFFIByteArray, obj));
+      break;
+    case kTVMFFIShape: {
+      const TVMFFIShapeCell* cell = TPY_CELL(TVMFFIShapeCell, obj);
+      r = tpy_shape_new(cell->data, (int64_t)cell->size);
+      break;
+    }
+    case kTVMFFIOpaquePyObject:
+      r = Py_NewRef((PyObject*)TPY_CELL(TVMFFIOpaqueObjectCell, obj)->handle);
+      break;
+    case kTVMFFIFunction:
+      return tpy_function_wrap_steal(obj);
+    case kTVMFFITensor:
+      if (tpy_tensor_wrap_steal != NULL) return tpy_tensor_wrap_steal(obj);
+      return tpy_object_wrap_steal(obj);
+    default:
+      return tpy_object_wrap_steal(obj);
+  }
+  TVMFFIObjectDecRef(obj);
+  return r;
+}
+
+PyObject* tpy_from_any_steal(TVMFFIAny* v) {
+  TVMFFIAny x = *v;
+  v->type_index = kTVMFFINone;
+  v->zero_padding = 0;
+  v->v_int64 = 0;
+  switch (x.type_index) {
+    case kTVMFFINone:
+      Py_RETURN_NONE;
+    case kTVMFFIInt:
+      return PyLong_FromLongLong(x.v_int64);
+    case kTVMFFIBool:
+      return PyBool_FromLong(x.v_int64 != 0);
+    case kTVMFFIFloat:
+      return PyFloat_FromDouble(x.v_float64);
+    case kTVMFFIOpaquePtr:
+      return tpy_void_p(x.v_ptr);
+    case kTVMFFIDataType:
+      return tpy_dtype_wrap(x.v_dtype);
+    case kTVMFFIDevice:
+      return tpy_device_wrap(x.v_device);
+    case kTVMFFISmallStr:
+      return PyUnicode_DecodeUTF8(x.v_bytes, (Py_ssize_t)x.small_str_len, "replace");
+    case kTVMFFISmallBytes:
+      return PyBytes_FromStringAndSize(x.v_bytes, (Py_ssize_t)x.small_str_len);
+    case kTVMFFIRawStr:
+      return PyUnicode_DecodeUTF8(x.v_c_str, (Py_ssize_t)strlen(x.v_c_str), "replace");
+    default:
+      break;
+  }
+  if (x.type_index >= kTVMFFIStaticObjectBegin) return tpy_object_from_steal(x.v_obj);
+  PyErr_Format(PyExc_ValueError, "cannot convert a value of type `%s` to Python",
+               tether_any_type_key(&x));
+  return NULL;
+}
+
+PyObject* tpy_from_any_view(const TVMFFIAny* v) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin) {
+    TVMFFIObjectIncRef(v->v_obj);
+    return tpy_object_from_steal(v->v_obj);
+  }
+  switch (v->type_index) {
+    case kTVMFFIByteArrayPtr: {
+      const TVMFFIByteArray* b = v->v_ptr;
+      return PyBytes_FromStringAndSize(b->data, (Py_ssize_t)b->size);
+    }
+    case kTVMFFIObjectRValueRef: {
+      TVMFFIObject** slot = v->v_ptr;
+      TVMFFIObject* obj = *slot;
+      if (obj == NULL) {
+        PyErr_SetString(PyExc_ValueError, "RValueRef already moved");
+        return NULL;
+      }
+      *slot = NULL;
+      return tpy_object_from_steal(obj);
+    }
+    default: {
+      TVMFFIAny copy = *v;
+      return tpy_from_any_steal(&copy);
+    }
+  }
+}
+
+int tpy_convert_init(PyObject* module) {
+  static const char* names[2] = {"ffi.GetInvalidObject", "ffi.GetKwargsObject"};
+  static const char* attrs[2] = {"MISSING", "KWARGS"};
+  TVMFFIObject** slots[2] = {&tpy_missing_handle, &tpy_kwargs_handle};
+  for (int i = 0; i < 2; ++i) {
+    TVMFFIByteArray name = tpy_bytes_of(names[i]);
+    TVMFFIObjectHandle f = NULL;
+    if (TVMFFIFunctionGetGlobal(&name, &f) != 0) {
+      tpy_raise_ffi_error();
+      return -1;
+    }
+    if (f == NULL) {
+      PyErr_Format(PyExc_ImportError, "tether.core needs the global function %s", names[i]);
+      return -1;
+    }
+    TVMFFIAny result = tether_any_none();
+    int rc = TVMFFIFunctionCall(f, NULL, 0, &result);
+    TVMFFIObjectDecRef(f);
+    if (rc != 0) {
+      tpy_raise_ffi_error();
+      return -1;
+    }
+    if (result.type_index < kTVMFFIStaticObjectBegin) {
+      PyErr_Format(PyExc_ImportError, "%s did not return an object", names[i]);
+      return -1;
+    }
+    *slots[i] = result.v_obj; /* owned for the life of the process */
+    TVMFFIObjectIncRef(result.v_obj);
+    PyObject* obj = tpy_object_wrap_as(&TpyObject_Type, result.v_obj);
+    if (obj == NULL || PyModule_AddObject(module, attrs[i], obj) != 0) {
+      Py_XDECREF(obj);
+      return -1;
+    }
+  }
+  return 0;
+}
