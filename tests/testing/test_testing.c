@@ -293,14 +293,36 @@ static void test_registered_type_keys(void) {
   tether_any_release(&out);
 }
 
+static void test_system_lib_add_one(void) {
+  TVMFFIAny mod = tether_any_none(), fn = tether_any_none(), out = tether_any_none();
+  TVMFFIAny prefix = tether_any_raw_str("testing.");
+  CHECK_OK(call("ffi.SystemLib", &prefix, 1, &mod));
+  TVMFFIAny get_args[3] = {mod, tether_any_raw_str("add_one"), tether_any_bool(false)};
+  CHECK_OK(call("ffi.ModuleGetFunction", get_args, 3, &fn));
+  CHECK_EQ_INT(fn.type_index, kTVMFFIFunction);
+  if (fn.type_index == kTVMFFIFunction) {
+    TVMFFIAny ten = tether_any_int(10);
+    CHECK_OK(tether_func_call(fn.v_obj, &ten, 1, &out));
+    CHECK_EQ_INT(out.v_int64, 11);
+  }
+  tether_any_release(&fn);
+  /* ffi.SystemLib caches one module per prefix for the process: drop only our reference */
+  tether_any_release(&mod);
+}
+
 int main(void) {
   TVMFFITestingDummyTarget();
+  /* ffi.SystemLib keeps one module per prefix for the life of the process: create it
+   * before the per-test leak accounting starts. */
+  TVMFFIAny prefix = tether_any_raw_str("testing."), mod = tether_any_none();
+  if (call("ffi.SystemLib", &prefix, 1, &mod) == 0) tether_any_release(&mod);
   static const test_case_t cases[] = {
       TEST_CASE(test_simple_functions),     TEST_CASE(test_raise_error_backtrace),
       TEST_CASE(test_use_count),            TEST_CASE(test_unregistered_object),
       TEST_CASE(test_make_object_from_packed_args), TEST_CASE(test_ffi_init),
       TEST_CASE(test_field_setters),        TEST_CASE(test_repr_values),
       TEST_CASE(test_container_builders),   TEST_CASE(test_registered_type_keys),
+      TEST_CASE(test_system_lib_add_one),
   };
   return test_run_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
