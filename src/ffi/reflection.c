@@ -911,6 +911,8 @@ static int tether__repr_seq(tether_sb* sb, TVMFFIObject* obj, const char* open, 
     if (i != 0) tether__sb_puts(sb, ", ");
     if (tether__repr_into(sb, &items[i]) != 0) return -1;
   }
+  /* a one-element Array prints like a Python 1-tuple, "(x,)", as tvm-ffi does */
+  if (cell->size == 1 && open[0] == '(') tether__sb_puts(sb, ",");
   tether__sb_puts(sb, close);
   return 0;
 }

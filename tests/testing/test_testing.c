@@ -236,6 +236,10 @@ static void test_repr_values(void) {
   TVMFFIAny arr = tether_any_none(), list = tether_any_none(), dict = tether_any_none();
   CHECK_OK(call("ffi.Array", items, 6, &arr));
   check_repr(&arr, "(1, 2, \"a\", None, True, 1.5)");
+  TVMFFIAny one = tether_any_none();
+  CHECK_OK(call("ffi.Array", items, 1, &one));
+  check_repr(&one, "(1,)");
+  tether_any_release(&one);
   CHECK_OK(call("ffi.List", items, 2, &list));
   check_repr(&list, "[1, 2]");
   TVMFFIAny kv[4] = {tether_any_raw_str("a"), tether_any_int(1), tether_any_raw_str("b"), arr};
