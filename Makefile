@@ -32,7 +32,7 @@ FUZZ_CMAKE_FLAGS := -DCMAKE_C_COMPILER=$(FUZZ_CC) -DTETHER_FUZZ=ON \
                     -DTETHER_SANITIZE=fuzzer-no-link$(,)address$(,)undefined
 
 # `make test` runs these suites in order; a new suite (e.g. test-python) is added here.
-TEST_SUITES := test-c
+TEST_SUITES := test-c test-python
 
 # TSan needs a non-randomised address space on kernels with high mmap entropy.
 NO_ASLR := $(shell setarch $$(uname -m) -R true >/dev/null 2>&1 && echo setarch $$(uname -m) -R)
@@ -56,8 +56,9 @@ demo:
 test: $(TEST_SUITES)
 
 # The C suite: every tests/ffi/test_*.c, the examples' output, the fuzz seeds.  -Werror.
+# (With the Python virtualenv present, its python runs the tvm-ffi compatibility tests.)
 test-c:
-	$(call configure_build,$(BUILD),-DTETHER_WERROR=ON)
+	$(call configure_build,$(BUILD),-DTETHER_WERROR=ON $(TETHER_PYTHON_FLAG))
 	cd $(BUILD) && $(CTEST) --output-on-failure -j$(JOBS)
 
 test-asan:
@@ -105,3 +106,55 @@ bench:
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ)
+
+# ---- Python: the package in a virtualenv, and its tests ---------------------------------
+# `make venv` creates $(VENV) (python3 -m venv), installs the build backend and the test
+# dependencies once (PY_TEST_DEPS: pytest, numpy, apache-tvm-ffi, torch -- the CPU torch
+# wheel from local disk, never a CUDA build), then (re)installs tether itself: a regular
+# install, built with scikit-build-core in the persistent build-py/ tree, so a re-run only
+# rebuilds what changed.  For development, `$(VENV)/bin/pip install --no-build-isolation -e .` instead
+# keeps python/tether/*.py live.  `make test-python` runs pytest on tests/python; the module
+# tests load the example kernel from $(BUILD).
+PYTHON ?= python3
+VENV ?= .venv
+VENV_PY := $(VENV)/bin/python
+PIP_FLAGS ?= --only-binary=torch
+# The build backend (the package is built without build isolation) and pyproject.toml's
+# `test` extra (keep the two lists the same).
+PY_BUILD_DEPS := "scikit-build-core>=0.10"
+PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.14 torch==2.13.0
+# -DTETHER_PYTHON for the C configure, when the virtualenv exists (checked when run).
+TETHER_PYTHON_FLAG = $$(test -x $(VENV_PY) && echo -DTETHER_PYTHON=$(abspath $(VENV_PY)))
+
+.PHONY: venv test-python clean-python
+
+# `make test`: the virtualenv first (so the C suite's compatibility tests run), pytest last.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+test-c: venv
+test-python: test-c
+endif
+
+$(VENV)/.deps-installed: Makefile
+	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV_PY) -m pip install $(PIP_FLAGS) $(PY_BUILD_DEPS) $(PY_TEST_DEPS)
+	touch $@
+
+venv: $(VENV)/.deps-installed
+	$(VENV_PY) -m pip install --no-build-isolation --no-deps .
+
+test-python: venv
+	$(call configure_build,$(BUILD),-DTETHER_WERROR=ON $(TETHER_PYTHON_FLAG),add_one_kernel)
+	TETHER_BUILD_DIR=$(abspath $(BUILD)) $(VENV_PY) -m pytest tests/python -q
+
+clean-python:
+	rm -rf $(VENV) build-py
+
+# ---- bench-python (owner: pybench) -------------------------------------------------------
+# The Python-boundary benchmark (bench/python/run.sh): its own venv in bench/python/.venv,
+# tether installed from this tree, the floor / nanobind / pybind11 columns built for it; writes
+# bench/results/python_boundary.md and .png.  BENCH_ARGS passes options (e.g. --quick).
+BENCH_ARGS ?=
+.PHONY: bench-python
+bench-python:
+	sh bench/python/run.sh $(BENCH_ARGS)
+# ---- end of bench-python -----------------------------------------------------------------

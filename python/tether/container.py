@@ -13,13 +13,19 @@ list; == compares element-wise with any sequence (Array/List, list, tuple) or ma
 immutable Array/Map hash by value, mutable List/Dict are unhashable; missing keys raise
 KeyError(key), bad indices IndexError, non-integer indices TypeError.
 """
+from __future__ import annotations
+
 import operator
 from collections.abc import ItemsView, KeysView, Mapping, MutableMapping, MutableSequence, \
     Sequence, ValuesView
-from typing import Any, Iterable, Iterator, List as _PyList, Tuple
 
 from . import core
 from .registry import register_object
+
+# Typing names for annotations only (not imported at run time: `import tether` stays fast).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator, List as _PyList, Tuple
 
 __all__ = ["Array", "List", "Map", "Dict"]
 
@@ -278,11 +284,15 @@ class List(core.Object):
 class _FFIItemsView(ItemsView):
     """items() of a Map/Dict: one pass of the C iterator, no lookup per key."""
 
+    _mapping: Any
+
     def __iter__(self) -> Iterator[Tuple[Any, Any]]:
         return self._mapping._iter_items()
 
 
 class _FFIValuesView(ValuesView):
+    _mapping: Any
+
     def __iter__(self) -> Iterator[Any]:
         for _, v in self._mapping._iter_items():
             yield v

@@ -5,9 +5,15 @@ K (RuntimeError if none); a Python exception crossing into C gets the kind regis
 its exact class.  RuntimeError, ValueError, TypeError, AttributeError, KeyError,
 IndexError, AssertionError and MemoryError are registered by tether.core.
 """
-from typing import Optional, Type, Union
+from __future__ import annotations
+
 
 from . import core
+
+# Typing names for annotations only (not imported at run time: `import tether` stays fast).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Optional, Type, Union
 
 __all__ = ["register_error"]
 

@@ -5,11 +5,17 @@ Functions are found by name through the ffi.Module* globals.  ``mod.name`` looks
 function up once and caches it on the instance; ``mod["name"]`` and ``mod.get_function``
 look up every time.  A module keeps its library loaded while any of its functions lives.
 """
+from __future__ import annotations
+
 import os
-from typing import Any, Dict, List, Optional, Union
 
 from . import core
 from .registry import register_object
+
+# Typing names for annotations only (not imported at run time: `import tether` stays fast).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["Module", "load_module", "system_lib"]
 

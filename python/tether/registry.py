@@ -4,11 +4,17 @@ Globals live in libtether's registry; these helpers only shape the Python side o
 names are plain str, metadata is parsed from its JSON text, and registration can be used
 as a decorator.
 """
+from __future__ import annotations
+
 import sys
-import types
-from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import core
+
+# Typing names for annotations only (not imported at run time: `import tether` stays fast).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import types
+    from typing import Any, Callable, Dict, List, Optional, Union
 
 __all__ = ["get_global_func", "register_global_func", "remove_global_func",
            "list_global_func_names", "get_global_func_metadata", "init_ffi_api",
@@ -25,12 +31,12 @@ def register_global_func(func_name: Union[str, Callable[..., Any]],
     ``@register_global_func`` (the name is the function's __name__).  Registering a name
     that exists raises RuntimeError unless `override`.  Returns the registered Function.
     """
+    name: Any = func_name
     if callable(func_name) and f is None:
-        f, func_name = func_name, getattr(func_name, "__name__", None)
-    if not isinstance(func_name, str):
+        f, name = func_name, getattr(func_name, "__name__", None)
+    if not isinstance(name, str):
         raise TypeError("register_global_func: `func_name` must be a str, got "
-                        f"{type(func_name).__name__}")
-    name = func_name
+                        f"{type(name).__name__}")
 
     def register(fn: Callable[..., Any]):
         if not callable(fn):
@@ -57,7 +63,8 @@ def get_global_func_metadata(name: str) -> Dict[str, Any]:
     """The metadata of the global `name` (its type_schema and any attributes) as a dict."""
     import json
 
-    return json.loads(_metadata(name))
+    text = _metadata(name)
+    return json.loads(text) if text else {}
 
 
 def init_ffi_api(namespace: str, target_module: Union[str, types.ModuleType, None] = None) -> None:
@@ -76,7 +83,7 @@ def init_ffi_api(namespace: str, target_module: Union[str, types.ModuleType, Non
             continue
         f = core.get_global_func(full)
         try:
-            f.__name__ = short
+            setattr(f, "__name__", short)
         except (AttributeError, TypeError):
             pass
         setattr(module, short, f)

@@ -5,10 +5,16 @@ The classes get their fields, methods and __init__ from reflection; what is decl
 only the binding.  testing.TestUnregistered* are deliberately left unbound, to exercise the
 classes tether.core makes on its own for unknown type keys.
 """
-from typing import Any
+from __future__ import annotations
+
 
 from . import core
 from .registry import register_object
+
+# Typing names for annotations only (not imported at run time: `import tether` stays fast).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["TestIntPair", "TestObjectBase", "TestObjectDerived", "create_object",
            "object_use_count", "add_one", "echo", "nop", "apply"]
@@ -57,5 +63,6 @@ def create_object(type_key: str, **fields: Any) -> core.Object:
 
 
 def object_use_count(obj: core.Object) -> int:
-    """The strong reference count of `obj`'s FFI object (the argument itself not counted)."""
+    """The strong reference count of `obj`'s FFI object (arguments are passed as borrowed
+    views, so the call itself adds nothing: a fresh object held only by `obj` reports 1)."""
     return int(_use_count(obj))

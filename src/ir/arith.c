@@ -1,5 +1,650 @@
-/* arith.c -- (being written) */
-#include "internal.h"
+/*
+ * arith.c -- symbolic int64 arithmetic on shape dims: IntImm, Vars of PrimType(int64) and
+ * the prim.* binops.  trx_simplify puts an expression into one canonical form, the
+ * builders (trx_add, ...) simplify as they go, trx_prove_equal decides equality where the
+ * canonical form allows it.
+ *
+ * Canonical form (a linear combination): constant + sum of coeff * monomial, where a
+ * monomial is a product of atoms.  Atoms are Vars, and floordiv / floormod / min / max
+ * terms that do not fold (their operands themselves canonical), or any other expression.
+ * - Terms keep the order in which they first appear (deterministic for a given input, and
+ *   the order TVM's canonical simplifier prints: `n * m * 3`, `n + m`); like terms merge
+ *   whatever their order (n*m and m*n are one monomial).
+ * - Printing: positive terms first, then negative terms subtracted, the constant last
+ *   (`n - 2`, `n * 2 + 1`); a monomial prints its atoms, then `* coeff` unless it is 1.
+ * - floordiv(x, k) / floormod(x, k) with a constant k: terms whose coefficient k divides
+ *   come out of the division (floordiv(2n + m, 2) = n + floordiv(m, 2)), and so does a
+ *   constant that k divides; floormod reduces its constant modulo k.  Constants fold.
+ * - min / max fold when the difference of their operands is a constant.
+ * On int64 overflow the expression is returned unsimplified.
+ */
+#include "arith.h"
 
-int trx__arith_init(void) { return 0; }
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "node.h"
+
+static trx_kind trx__binop_kind(const TVMFFIObject* e);
+
+/* ---- a tiny growable string (atom keys) ----------------------------------------------- */
+
+typedef struct {
+  char* s;
+  size_t n, cap;
+  bool oom;
+} trx__buf;
+
+static void trx__buf_put(trx__buf* b, const char* s, size_t n) {
+  if (b->oom) return;
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 64;
+    while (cap < b->n + n + 1) cap *= 2;
+    char* p = realloc(b->s, cap);
+    if (p == NULL) {
+      b->oom = true;
+      return;
+    }
+    b->s = p;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = '\0';
+}
+
+static void trx__buf_fmt(trx__buf* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void trx__buf_fmt(trx__buf* b, const char* fmt, ...) {
+  char tmp[128];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+  va_end(ap);
+  if (n > 0) trx__buf_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* The identity-and-structure key of a canonical expression: Vars by identity (name first,
+ * so sorting is stable across runs), IntImms by value, binops by kind and operands. */
+static void trx__key(trx__buf* b, const TVMFFIObject* e) {
+  static const char* const tags[] = {"+", "-", "*", "fd", "fm", "min", "max"};
+  int64_t v;
+  if (trx__int_imm_value(e, &v)) {
+    trx__buf_fmt(b, "#%lld", (long long)v);
+  } else if (trx_is(e, TRX_VAR)) {
+    TVMFFIByteArray name = trx__str(&((const trx_var_t*)e)->name);
+    trx__buf_put(b, "v", 1);
+    trx__buf_put(b, name.data, name.size);
+    trx__buf_fmt(b, "@%p", (const void*)e);
+  } else if (e != NULL && trx__binop_kind(e) != TRX_NUM_KINDS) {
+    int k = (int)trx__binop_kind(e) - TRX_PRIM_ADD;
+    const trx_binop_t* bin = (const trx_binop_t*)e;
+    trx__buf_fmt(b, "(%s ", tags[k]);
+    trx__key(b, bin->a);
+    trx__buf_put(b, " ", 1);
+    trx__key(b, bin->b);
+    trx__buf_put(b, ")", 1);
+  } else {
+    trx__buf_fmt(b, "o@%p", (const void*)e);
+  }
+}
+
+/* ---- linear forms ----------------------------------------------------------------------- */
+
+typedef struct {
+  TVMFFIObject* expr; /* owned canonical atom */
+  char* key;          /* owned */
+} trx__atom;
+
+typedef struct {
+  int64_t coeff;
+  int32_t n;
+  trx__atom* f; /* factors in appearance order */
+  char* mkey;   /* owned: the factors' keys sorted and joined (matches like monomials) */
+} trx__term;
+
+typedef struct {
+  int64_t c;
+  trx__term* t;
+  int32_t n, cap;
+  bool fail; /* overflow or out of memory: give up simplifying */
+} trx__lin;
+
+static void trx__term_free(trx__term* t) {
+  for (int32_t i = 0; i < t->n; ++i) {
+    TVMFFIObjectDecRef(t->f[i].expr);
+    free(t->f[i].key);
+  }
+  free(t->f);
+  free(t->mkey);
+  memset(t, 0, sizeof(*t));
+}
+
+static void trx__lin_free(trx__lin* l) {
+  for (int32_t i = 0; i < l->n; ++i) trx__term_free(&l->t[i]);
+  free(l->t);
+  memset(l, 0, sizeof(*l));
+}
+
+static int trx__cmp_str(const void* a, const void* b) {
+  return strcmp(*(char* const*)a, *(char* const*)b);
+}
+
+/* Computes t->mkey from the factor keys. */
+static bool trx__term_make_key(trx__term* t) {
+  char* small[8];
+  char** keys = t->n <= 8 ? small : malloc(sizeof(char*) * (size_t)t->n);
+  if (keys == NULL) return false;
+  for (int32_t i = 0; i < t->n; ++i) keys[i] = t->f[i].key;
+  qsort(keys, (size_t)t->n, sizeof(char*), trx__cmp_str);
+  trx__buf b = {0};
+  trx__buf_put(&b, "", 0);
+  for (int32_t i = 0; i < t->n; ++i) {
+    if (i) trx__buf_put(&b, "*", 1);
+    trx__buf_put(&b, keys[i], strlen(keys[i]));
+  }
+  if (keys != small) free(keys);
+  if (b.oom) {
+    free(b.s);
+    return false;
+  }
+  t->mkey = b.s;
+  return true;
+}
+
+/* Adds the term (taking ownership of *t) to l, merging with a like term. */
+static void trx__lin_add_term(trx__lin* l, trx__term* t) {
+  if (l->fail || t->coeff == 0) {
+    trx__term_free(t);
+    return;
+  }
+  for (int32_t i = 0; i < l->n; ++i) {
+    if (strcmp(l->t[i].mkey, t->mkey) == 0) {
+      if (__builtin_add_overflow(l->t[i].coeff, t->coeff, &l->t[i].coeff)) l->fail = true;
+      trx__term_free(t);
+      if (l->t[i].coeff == 0) {
+        trx__term_free(&l->t[i]);
+        memmove(&l->t[i], &l->t[i + 1], sizeof(trx__term) * (size_t)(l->n - i - 1));
+        l->n--;
+      }
+      return;
+    }
+  }
+  if (l->n == l->cap) {
+    int32_t cap = l->cap ? l->cap * 2 : 4;
+    trx__term* p = realloc(l->t, sizeof(trx__term) * (size_t)cap);
+    if (p == NULL) {
+      l->fail = true;
+      trx__term_free(t);
+      return;
+    }
+    l->t = p;
+    l->cap = cap;
+  }
+  l->t[l->n++] = *t;
+  memset(t, 0, sizeof(*t));
+}
+
+/* A deep copy of src scaled by `scale` and multiplied by the factors of `extra` (appended). */
+static bool trx__term_copy(const trx__term* src, const trx__term* extra, int64_t scale, trx__term* out) {
+  memset(out, 0, sizeof(*out));
+  int64_t c = src->coeff;
+  if (__builtin_mul_overflow(c, scale, &c)) return false;
+  if (extra != NULL && __builtin_mul_overflow(c, extra->coeff, &c)) return false;
+  int32_t n = src->n + (extra ? extra->n : 0);
+  out->coeff = c;
+  out->f = calloc((size_t)(n > 0 ? n : 1), sizeof(trx__atom));
+  if (out->f == NULL) return false;
+  for (int32_t i = 0; i < n; ++i) {
+    const trx__atom* a = i < src->n ? &src->f[i] : &extra->f[i - src->n];
+    out->f[i].key = strdup(a->key);
+    if (out->f[i].key == NULL) {
+      trx__term_free(out);
+      return false;
+    }
+    out->f[i].expr = trx__ref(a->expr);
+    out->n = i + 1;
+  }
+  if (!trx__term_make_key(out)) {
+    trx__term_free(out);
+    return false;
+  }
+  return true;
+}
+
+/* l += scale * m */
+static void trx__lin_add(trx__lin* l, const trx__lin* m, int64_t scale) {
+  int64_t c;
+  if (m->fail || __builtin_mul_overflow(m->c, scale, &c) || __builtin_add_overflow(l->c, c, &l->c)) {
+    l->fail = true;
+    return;
+  }
+  for (int32_t i = 0; i < m->n && !l->fail; ++i) {
+    trx__term t;
+    if (!trx__term_copy(&m->t[i], NULL, scale, &t)) {
+      l->fail = true;
+      return;
+    }
+    trx__lin_add_term(l, &t);
+  }
+}
+
+/* l += scale * atom (steals `atom`, a canonical expr). */
+static void trx__lin_add_atom(trx__lin* l, TVMFFIObject* atom, int64_t scale) {
+  trx__term t;
+  memset(&t, 0, sizeof(t));
+  trx__buf b = {0};
+  if (atom == NULL) {
+    l->fail = true;
+    return;
+  }
+  trx__key(&b, atom);
+  t.f = calloc(1, sizeof(trx__atom));
+  if (b.oom || t.f == NULL) {
+    free(b.s);
+    free(t.f);
+    TVMFFIObjectDecRef(atom);
+    l->fail = true;
+    return;
+  }
+  t.coeff = scale;
+  t.n = 1;
+  t.f[0].expr = atom;
+  t.f[0].key = b.s;
+  if (!trx__term_make_key(&t)) {
+    trx__term_free(&t);
+    l->fail = true;
+    return;
+  }
+  trx__lin_add_term(l, &t);
+}
+
+static bool trx__lin_is_const(const trx__lin* l) { return l->n == 0; }
+
+static int64_t trx__floordiv_i(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+static int64_t trx__floormod_i(int64_t a, int64_t b) { return a - trx__floordiv_i(a, b) * b; }
+
+/* ---- expression -> linear form ------------------------------------------------------------ */
+
+static TVMFFIObject* trx__lin_to_expr(const trx__lin* l);
+static void trx__linearize(const TVMFFIObject* e, trx__lin* l, int64_t scale);
+
+static trx_kind trx__binop_kind(const TVMFFIObject* e) {
+  for (int k = TRX_PRIM_ADD; k <= TRX_PRIM_MAX; ++k) {
+    if (e->type_index == trx_type_index[k]) return (trx_kind)k;
+  }
+  return TRX_NUM_KINDS;
+}
+
+/* l += scale * (a * b) */
+static void trx__lin_mul(trx__lin* l, const trx__lin* a, const trx__lin* b, int64_t scale) {
+  /* (ca + sum a_i) * (cb + sum b_j) */
+  int64_t c;
+  if (__builtin_mul_overflow(a->c, b->c, &c) || __builtin_mul_overflow(c, scale, &c) ||
+      __builtin_add_overflow(l->c, c, &l->c)) {
+    l->fail = true;
+    return;
+  }
+  int64_t s;
+  if (__builtin_mul_overflow(b->c, scale, &s)) {
+    l->fail = true;
+    return;
+  }
+  for (int32_t i = 0; i < a->n && !l->fail; ++i) {
+    trx__term t;
+    if (!trx__term_copy(&a->t[i], NULL, s, &t)) l->fail = true;
+    else trx__lin_add_term(l, &t);
+  }
+  if (__builtin_mul_overflow(a->c, scale, &s)) {
+    l->fail = true;
+    return;
+  }
+  for (int32_t j = 0; j < b->n && !l->fail; ++j) {
+    trx__term t;
+    if (!trx__term_copy(&b->t[j], NULL, s, &t)) l->fail = true;
+    else trx__lin_add_term(l, &t);
+  }
+  for (int32_t i = 0; i < a->n && !l->fail; ++i) {
+    for (int32_t j = 0; j < b->n && !l->fail; ++j) {
+      trx__term t;
+      if (!trx__term_copy(&a->t[i], &b->t[j], scale, &t)) l->fail = true;
+      else trx__lin_add_term(l, &t);
+    }
+  }
+}
+
+/* Builds kind(x, y) from two linear forms' canonical exprs (a new atom), NULL on failure. */
+static TVMFFIObject* trx__atom_of(trx_kind kind, const trx__lin* a, const trx__lin* b) {
+  TVMFFIObject* x = trx__lin_to_expr(a);
+  TVMFFIObject* y = x ? trx__lin_to_expr(b) : NULL;
+  TVMFFIObject* r = y ? trx_binop_new(kind, x, y) : NULL;
+  if (x) TVMFFIObjectDecRef(x);
+  if (y) TVMFFIObjectDecRef(y);
+  return r;
+}
+
+/* floordiv / floormod of a by the constant k (k != 0); adds scale * result to l. */
+static void trx__lin_divmod_const(trx__lin* l, const trx__lin* a, int64_t k, bool is_div, int64_t scale) {
+  trx__lin rest = {0};
+  trx__lin quot = {0};
+  if (k == -1 && a->c == INT64_MIN) {
+    l->fail = true;
+    return;
+  }
+  for (int32_t i = 0; i < a->n && !rest.fail && !quot.fail; ++i) {
+    trx__term t;
+    if (a->t[i].coeff % k == 0) {
+      if (!trx__term_copy(&a->t[i], NULL, 1, &t)) {
+        quot.fail = true;
+        break;
+      }
+      t.coeff /= k;
+      trx__lin_add_term(&quot, &t);
+    } else {
+      if (!trx__term_copy(&a->t[i], NULL, 1, &t)) {
+        rest.fail = true;
+        break;
+      }
+      trx__lin_add_term(&rest, &t);
+    }
+  }
+  if (rest.fail || quot.fail) {
+    l->fail = true;
+    goto done;
+  }
+  if (is_div) {
+    if (a->c % k == 0) {
+      quot.c = a->c / k;
+    } else {
+      rest.c = a->c;
+    }
+    trx__lin_add(l, &quot, scale);
+    if (trx__lin_is_const(&rest)) {
+      trx__lin cst = {0};
+      cst.c = trx__floordiv_i(rest.c, k);
+      trx__lin_add(l, &cst, scale);
+    } else {
+      trx__lin kl = {0};
+      kl.c = k;
+      trx__lin_add_atom(l, trx__atom_of(TRX_PRIM_FLOORDIV, &rest, &kl), scale);
+    }
+  } else {
+    rest.c = trx__floormod_i(a->c, k);
+    if (trx__lin_is_const(&rest)) {
+      trx__lin_add(l, &rest, scale);
+    } else {
+      trx__lin kl = {0};
+      kl.c = k;
+      trx__lin_add_atom(l, trx__atom_of(TRX_PRIM_FLOORMOD, &rest, &kl), scale);
+    }
+  }
+done:
+  trx__lin_free(&rest);
+  trx__lin_free(&quot);
+}
+
+static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* l, int64_t scale) {
+  if (kind == TRX_PRIM_ADD || kind == TRX_PRIM_SUB) {
+    trx__linearize(e->a, l, scale);
+    int64_t s = scale;
+    if (kind == TRX_PRIM_SUB && __builtin_sub_overflow((int64_t)0, scale, &s)) {
+      l->fail = true;
+      return;
+    }
+    trx__linearize(e->b, l, s);
+    return;
+  }
+  trx__lin a = {0}, b = {0};
+  trx__linearize(e->a, &a, 1);
+  trx__linearize(e->b, &b, 1);
+  if (a.fail || b.fail) {
+    l->fail = true;
+    goto done;
+  }
+  switch (kind) {
+    case TRX_PRIM_MUL:
+      if (!trx__lin_is_const(&a) && !trx__lin_is_const(&b) && (int64_t)(a.n + 1) * (b.n + 1) > 256) {
+        trx__lin_add_atom(l, trx__atom_of(TRX_PRIM_MUL, &a, &b), scale);
+      } else {
+        trx__lin_mul(l, &a, &b, scale);
+      }
+      break;
+    case TRX_PRIM_FLOORDIV:
+    case TRX_PRIM_FLOORMOD: {
+      bool is_div = kind == TRX_PRIM_FLOORDIV;
+      if (trx__lin_is_const(&b) && b.c != 0) {
+        if (trx__lin_is_const(&a)) {
+          if (b.c == -1 && a.c == INT64_MIN) {
+            l->fail = true;
+            break;
+          }
+          trx__lin cst = {0};
+          cst.c = is_div ? trx__floordiv_i(a.c, b.c) : trx__floormod_i(a.c, b.c);
+          trx__lin_add(l, &cst, scale);
+        } else if (b.c == 1) {
+          if (is_div) trx__lin_add(l, &a, scale);
+        } else {
+          trx__lin_divmod_const(l, &a, b.c, is_div, scale);
+        }
+      } else {
+        trx__lin_add_atom(l, trx__atom_of(kind, &a, &b), scale);
+      }
+      break;
+    }
+    case TRX_PRIM_MIN:
+    case TRX_PRIM_MAX: {
+      trx__lin d = {0};
+      trx__lin_add(&d, &a, 1);
+      trx__lin_add(&d, &b, -1);
+      if (!d.fail && trx__lin_is_const(&d)) {
+        bool a_le_b = d.c <= 0;
+        bool take_a = kind == TRX_PRIM_MIN ? a_le_b : !a_le_b;
+        trx__lin_add(l, take_a ? &a : &b, scale);
+      } else {
+        trx__lin_add_atom(l, trx__atom_of(kind, &a, &b), scale);
+      }
+      trx__lin_free(&d);
+      break;
+    }
+    default:
+      l->fail = true;
+  }
+done:
+  trx__lin_free(&a);
+  trx__lin_free(&b);
+}
+
+static void trx__linearize(const TVMFFIObject* e, trx__lin* l, int64_t scale) {
+  int64_t v;
+  if (l->fail) return;
+  if (trx__int_imm_value(e, &v)) {
+    if (__builtin_mul_overflow(v, scale, &v) || __builtin_add_overflow(l->c, v, &l->c)) l->fail = true;
+    return;
+  }
+  trx_kind kind = e != NULL ? trx__binop_kind(e) : TRX_NUM_KINDS;
+  if (kind != TRX_NUM_KINDS) {
+    trx__linearize_binop((const trx_binop_t*)e, kind, l, scale);
+    return;
+  }
+  trx__lin_add_atom(l, trx__ref((TVMFFIObject*)e), scale);
+}
+
+/* ---- linear form -> expression ------------------------------------------------------------ */
+
+/* The (steals a, b) binop, releasing both; NULL on failure. */
+static TVMFFIObject* trx__bin_steal(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
+  TVMFFIObject* r = a && b ? trx_binop_new(kind, a, b) : NULL;
+  if (a) TVMFFIObjectDecRef(a);
+  if (b) TVMFFIObjectDecRef(b);
+  return r;
+}
+
+/* monomial * coeff (coeff printed last unless 1). */
+static TVMFFIObject* trx__term_expr(const trx__term* t, int64_t coeff) {
+  TVMFFIObject* acc = trx__ref(t->f[0].expr);
+  for (int32_t i = 1; i < t->n && acc; ++i) acc = trx__bin_steal(TRX_PRIM_MUL, acc, trx__ref(t->f[i].expr));
+  if (acc != NULL && coeff != 1) acc = trx__bin_steal(TRX_PRIM_MUL, acc, trx_int64(coeff));
+  return acc;
+}
+
+static TVMFFIObject* trx__lin_to_expr(const trx__lin* l) {
+  TVMFFIObject* acc = NULL;
+  bool const_done = false;
+  for (int32_t i = 0; i < l->n; ++i) {
+    if (l->t[i].coeff <= 0) continue;
+    TVMFFIObject* te = trx__term_expr(&l->t[i], l->t[i].coeff);
+    if (te == NULL) goto fail;
+    acc = acc ? trx__bin_steal(TRX_PRIM_ADD, acc, te) : te;
+    if (acc == NULL) return NULL;
+  }
+  for (int32_t i = 0; i < l->n; ++i) {
+    int64_t c = l->t[i].coeff;
+    if (c >= 0) continue;
+    if (acc == NULL && l->c > 0) {
+      acc = trx_int64(l->c);
+      const_done = true;
+      if (acc == NULL) return NULL;
+    }
+    if (acc == NULL || c == INT64_MIN) {
+      TVMFFIObject* te = trx__term_expr(&l->t[i], c);
+      if (te == NULL) goto fail;
+      acc = acc ? trx__bin_steal(TRX_PRIM_ADD, acc, te) : te;
+    } else {
+      acc = trx__bin_steal(TRX_PRIM_SUB, acc, trx__term_expr(&l->t[i], -c));
+    }
+    if (acc == NULL) return NULL;
+  }
+  if (acc == NULL) return trx_int64(l->c);
+  if (!const_done && l->c != 0) {
+    if (l->c > 0 || l->c == INT64_MIN) acc = trx__bin_steal(TRX_PRIM_ADD, acc, trx_int64(l->c));
+    else acc = trx__bin_steal(TRX_PRIM_SUB, acc, trx_int64(-l->c));
+  }
+  return acc;
+fail:
+  if (acc) TVMFFIObjectDecRef(acc);
+  return NULL;
+}
+
+/* ---- public entry points ------------------------------------------------------------------ */
+
+static void trx__drop_error(void) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err) TVMFFIObjectDecRef(err);
+}
+
+bool trx__int_imm_value(const TVMFFIObject* e, int64_t* out) {
+  if (!trx_is(e, TRX_INT_IMM)) return false;
+  *out = ((const trx_int_imm_t*)e)->value;
+  return true;
+}
+
+bool trx__is_int64_expr(const TVMFFIObject* e) {
+  const TVMFFIObject* ty = trx__ty(e);
+  return trx_is(ty, TRX_PRIM_TYPE) && trx__dtype_equal(((const trx_prim_type_t*)ty)->dtype, trx__dtype_int64);
+}
+
+TVMFFIObject* trx_int64(int64_t v) { return trx_int_imm_new(trx__dtype_int64, v); }
+
+TVMFFIObject* trx_simplify(TVMFFIObject* e) {
+  if (!trx_is(e, TRX_EXPR)) {
+    tether_raise("TypeError", "trx_simplify: expected an Expr, but got %s",
+                 e ? tether_type_key(e->type_index) : "None");
+    return NULL;
+  }
+  if (!trx__is_int64_expr(e)) return trx__ref(e);
+  trx__lin l = {0};
+  trx__linearize(e, &l, 1);
+  TVMFFIObject* r = NULL;
+  if (l.fail) {
+    trx__drop_error(); /* a failed sub-step is not the caller's error */
+    r = trx__ref(e);
+  } else {
+    r = trx__lin_to_expr(&l);
+  }
+  trx__lin_free(&l);
+  return r;
+}
+
+bool trx_as_const_int(TVMFFIObject* e, int64_t* out) {
+  if (trx__int_imm_value(e, out)) return true;
+  if (!trx__is_int64_expr(e)) return false;
+  trx__lin l = {0};
+  trx__linearize(e, &l, 1);
+  bool ok = !l.fail && trx__lin_is_const(&l);
+  if (ok) *out = l.c;
+  if (l.fail) {
+    trx__drop_error();
+  }
+  trx__lin_free(&l);
+  return ok;
+}
+
+trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
+  if (a == b && a != NULL) return TRX_PROVE_TRUE;
+  if (!trx__is_int64_expr(a) || !trx__is_int64_expr(b)) return TRX_PROVE_UNKNOWN;
+  trx__lin l = {0};
+  trx__linearize(a, &l, 1);
+  trx__linearize(b, &l, -1);
+  trx_prove_t r = TRX_PROVE_UNKNOWN;
+  if (!l.fail && trx__lin_is_const(&l)) r = l.c == 0 ? TRX_PROVE_TRUE : TRX_PROVE_FALSE;
+  if (l.fail) {
+    trx__drop_error();
+  }
+  trx__lin_free(&l);
+  return r;
+}
+
+static TVMFFIObject* trx__build(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
+  TVMFFIObject* raw = trx_binop_new(kind, a, b);
+  if (raw == NULL) return NULL;
+  TVMFFIObject* r = trx_simplify(raw);
+  TVMFFIObjectDecRef(raw);
+  return r;
+}
+
+TVMFFIObject* trx_add(TVMFFIObject* a, TVMFFIObject* b) { return trx__build(TRX_PRIM_ADD, a, b); }
+TVMFFIObject* trx_sub(TVMFFIObject* a, TVMFFIObject* b) { return trx__build(TRX_PRIM_SUB, a, b); }
+TVMFFIObject* trx_mul(TVMFFIObject* a, TVMFFIObject* b) { return trx__build(TRX_PRIM_MUL, a, b); }
+TVMFFIObject* trx_floordiv(TVMFFIObject* a, TVMFFIObject* b) { return trx__build(TRX_PRIM_FLOORDIV, a, b); }
+TVMFFIObject* trx_floormod(TVMFFIObject* a, TVMFFIObject* b) { return trx__build(TRX_PRIM_FLOORMOD, a, b); }
+TVMFFIObject* trx_min(TVMFFIObject* a, TVMFFIObject* b) { return trx__build(TRX_PRIM_MIN, a, b); }
+TVMFFIObject* trx_max(TVMFFIObject* a, TVMFFIObject* b) { return trx__build(TRX_PRIM_MAX, a, b); }
+
+/* ---- globals: arith.Simplify(e), arith.ProveEqual(a, b) -> 0/1/2, arith.AsConstInt(e) ---- */
+
+static int trx__g_simplify(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  (void)self;
+  TVMFFIObject* e = NULL;
+  if (tether_check_nargs("arith.Simplify", "(0: ir.Expr) -> ir.Expr", n, 1) != 0 ||
+      tether_arg_object("arith.Simplify", args, 0, trx_type_index[TRX_EXPR], &e) != 0) {
+    return -1;
+  }
+  TVMFFIObject* r = trx_simplify(e);
+  if (r == NULL) return -1;
+  *rv = tether_any_object(r);
+  return 0;
+}
+
+static int trx__g_prove_equal(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  (void)self;
+  TVMFFIObject *a = NULL, *b = NULL;
+  if (tether_check_nargs("arith.ProveEqual", "(0: ir.Expr, 1: ir.Expr) -> int", n, 2) != 0 ||
+      tether_arg_object("arith.ProveEqual", args, 0, trx_type_index[TRX_EXPR], &a) != 0 ||
+      tether_arg_object("arith.ProveEqual", args, 1, trx_type_index[TRX_EXPR], &b) != 0) {
+    return -1;
+  }
+  *rv = tether_any_int((int64_t)trx_prove_equal(a, b));
+  return 0;
+}
+
+int trx__arith_init(void) {
+  if (trx__register_global("arith.Simplify", trx__g_simplify, NULL) != 0) return -1;
+  return trx__register_global("arith.ProveEqual", trx__g_prove_equal, NULL);
+}
+
 void trx__arith_fini(void) {}

@@ -1,5 +1,1416 @@
-/* builder.c -- (being written) */
-#include "internal.h"
+/*
+ * builder.c -- the normalizer and the BlockBuilder (spec relax.md section 4).
+ *
+ * The normalizer gives every expression its `ty` and puts it in A-normal form: the
+ * arguments of a Call, the fields of a Tuple, the tuple of a TupleGetItem, the condition of
+ * an If and the body of a SeqExpr must be leaves (vars, constants, prim exprs, ops, global
+ * vars, shapes) or Tuples of leaves; anything else is bound to a fresh var in the innermost
+ * open binding block.  A node none of whose children changed is kept, and an inferred type
+ * is written into it (Expr.ty is the one mutable field); otherwise a new node is made.
+ *
+ * The BlockBuilder ("relax.BlockBuilder") holds the module being built, the open function
+ * scopes and binding blocks, one name supply, the table var -> bound value, and the dedup
+ * table of the functions it added.  The Python context managers of tether.relax drive it
+ * through the relax.BlockBuilder* globals registered at the end of this file.
+ */
+#include "builder.h"
 
-int trx__builder_init(void) { return 0; }
-void trx__builder_fini(void) {}
+#include <stdio.h>
+
+#include "node.h"
+
+int32_t trx__block_builder_type_index = -1;
+
+/* ---- builder state -------------------------------------------------------------------------
+ * Invariants:
+ * - blocks[] is one stack shared by all scopes; a function frame owns the block frames from
+ *   its block_base up to the next function's base (or the top).  After emit_func_output the
+ *   function owns none (its blocks are closed into `closed`), so emitting there fails as
+ *   "no block is being built" until the scope is ended.
+ * - The normalizer pushes temporary frames (SeqExpr blocks and bodies, If branches) and pops
+ *   them before it returns, also on failure.
+ * - Every pointer field holds an owned reference (NULL = none). */
+
+typedef struct {
+  TVMFFIObject* bindings; /* Array<Binding> */
+  TVMFFIObject* memo;     /* Map<Expr, Var> or NULL: arguments already bound in this block */
+  bool is_dataflow;
+} trx__block_frame_t;
+
+typedef struct {
+  TVMFFIAny name;       /* owning string */
+  TVMFFIObject* params; /* Array<Var>, or NULL until emit_func_output supplies them */
+  TVMFFIObject* attrs;  /* Map<str, Any> */
+  TVMFFIObject* closed; /* Array<BindingBlock>: the non-empty blocks closed so far */
+  int32_t block_base;
+  bool is_pure;
+  bool output_emitted;
+} trx__func_frame_t;
+
+typedef struct {
+  uint64_t hash;
+  TVMFFIObject* func;
+  TVMFFIObject* gvar;
+} trx__dedup_entry_t;
+
+typedef struct {
+  TVMFFIObject header;
+  void (*reflected_deleter)(void* self, int flags);
+  TVMFFIObject* mod;   /* IRModule; copied before a write when shared */
+  TVMFFIObject* names; /* Map<str, int>: each name handed out -> last suffix tried on it */
+  TVMFFIObject* table; /* Map<Var, Expr>: every VarBinding emitted */
+  trx__block_frame_t* blocks;
+  int32_t nblocks, cap_blocks;
+  trx__func_frame_t* funcs;
+  int32_t nfuncs, cap_funcs;
+  trx__dedup_entry_t* dedup;
+  int64_t ndedup, cap_dedup;
+} trx__builder_t;
+
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+static int16_t* trx__kind_table; /* type index - trx__kind_base -> trx_kind, or -1 */
+static int32_t trx__kind_base, trx__kind_count;
+
+/* The exact kind of `o`, or -1 for NULL / a type outside TRX_NODE_KINDS. */
+static int trx__kind_of(const TVMFFIObject* o) {
+  if (o == NULL) return -1;
+  int32_t i = o->type_index - trx__kind_base;
+  if (trx__kind_table != NULL && i >= 0 && i < trx__kind_count) return trx__kind_table[i];
+  return -1;
+}
+
+static void trx__unref(TVMFFIObject* o) {
+  if (o != NULL) TVMFFIObjectDecRef(o);
+}
+
+/* Sets e.ty to `ty_steal` (an Expr node the caller may write: a fresh node or its own). */
+static void trx__set_ty(TVMFFIObject* e, TVMFFIObject* ty_steal) {
+  trx_expr_t* x = (trx_expr_t*)e;
+  TVMFFIObject* old = x->ty;
+  x->ty = ty_steal;
+  trx__unref(old);
+}
+
+static int trx__map_put(TVMFFIObject** map, const TVMFFIAny* k, const TVMFFIAny* v) {
+  TVMFFIObjectHandle h = *map;
+  int rc = tether_map_set(&h, k, v);
+  *map = (TVMFFIObject*)h;
+  return rc;
+}
+
+static int trx__array_push_obj(TVMFFIObject** arr, TVMFFIObject* item) {
+  TVMFFIObjectHandle h = *arr;
+  TVMFFIAny v = tether_any_object(item);
+  int rc = tether_array_append(&h, &v);
+  *arr = (TVMFFIObject*)h;
+  return rc;
+}
+
+static TVMFFIObject* trx__new_array(void) {
+  TVMFFIObjectHandle h = NULL;
+  return tether_array_new(NULL, 0, &h) == 0 ? (TVMFFIObject*)h : NULL;
+}
+
+static TVMFFIObject* trx__new_map(void) {
+  TVMFFIObjectHandle h = NULL;
+  return tether_map_new(NULL, 0, &h) == 0 ? (TVMFFIObject*)h : NULL;
+}
+
+/* TVMScript text of `o` for error messages, into buf (never fails; clears its own error). */
+static const char* trx__b_repr(TVMFFIObject* o, char* buf, size_t n) {
+  trx_print_options_t opts = {false, true};
+  TVMFFIAny s = tether_any_none();
+  TVMFFIByteArray b;
+  if (o == NULL) {
+    snprintf(buf, n, "None");
+  } else if (trx_print(o, &opts, &s) == 0 && tether_any_get_str(&s, &b)) {
+    snprintf(buf, n, "%.*s", (int)b.size, b.data);
+  } else {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    trx__unref(err);
+    snprintf(buf, n, "<%s>", tether_type_key(o->type_index));
+  }
+  tether_any_release(&s);
+  return buf;
+}
+
+bool trx__is_leaf_or_tuple(const TVMFFIObject* e) {
+  if (e == NULL) return false;
+  switch (trx__kind_of(e)) {
+    case TRX_CALL:
+    case TRX_TUPLE_GET_ITEM:
+    case TRX_FUNCTION:
+    case TRX_SEQ_EXPR:
+    case TRX_IF:
+      return false;
+    case -1:
+      return !(trx_is(e, TRX_CALL) || trx_is(e, TRX_TUPLE_GET_ITEM) || trx_is(e, TRX_FUNCTION) ||
+               trx_is(e, TRX_SEQ_EXPR) || trx_is(e, TRX_IF));
+    default:
+      return true;
+  }
+}
+
+/* ---- frames -------------------------------------------------------------------------------- */
+
+static trx__block_frame_t* trx__top_block(trx__builder_t* b) {
+  return b->nblocks > 0 ? &b->blocks[b->nblocks - 1] : NULL;
+}
+
+static int trx__push_block(trx__builder_t* b, bool dataflow) {
+  if (b->nblocks == b->cap_blocks) {
+    int32_t cap = b->cap_blocks ? b->cap_blocks * 2 : 8;
+    trx__block_frame_t* p = realloc(b->blocks, sizeof(*p) * (size_t)cap);
+    if (p == NULL) return tether_raise("MemoryError", "BlockBuilder: out of memory");
+    b->blocks = p;
+    b->cap_blocks = cap;
+  }
+  TVMFFIObject* arr = trx__new_array();
+  if (arr == NULL) return -1;
+  trx__block_frame_t* f = &b->blocks[b->nblocks++];
+  f->bindings = arr;
+  f->memo = NULL;
+  f->is_dataflow = dataflow;
+  return 0;
+}
+
+/* Pops the innermost block frame.  out != NULL: *out = its BindingBlock/DataflowBlock (new
+ * reference, possibly empty); the frame is released either way. */
+static int trx__pop_block(trx__builder_t* b, TVMFFIObject** out) {
+  trx__block_frame_t f = b->blocks[--b->nblocks];
+  int rc = 0;
+  if (out != NULL) {
+    *out = trx_binding_block_new(f.bindings, f.is_dataflow);
+    if (*out == NULL) rc = -1;
+  }
+  trx__unref(f.bindings);
+  trx__unref(f.memo);
+  return rc;
+}
+
+static int64_t trx__block_size(TVMFFIObject* block) {
+  return tether_array_size(((trx_binding_block_t*)block)->bindings);
+}
+
+/* Pops the block frames above `base`, appending the non-empty ones to *closed (in order). */
+static int trx__close_blocks(trx__builder_t* b, int32_t base, TVMFFIObject** closed) {
+  int rc = 0;
+  int32_t first = b->nblocks;
+  /* Build the blocks bottom-up so they keep their order, then drop the frames. */
+  for (int32_t i = base; i < first && rc == 0; ++i) {
+    trx__block_frame_t* f = &b->blocks[i];
+    if (tether_array_size(f->bindings) == 0) continue;
+    TVMFFIObject* blk = trx_binding_block_new(f->bindings, f->is_dataflow);
+    if (blk == NULL) {
+      rc = -1;
+    } else {
+      rc = trx__array_push_obj(closed, blk);
+      trx__unref(blk);
+    }
+  }
+  while (b->nblocks > base) trx__pop_block(b, NULL);
+  return rc;
+}
+
+static trx__func_frame_t* trx__top_func(trx__builder_t* b) {
+  return b->nfuncs > 0 ? &b->funcs[b->nfuncs - 1] : NULL;
+}
+
+static void trx__release_func(trx__func_frame_t* f) {
+  tether_any_release(&f->name);
+  trx__unref(f->params);
+  trx__unref(f->attrs);
+  trx__unref(f->closed);
+}
+
+/* ---- name supply ---------------------------------------------------------------------------
+ * A name not handed out yet is returned as is; otherwise the suffix kept for it is
+ * incremented until name+suffix is free.  Every name returned is recorded (suffix 0), so a
+ * later hint equal to it ("lv1") continues from its own counter ("lv11"). */
+
+static int trx__fresh_name(trx__builder_t* b, const char* prefix, size_t len, TVMFFIAny* out) {
+  char* base = malloc(len + 2);
+  char* cand = malloc(len + 24);
+  int rc = -1;
+  if (base == NULL || cand == NULL) {
+    tether_raise("MemoryError", "BlockBuilder: out of memory");
+    goto done;
+  }
+  if (len == 0) {
+    memcpy(base, "v", 2);
+  } else {
+    for (size_t i = 0; i < len; ++i) base[i] = prefix[i] == '.' ? '_' : prefix[i];
+    base[len] = '\0';
+  }
+  TVMFFIAny key = tether_any_raw_str(base);
+  TVMFFIAny zero = tether_any_int(0);
+  const TVMFFIAny* seen = tether_map_find(b->names, &key);
+  if (seen == NULL) {
+    if (trx__map_put(&b->names, &key, &zero) != 0) goto done;
+    rc = tether_any_str(base, strlen(base), out);
+    goto done;
+  }
+  int64_t counter = seen->v_int64;
+  for (;;) {
+    ++counter;
+    snprintf(cand, len + 24, "%s%lld", base, (long long)counter);
+    TVMFFIAny ck = tether_any_raw_str(cand);
+    if (tether_map_find(b->names, &ck) == NULL) {
+      TVMFFIAny cv = tether_any_int(counter);
+      if (trx__map_put(&b->names, &ck, &zero) != 0 || trx__map_put(&b->names, &key, &cv) != 0) {
+        goto done;
+      }
+      rc = tether_any_str(cand, strlen(cand), out);
+      goto done;
+    }
+  }
+done:
+  free(base);
+  free(cand);
+  return rc;
+}
+
+/* ---- emission ------------------------------------------------------------------------------ */
+
+static int trx__no_block(void) {
+  return tether_raise("InternalError",
+                      "Check failed: (!block_stack_.empty()) is false: no block is being built");
+}
+
+/* Binds the normalized `value` to a fresh var in the innermost block; new reference to the
+ * var (a DataflowVar if dataflow_var).  The caller ensures a block is open. */
+static TVMFFIObject* trx__emit_normalized(trx__builder_t* b, TVMFFIObject* value, bool dataflow_var,
+                                          const char* hint, size_t len) {
+  TVMFFIAny name = tether_any_none();
+  TVMFFIObject *var = NULL, *binding = NULL;
+  if (hint == NULL || len == 0) {
+    hint = dataflow_var ? "lv" : "gv";
+    len = 2;
+  }
+  if (trx__fresh_name(b, hint, len, &name) != 0) goto fail;
+  TVMFFIByteArray s = trx__str(&name);
+  var = trx_var_new(s.data, s.size, trx__ty(value), dataflow_var);
+  if (var == NULL) goto fail;
+  binding = trx_var_binding_new(var, value);
+  if (binding == NULL || trx__array_push_obj(&trx__top_block(b)->bindings, binding) != 0) goto fail;
+  TVMFFIAny k = tether_any_object(var), v = tether_any_object(value);
+  if (trx__map_put(&b->table, &k, &v) != 0) goto fail;
+  trx__unref(binding);
+  tether_any_release(&name);
+  return var;
+fail:
+  trx__unref(var);
+  trx__unref(binding);
+  tether_any_release(&name);
+  return NULL;
+}
+
+/* ---- normalizer ---------------------------------------------------------------------------- */
+
+static TVMFFIObject* trx__visit(trx__builder_t* b, TVMFFIObject* e);
+
+/* The var already bound to argument `e` in the innermost block (borrowed), or NULL. */
+static TVMFFIObject* trx__memo_find(trx__builder_t* b, TVMFFIObject* e) {
+  trx__block_frame_t* f = trx__top_block(b);
+  if (f == NULL || f->memo == NULL) return NULL;
+  TVMFFIAny k = tether_any_object(e);
+  const TVMFFIAny* v = tether_map_find(f->memo, &k);
+  return v != NULL ? v->v_obj : NULL;
+}
+
+/* Normalize `e` as a whole expression (new reference). */
+static TVMFFIObject* trx__norm(trx__builder_t* b, TVMFFIObject* e) {
+  TVMFFIObject* hit = trx__memo_find(b, e);
+  return hit != NULL ? trx__ref(hit) : trx__visit(b, e);
+}
+
+/* Normalize `e` as an argument: a non-leaf result is bound to a fresh var (new reference). */
+static TVMFFIObject* trx__norm_arg(trx__builder_t* b, TVMFFIObject* e) {
+  TVMFFIObject* hit = trx__memo_find(b, e);
+  if (hit != NULL) return trx__ref(hit);
+  TVMFFIObject* post = trx__visit(b, e);
+  if (post == NULL || trx__is_leaf_or_tuple(e)) return post;
+  trx__block_frame_t* f = trx__top_block(b);
+  if (f == NULL) {
+    trx__unref(post);
+    tether_raise("InternalError",
+                 "Check failed: (!block_stack_.empty()) is false: Cannot normalize non-leaf without a scope");
+    return NULL;
+  }
+  TVMFFIObject* var = trx__emit_normalized(b, post, f->is_dataflow, NULL, 0);
+  trx__unref(post);
+  if (var == NULL) return NULL;
+  f = trx__top_block(b);
+  if (f->memo == NULL && (f->memo = trx__new_map()) == NULL) goto fail;
+  TVMFFIAny k = tether_any_object(e), v = tether_any_object(var);
+  if (trx__map_put(&f->memo, &k, &v) != 0) goto fail;
+  return var;
+fail:
+  trx__unref(var);
+  return NULL;
+}
+
+/* Normalizes each element of `arr` as an argument.  *out: `arr` itself (new reference) when
+ * nothing changed, else a new Array. */
+static int trx__norm_args(trx__builder_t* b, TVMFFIObject* arr, TVMFFIObject** out) {
+  int64_t n = tether_array_size(arr);
+  TVMFFIAny small[8];
+  TVMFFIAny* items = n <= 8 ? small : malloc(sizeof(TVMFFIAny) * (size_t)n);
+  bool changed = false;
+  int64_t done = 0;
+  int rc = -1;
+  if (items == NULL) return tether_raise("MemoryError", "BlockBuilder: out of memory");
+  for (; done < n; ++done) {
+    const TVMFFIAny* v = tether_array_at(arr, done);
+    if (tether_any_is_object(v) && trx_is(v->v_obj, TRX_EXPR)) {
+      TVMFFIObject* post = trx__norm_arg(b, v->v_obj);
+      if (post == NULL) goto fail;
+      changed |= post != v->v_obj;
+      items[done] = tether_any_object(post); /* owns `post` */
+    } else {
+      tether_any_copy(v, &items[done]);
+    }
+  }
+  if (!changed) {
+    *out = trx__ref(arr);
+    rc = 0;
+  } else {
+    TVMFFIObjectHandle h = NULL;
+    rc = tether_array_new(items, n, &h);
+    *out = (TVMFFIObject*)h;
+  }
+fail:
+  for (int64_t i = 0; i < done; ++i) tether_any_release(&items[i]);
+  if (items != small) free(items);
+  return rc;
+}
+
+/* The least common type of two branches (If): equal types are kept; tensors keep what they
+ * share (dtype, ndim, shape); tuples of one arity go field by field; else R.Any.  New ref. */
+static TVMFFIObject* trx__type_lca(TVMFFIObject* a, TVMFFIObject* c) {
+  if (a == NULL || c == NULL) return trx_any_type_new();
+  TVMFFIAny av = tether_any_object(a), cv = tether_any_object(c);
+  if (trx_structural_equal(&av, &cv, false)) return trx__ref(a);
+  int ka = trx__kind_of(a), kc = trx__kind_of(c);
+  if (ka == TRX_TENSOR_TYPE && kc == TRX_TENSOR_TYPE) {
+    trx_tensor_type_t *x = (trx_tensor_type_t*)a, *y = (trx_tensor_type_t*)c;
+    DLDataType dt = trx__dtype_equal(x->dtype, y->dtype) ? x->dtype : trx__dtype_void;
+    TVMFFIObject* shape = NULL;
+    if (x->shape != NULL && y->shape != NULL) {
+      TVMFFIAny xs = tether_any_object(x->shape), ys = tether_any_object(y->shape);
+      if (trx_structural_equal(&xs, &ys, false)) shape = x->shape;
+    }
+    return trx_tensor_type_new(shape, dt, shape != NULL ? -1 : (x->ndim == y->ndim ? x->ndim : -1));
+  }
+  if (ka == TRX_TUPLE_TYPE && kc == TRX_TUPLE_TYPE) {
+    TVMFFIObject *fa = ((trx_tuple_type_t*)a)->fields, *fc = ((trx_tuple_type_t*)c)->fields;
+    int64_t n = tether_array_size(fa);
+    if (n == tether_array_size(fc)) {
+      TVMFFIObject* fields = trx__new_array();
+      for (int64_t i = 0; fields != NULL && i < n; ++i) {
+        TVMFFIObject* f = trx__type_lca(trx__array_obj(fa, i), trx__array_obj(fc, i));
+        if (f == NULL || trx__array_push_obj(&fields, f) != 0) {
+          trx__unref(f);
+          trx__unref(fields);
+          return NULL;
+        }
+        trx__unref(f);
+      }
+      if (fields == NULL) return NULL;
+      TVMFFIObject* t = trx_tuple_type_new(fields);
+      trx__unref(fields);
+      return t;
+    }
+  }
+  if (ka == TRX_SHAPE_TYPE && kc == TRX_SHAPE_TYPE) {
+    int64_t na = ((trx_shape_type_t*)a)->ndim, nc = ((trx_shape_type_t*)c)->ndim;
+    return trx_shape_type_new(NULL, na == nc ? na : -1);
+  }
+  return trx_any_type_new();
+}
+
+/* Normalizes `e` in a scope of its own (function bodies, If branches): the bindings it needs
+ * go into a fresh block, and the result is always a SeqExpr (new reference). */
+static TVMFFIObject* trx__norm_scope(trx__builder_t* b, TVMFFIObject* e) {
+  TVMFFIObject *post = NULL, *block = NULL, *blocks = NULL, *seq = NULL;
+  if (trx__push_block(b, false) != 0) return NULL;
+  post = trx_is(e, TRX_SEQ_EXPR) ? trx__norm(b, e) : trx__norm_arg(b, e);
+  if (trx__pop_block(b, post != NULL ? &block : NULL) != 0 || post == NULL) goto fail;
+  if (trx__block_size(block) == 0 && trx_is(post, TRX_SEQ_EXPR)) {
+    seq = trx__ref(post);
+    goto fail;
+  }
+  if ((blocks = trx__new_array()) == NULL) goto fail;
+  if (trx__block_size(block) > 0 && trx__array_push_obj(&blocks, block) != 0) goto fail;
+  seq = trx_seq_expr_new(blocks, post);
+  if (seq != NULL && trx__ty(seq) == NULL) trx__set_ty(seq, trx__ref(trx__ty(post)));
+fail:
+  trx__unref(post);
+  trx__unref(block);
+  trx__unref(blocks);
+  return seq;
+}
+
+static TVMFFIObject* trx__visit_tuple(trx__builder_t* b, TVMFFIObject* e) {
+  trx_tuple_t* t = (trx_tuple_t*)e;
+  TVMFFIObject* fields = NULL;
+  if (trx__norm_args(b, t->fields, &fields) != 0) return NULL;
+  TVMFFIObject* node = fields == t->fields ? trx__ref(e) : trx_tuple_new(fields);
+  trx__unref(fields);
+  if (node == NULL || trx__ty(node) != NULL) return node;
+  /* Unchanged but untyped: every field is typed now, so type it in place. */
+  trx_tuple_t* nt = (trx_tuple_t*)node;
+  int64_t n = tether_array_size(nt->fields);
+  TVMFFIObject* tys = trx__new_array();
+  for (int64_t i = 0; tys != NULL && i < n; ++i) {
+    TVMFFIObject* fty = trx__ty(trx__array_obj(nt->fields, i));
+    if (fty == NULL) {
+      trx__unref(tys);
+      return node; /* a field without a type (not an Expr): leave the tuple untyped */
+    }
+    if (trx__array_push_obj(&tys, fty) != 0) {
+      trx__unref(tys);
+      tys = NULL;
+    }
+  }
+  TVMFFIObject* ty = tys != NULL ? trx_tuple_type_new(tys) : NULL;
+  trx__unref(tys);
+  if (ty == NULL) {
+    trx__unref(node);
+    return NULL;
+  }
+  trx__set_ty(node, ty);
+  return node;
+}
+
+/* The type of `call` (whose callee and args are normalized): the op's FInferType, or the
+ * callee's FuncType return.  New reference. */
+static TVMFFIObject* trx__infer_call(TVMFFIObject* call) {
+  trx_call_t* c = (trx_call_t*)call;
+  if (trx_is(c->op, TRX_OP)) return trx_infer_type(call);
+  TVMFFIObject* fty = trx__ty(c->op);
+  if (fty == NULL) {
+    tether_raise("InternalError", "Check failed: (!call->op->ty.IsMissing()) is false: ");
+    return NULL;
+  }
+  TVMFFIObject* first_ty_arg = tether_array_size(c->ty_args) > 0 ? trx__array_obj(c->ty_args, 0) : NULL;
+  switch (trx__kind_of(fty)) {
+    case TRX_FUNC_TYPE: {
+      trx_func_type_t* f = (trx_func_type_t*)fty;
+      /* An opaque callee (params unknown) returns what the call's ty_args say, if anything. */
+      if (f->params == NULL && first_ty_arg != NULL) return trx__ref(first_ty_arg);
+      return trx__ref(f->ret);
+    }
+    case TRX_PACKED_FUNC_TYPE:
+      return first_ty_arg != NULL ? trx__ref(first_ty_arg) : trx_any_type_new();
+    default:
+      tether_raise("InternalError", "Check failed: (opt) is false: Call->op must contains a function type");
+      return NULL;
+  }
+}
+
+static TVMFFIObject* trx__visit_call(trx__builder_t* b, TVMFFIObject* e) {
+  trx_call_t* c = (trx_call_t*)e;
+  TVMFFIObject *op = NULL, *args = NULL, *node = NULL;
+  op = trx__norm(b, c->op);
+  if (op == NULL || trx__norm_args(b, c->args, &args) != 0) goto fail;
+  node = (op == c->op && args == c->args) ? trx__ref(e) : trx_call_new(op, args, c->attrs, c->ty_args);
+  if (node != NULL && trx__ty(node) == NULL) {
+    TVMFFIObject* ty = trx__infer_call(node);
+    if (ty == NULL) {
+      trx__unref(node);
+      node = NULL;
+    } else {
+      trx__set_ty(node, ty);
+    }
+  }
+fail:
+  trx__unref(op);
+  trx__unref(args);
+  return node;
+}
+
+static TVMFFIObject* trx__visit_tuple_get_item(trx__builder_t* b, TVMFFIObject* e) {
+  trx_tuple_get_item_t* g = (trx_tuple_get_item_t*)e;
+  TVMFFIObject* tuple = trx__norm_arg(b, g->tuple_value);
+  if (tuple == NULL) return NULL;
+  TVMFFIObject* node = tuple == g->tuple_value ? trx__ref(e) : trx_tuple_get_item_new(tuple, g->index);
+  if (node != NULL && trx__ty(node) == NULL) {
+    TVMFFIObject* tty = trx__ty(tuple);
+    char r1[512], r2[512];
+    if (!trx_is(tty, TRX_TUPLE_TYPE)) {
+      tether_raise("InternalError",
+                   "Check failed: (opt) is false: The type of Tuple must be TupleType, but "
+                   "expression %s has type %s",
+                   trx__b_repr(tuple, r1, sizeof(r1)), trx__b_repr(tty, r2, sizeof(r2)));
+      goto fail;
+    }
+    TVMFFIObject* fields = ((trx_tuple_type_t*)tty)->fields;
+    int64_t n = tether_array_size(fields);
+    if (g->index < 0 || g->index >= n) {
+      tether_raise("IndexError",
+                   "Index out of bounds: Tuple %s is of size %lld, and cannot be accessed with index %lld",
+                   trx__b_repr(tuple, r1, sizeof(r1)), (long long)n, (long long)g->index);
+      goto fail;
+    }
+    trx__set_ty(node, trx__ref(trx__array_obj(fields, g->index)));
+  }
+  trx__unref(tuple);
+  return node;
+fail:
+  trx__unref(tuple);
+  trx__unref(node);
+  return NULL;
+}
+
+/* Normalizes one block of a SeqExpr into a fresh frame.  *out: the block itself when nothing
+ * changed, else the new block (new reference; may be empty). */
+static int trx__norm_block(trx__builder_t* b, TVMFFIObject* block, TVMFFIObject** out) {
+  trx_binding_block_t* blk = (trx_binding_block_t*)block;
+  int64_t n = tether_array_size(blk->bindings);
+  bool changed = false;
+  TVMFFIObject* nb = NULL;
+  if (trx__push_block(b, trx_is(block, TRX_DATAFLOW_BLOCK)) != 0) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* bd = trx__array_obj(blk->bindings, i);
+    if (trx_is(bd, TRX_VAR_BINDING)) {
+      trx_var_binding_t* vb = (trx_var_binding_t*)bd;
+      TVMFFIObject* value = trx__norm(b, vb->value);
+      if (value == NULL) goto fail;
+      trx_var_t* var = (trx_var_t*)vb->base.var;
+      if (var->base.ty == NULL) var->base.ty = trx__ref(trx__ty(value));
+      if (value == vb->value) {
+        nb = trx__ref(bd);
+      } else {
+        nb = trx_var_binding_new(vb->base.var, value);
+        TVMFFIAny k = tether_any_object(vb->base.var), v = tether_any_object(value);
+        if (nb != NULL && trx__map_put(&b->table, &k, &v) != 0) {
+          trx__unref(nb);
+          nb = NULL;
+        }
+      }
+      trx__unref(value);
+    } else if (trx_is(bd, TRX_MATCH_CAST)) {
+      trx_match_cast_t* mc = (trx_match_cast_t*)bd;
+      TVMFFIObject* value = trx__norm(b, mc->value);
+      if (value == NULL) goto fail;
+      nb = value == mc->value ? trx__ref(bd) : trx_match_cast_new(mc->base.var, value, mc->ty);
+      trx__unref(value);
+    } else {
+      nb = trx__ref(bd);
+    }
+    if (nb == NULL || trx__array_push_obj(&trx__top_block(b)->bindings, nb) != 0) goto fail;
+    changed |= nb != bd;
+    trx__unref(nb);
+    nb = NULL;
+  }
+  changed |= tether_array_size(trx__top_block(b)->bindings) != n;
+  if (!changed) {
+    trx__pop_block(b, NULL);
+    *out = trx__ref(block);
+    return 0;
+  }
+  return trx__pop_block(b, out);
+fail:
+  trx__unref(nb);
+  trx__pop_block(b, NULL);
+  return -1;
+}
+
+static TVMFFIObject* trx__visit_seq(trx__builder_t* b, TVMFFIObject* e) {
+  trx_seq_expr_t* s = (trx_seq_expr_t*)e;
+  TVMFFIObject *blocks = trx__new_array(), *body = NULL, *prologue = NULL, *node = NULL;
+  bool changed = false;
+  if (blocks == NULL) return NULL;
+  int64_t n = tether_array_size(s->blocks);
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* blk = trx__array_obj(s->blocks, i);
+    TVMFFIObject* nblk = NULL;
+    if (trx__norm_block(b, blk, &nblk) != 0) goto fail;
+    changed |= nblk != blk;
+    int rc = trx__block_size(nblk) > 0 ? trx__array_push_obj(&blocks, nblk) : 0;
+    changed |= trx__block_size(nblk) == 0; /* empty blocks are dropped */
+    trx__unref(nblk);
+    if (rc != 0) goto fail;
+  }
+  if (trx__push_block(b, false) != 0) goto fail;
+  body = trx__norm_arg(b, s->body);
+  if (trx__pop_block(b, body != NULL ? &prologue : NULL) != 0 || body == NULL) goto fail;
+  if (trx__block_size(prologue) > 0) {
+    if (trx__array_push_obj(&blocks, prologue) != 0) goto fail;
+    changed = true;
+  }
+  changed |= body != s->body;
+  node = changed ? trx_seq_expr_new(blocks, body) : trx__ref(e);
+  if (node != NULL && trx__ty(node) == NULL) trx__set_ty(node, trx__ref(trx__ty(body)));
+fail:
+  trx__unref(blocks);
+  trx__unref(body);
+  trx__unref(prologue);
+  return node;
+}
+
+static TVMFFIObject* trx__visit_function(trx__builder_t* b, TVMFFIObject* e) {
+  trx_function_t* f = (trx_function_t*)e;
+  TVMFFIObject* body = trx__norm_scope(b, f->body);
+  if (body == NULL) return NULL;
+  TVMFFIObject* node =
+      body == f->body ? trx__ref(e) : trx_function_new(f->params, body, f->ret_ty, f->is_pure, f->base.attrs);
+  trx__unref(body);
+  return node;
+}
+
+static TVMFFIObject* trx__visit_if(trx__builder_t* b, TVMFFIObject* e) {
+  trx_if_t* x = (trx_if_t*)e;
+  TVMFFIObject *cond = NULL, *t = NULL, *f = NULL, *node = NULL;
+  if ((cond = trx__norm_arg(b, x->cond)) == NULL || (t = trx__norm_scope(b, x->true_branch)) == NULL ||
+      (f = trx__norm_scope(b, x->false_branch)) == NULL) {
+    goto fail;
+  }
+  node = (cond == x->cond && t == x->true_branch && f == x->false_branch) ? trx__ref(e)
+                                                                          : trx_if_new(cond, t, f);
+  if (node != NULL && trx__ty(node) == NULL) {
+    TVMFFIObject* ty = trx__type_lca(trx__ty(t), trx__ty(f));
+    if (ty == NULL) {
+      trx__unref(node);
+      node = NULL;
+    } else {
+      trx__set_ty(node, ty);
+    }
+  }
+fail:
+  trx__unref(cond);
+  trx__unref(t);
+  trx__unref(f);
+  return node;
+}
+
+static TVMFFIObject* trx__visit(trx__builder_t* b, TVMFFIObject* e) {
+  int kind = trx__kind_of(e);
+  switch (kind) {
+    case TRX_TUPLE:
+      return trx__visit_tuple(b, e);
+    case TRX_CALL:
+      return trx__visit_call(b, e);
+    case TRX_TUPLE_GET_ITEM:
+      return trx__visit_tuple_get_item(b, e);
+    case TRX_SEQ_EXPR:
+      return trx__visit_seq(b, e);
+    case TRX_FUNCTION:
+      return trx__visit_function(b, e);
+    case TRX_IF:
+      return trx__visit_if(b, e);
+    case TRX_VAR:
+    case TRX_DATAFLOW_VAR:
+      if (trx__ty(e) == NULL) {
+        TVMFFIByteArray name = trx__str(&((trx_var_t*)e)->name);
+        tether_raise("InternalError",
+                     "Check failed: (!var->ty.IsMissing()) is false: Var %.*s does not have type.",
+                     (int)name.size, name.data);
+        return NULL;
+      }
+      return trx__ref(e);
+    default:
+      return trx__ref(e); /* leaves: constants, prim exprs, ops, global vars, shapes, ... */
+  }
+}
+
+/* ---- the builder object -------------------------------------------------------------------- */
+
+static void trx__builder_deleter(void* self, int flags) {
+  trx__builder_t* b = self;
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    while (b->nblocks > 0) trx__pop_block(b, NULL);
+    for (int32_t i = 0; i < b->nfuncs; ++i) trx__release_func(&b->funcs[i]);
+    for (int64_t i = 0; i < b->ndedup; ++i) {
+      trx__unref(b->dedup[i].func);
+      trx__unref(b->dedup[i].gvar);
+    }
+    free(b->blocks);
+    free(b->funcs);
+    free(b->dedup);
+    trx__unref(b->mod);
+    trx__unref(b->names);
+    trx__unref(b->table);
+    b->blocks = NULL;
+    b->funcs = NULL;
+    b->dedup = NULL;
+    b->mod = b->names = b->table = NULL;
+    b->nblocks = b->nfuncs = 0;
+    b->ndedup = 0;
+  }
+  b->reflected_deleter(self, flags);
+}
+
+/* `bb` as a builder, or NULL with TypeError raised naming `fname`. */
+static trx__builder_t* trx__as_builder(const char* fname, TVMFFIObject* bb) {
+  if (bb == NULL || bb->type_index != trx__block_builder_type_index) {
+    tether_raise("TypeError", "%s: expected a relax.BlockBuilder, but got %s", fname,
+                 bb == NULL ? "None" : tether_type_key(bb->type_index));
+    return NULL;
+  }
+  return (trx__builder_t*)bb;
+}
+
+static int trx__check_expr(const char* fname, const char* argname, TVMFFIObject* e) {
+  if (!trx_is(e, TRX_EXPR)) {
+    return tether_raise("TypeError", "%s: argument `%s` must be a relax Expr, but got %s", fname,
+                        argname, e == NULL ? "None" : tether_type_key(e->type_index));
+  }
+  return 0;
+}
+
+static int trx__dedup_add(trx__builder_t* b, uint64_t hash, TVMFFIObject* func, TVMFFIObject* gvar) {
+  if (b->ndedup == b->cap_dedup) {
+    int64_t cap = b->cap_dedup ? b->cap_dedup * 2 : 8;
+    trx__dedup_entry_t* p = realloc(b->dedup, sizeof(*p) * (size_t)cap);
+    if (p == NULL) return tether_raise("MemoryError", "BlockBuilder: out of memory");
+    b->dedup = p;
+    b->cap_dedup = cap;
+  }
+  trx__dedup_entry_t* d = &b->dedup[b->ndedup++];
+  d->hash = hash;
+  d->func = trx__ref(func);
+  d->gvar = trx__ref(gvar);
+  return 0;
+}
+
+TVMFFIObject* trx_block_builder_new(TVMFFIObject* mod) {
+  TVMFFIObjectHandle h = NULL;
+  trx__builder_t* b = NULL;
+  if (mod != NULL && !trx_is(mod, TRX_IR_MODULE)) {
+    tether_raise("TypeError", "relax.BlockBuilderCreate: argument `mod` must be an IRModule or None, but got %s",
+                 tether_type_key(mod->type_index));
+    return NULL;
+  }
+  if (tether_object_new_reflected(trx__block_builder_type_index, &h) != 0) return NULL;
+  b = h;
+  b->reflected_deleter = b->header.deleter;
+  b->header.deleter = trx__builder_deleter;
+  b->names = trx__new_map();
+  b->table = b->names != NULL ? trx__new_map() : NULL;
+  b->mod = b->table == NULL ? NULL : mod != NULL ? trx__ref(mod) : trx_ir_module_new();
+  if (b->mod == NULL) goto fail;
+  /* Reserve the module's names and seed the dedup table with its functions. */
+  trx_ir_module_t* m = (trx_ir_module_t*)b->mod;
+  const TVMFFIAny *k = NULL, *v = NULL;
+  TVMFFIAny zero = tether_any_int(0);
+  for (int64_t pos = 0; tether_map_next(m->global_var_map_, &pos, &k, NULL);) {
+    if (tether_map_find(b->names, k) == NULL && trx__map_put(&b->names, k, &zero) != 0) goto fail;
+  }
+  for (int64_t pos = 0; tether_map_next(m->functions, &pos, &k, &v);) {
+    if (trx__dedup_add(b, trx_structural_hash(v, false), v->v_obj, k->v_obj) != 0) goto fail;
+  }
+  return (TVMFFIObject*)b;
+fail:
+  trx__unref((TVMFFIObject*)b);
+  return NULL;
+}
+
+TVMFFIObject* trx_normalize(TVMFFIObject* bb, TVMFFIObject* expr) {
+  static const char fn[] = "relax.BlockBuilderNormalize";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  if (b == NULL || trx__check_expr(fn, "expr", expr) != 0) return NULL;
+  return trx__norm(b, expr);
+}
+
+int trx_block_builder_begin_function(TVMFFIObject* bb, const char* name, size_t len, TVMFFIObject* params,
+                                     TVMFFIObject* attrs, bool is_pure, bool is_private) {
+  static const char fn[] = "relax.BlockBuilderBeginFunction";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  trx__func_frame_t f;
+  memset(&f, 0, sizeof(f));
+  if (b == NULL) return -1;
+  if (params != NULL) {
+    if (params->type_index != kTVMFFIArray) {
+      return tether_raise("TypeError", "%s: argument `params` must be an Array of Var or None, but got %s", fn,
+                          tether_type_key(params->type_index));
+    }
+    for (int64_t i = 0, n = tether_array_size(params); i < n; ++i) {
+      const TVMFFIAny* p = tether_array_at(params, i);
+      if (!tether_any_is_object(p) || !trx_is(p->v_obj, TRX_VAR)) {
+        return tether_raise("TypeError",
+                            "each element of function parameters must be of type tvm.relax.Var, but got: %s",
+                            tether_any_type_key(p));
+      }
+    }
+  }
+  if (attrs != NULL && attrs->type_index != kTVMFFIMap && attrs->type_index != kTVMFFIDict) {
+    return tether_raise("TypeError", "%s: argument `attrs` must be a Map or None, but got %s", fn,
+                        tether_type_key(attrs->type_index));
+  }
+  /* attrs are copied into a Map of our own, then global_symbol is added. */
+  f.attrs = trx__new_map();
+  if (f.attrs == NULL) goto fail;
+  const TVMFFIAny *k = NULL, *v = NULL;
+  for (int64_t pos = 0; attrs != NULL && tether_map_next(attrs, &pos, &k, &v);) {
+    if (trx__map_put(&f.attrs, k, v) != 0) goto fail;
+  }
+  if (tether_any_str(name ? name : "", name ? len : 0, &f.name) != 0) goto fail;
+  if (!is_private) {
+    TVMFFIAny key = tether_any_raw_str("global_symbol");
+    if (trx__map_put(&f.attrs, &key, &f.name) != 0) goto fail;
+  }
+  if ((f.closed = trx__new_array()) == NULL) goto fail;
+  f.params = trx__ref(params);
+  f.is_pure = is_pure;
+  f.block_base = b->nblocks;
+  if (b->nfuncs == b->cap_funcs) {
+    int32_t cap = b->cap_funcs ? b->cap_funcs * 2 : 4;
+    trx__func_frame_t* p = realloc(b->funcs, sizeof(*p) * (size_t)cap);
+    if (p == NULL) {
+      tether_raise("MemoryError", "BlockBuilder: out of memory");
+      goto fail;
+    }
+    b->funcs = p;
+    b->cap_funcs = cap;
+  }
+  if (trx__push_block(b, false) != 0) goto fail;
+  b->funcs[b->nfuncs++] = f;
+  return 0;
+fail:
+  trx__release_func(&f);
+  return -1;
+}
+
+static int trx__no_function(void) {
+  return tether_raise("RuntimeError", "Cannot access BlockBuilder._func when outside a bb._function() block");
+}
+
+int trx_block_builder_end_function(TVMFFIObject* bb, bool check_output) {
+  trx__builder_t* b = trx__as_builder("relax.BlockBuilderEndFunctionWithoutOutput", bb);
+  if (b == NULL) return -1;
+  trx__func_frame_t* f = trx__top_func(b);
+  if (f == NULL) return trx__no_function();
+  while (b->nblocks > f->block_base) trx__pop_block(b, NULL);
+  bool emitted = f->output_emitted;
+  trx__release_func(f);
+  b->nfuncs--;
+  if (check_output && !emitted) {
+    return tether_raise("RuntimeError", "emit_func_output must be called in a relax function.");
+  }
+  return 0;
+}
+
+/* The function whose innermost block is open, or NULL with the error raised. */
+static trx__func_frame_t* trx__open_func(trx__builder_t* b) {
+  trx__func_frame_t* f = trx__top_func(b);
+  if (f == NULL) {
+    trx__no_function();
+    return NULL;
+  }
+  if (b->nblocks <= f->block_base) {
+    trx__no_block();
+    return NULL;
+  }
+  return f;
+}
+
+/* Closes the innermost block (kept if non-empty) and opens one of the given kind. */
+static int trx__switch_block(trx__builder_t* b, trx__func_frame_t* f, bool dataflow) {
+  if (trx__close_blocks(b, b->nblocks - 1, &f->closed) != 0) return -1;
+  return trx__push_block(b, dataflow);
+}
+
+int trx_block_builder_begin_dataflow(TVMFFIObject* bb) {
+  trx__builder_t* b = trx__as_builder("relax.BlockBuilderBeginDataflow", bb);
+  trx__func_frame_t* f = b != NULL ? trx__open_func(b) : NULL;
+  return f != NULL ? trx__switch_block(b, f, true) : -1;
+}
+
+int trx_block_builder_end_dataflow(TVMFFIObject* bb) {
+  trx__builder_t* b = trx__as_builder("relax.BlockBuilderEndDataflow", bb);
+  if (b == NULL) return -1;
+  trx__func_frame_t* f = trx__top_func(b);
+  if (f == NULL) return trx__no_function();
+  /* emit_func_output inside the dataflow scope already closed every block (TVM allows it). */
+  if (f->output_emitted && b->nblocks <= f->block_base) return 0;
+  if (b->nblocks <= f->block_base || !trx__top_block(b)->is_dataflow) {
+    return tether_raise("RuntimeError", "relax.BlockBuilderEndDataflow: the current block is not a dataflow block");
+  }
+  return trx__switch_block(b, f, false);
+}
+
+TVMFFIObject* trx_block_builder_emit(TVMFFIObject* bb, TVMFFIObject* expr, const char* name_hint, size_t len) {
+  static const char fn[] = "relax.BlockBuilderEmit";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  if (b == NULL || trx__check_expr(fn, "expr", expr) != 0) return NULL;
+  TVMFFIObject* post = trx__norm(b, expr);
+  if (post == NULL) return NULL;
+  TVMFFIObject* var = NULL;
+  if (trx__top_block(b) == NULL) {
+    trx__no_block();
+  } else {
+    var = trx__emit_normalized(b, post, trx__top_block(b)->is_dataflow, name_hint, len);
+  }
+  trx__unref(post);
+  return var;
+}
+
+TVMFFIObject* trx_block_builder_emit_output(TVMFFIObject* bb, TVMFFIObject* expr, const char* name_hint,
+                                            size_t len) {
+  static const char fn[] = "relax.BlockBuilderEmitOutput";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  if (b == NULL || trx__check_expr(fn, "expr", expr) != 0) return NULL;
+  if (trx__top_block(b) == NULL) {
+    trx__no_block();
+    return NULL;
+  }
+  if (!trx__top_block(b)->is_dataflow) {
+    tether_raise("InternalError",
+                 "Check failed: (cur_frame->is_dataflow) is false: EmitOutput has to be called inside dataflow block.");
+    return NULL;
+  }
+  TVMFFIObject* post = trx__norm(b, expr);
+  if (post == NULL) return NULL;
+  TVMFFIObject* var = trx__emit_normalized(b, post, false, name_hint, len);
+  trx__unref(post);
+  return var;
+}
+
+TVMFFIObject* trx_block_builder_match_cast(TVMFFIObject* bb, TVMFFIObject* value, TVMFFIObject* ty,
+                                           const char* name_hint, size_t len) {
+  static const char fn[] = "relax.BlockBuilderMatchCast";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  TVMFFIObject *post = NULL, *var = NULL, *mc = NULL;
+  TVMFFIAny name = tether_any_none();
+  if (b == NULL || trx__check_expr(fn, "value", value) != 0) return NULL;
+  if (!trx_is(ty, TRX_TYPE)) {
+    tether_raise("TypeError", "%s: argument `ty` must be a Type, but got %s", fn,
+                 ty == NULL ? "None" : tether_type_key(ty->type_index));
+    return NULL;
+  }
+  if ((post = trx__norm(b, value)) == NULL) return NULL;
+  trx__block_frame_t* f = trx__top_block(b);
+  if (f == NULL) {
+    trx__no_block();
+    goto fail;
+  }
+  if (name_hint == NULL || len == 0) {
+    name_hint = f->is_dataflow ? "lv" : "gv";
+    len = 2;
+  }
+  if (trx__fresh_name(b, name_hint, len, &name) != 0) goto fail;
+  TVMFFIByteArray s = trx__str(&name);
+  if ((var = trx_var_new(s.data, s.size, ty, f->is_dataflow)) == NULL) goto fail;
+  if ((mc = trx_match_cast_new(var, post, ty)) == NULL) goto fail;
+  if (trx__array_push_obj(&trx__top_block(b)->bindings, mc) != 0) goto fail;
+  trx__unref(post);
+  trx__unref(mc);
+  tether_any_release(&name);
+  return var;
+fail:
+  trx__unref(post);
+  trx__unref(var);
+  trx__unref(mc);
+  tether_any_release(&name);
+  return NULL;
+}
+
+TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject* output, TVMFFIObject* params) {
+  static const char fn[] = "relax.BlockBuilderEmitFuncOutput";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  TVMFFIObject *seq = NULL, *nseq = NULL, *attrs = NULL, *func = NULL, *gvar = NULL;
+  if (b == NULL || trx__check_expr(fn, "output", output) != 0) return NULL;
+  trx__func_frame_t* f = trx__top_func(b);
+  if (f == NULL) {
+    trx__no_function();
+    return NULL;
+  }
+  /* As in TVM, the "exactly once" flag is set before the parameter checks. */
+  if (f->output_emitted) {
+    tether_raise("RuntimeError", "emit_func_output must be called exactly once in a relax function.");
+    return NULL;
+  }
+  f->output_emitted = true;
+  if (f->params != NULL && params != NULL) {
+    tether_raise("RuntimeError", "function parameters have been initialized in the function with scope.");
+    return NULL;
+  }
+  if (f->params == NULL && params == NULL) {
+    tether_raise("RuntimeError", "Relax function must have parameter.");
+    return NULL;
+  }
+  if (f->params == NULL) {
+    if (params->type_index != kTVMFFIArray) {
+      tether_raise("TypeError", "%s: argument `params` must be an Array of Var or None, but got %s", fn,
+                   tether_type_key(params->type_index));
+      return NULL;
+    }
+    f->params = trx__ref(params);
+  }
+  if (trx__close_blocks(b, f->block_base, &f->closed) != 0) return NULL;
+  if ((seq = trx_seq_expr_new(f->closed, output)) == NULL) goto fail;
+  if ((nseq = trx__norm(b, seq)) == NULL) goto fail;
+  if ((attrs = trx_dict_attrs_new(f->attrs)) == NULL) goto fail;
+  if ((func = trx_function_new(f->params, nseq, trx__ty(nseq), f->is_pure, attrs)) == NULL) goto fail;
+  TVMFFIByteArray name = trx__str(&f->name);
+  gvar = trx_block_builder_add_function(bb, func, name.data, name.size);
+fail:
+  trx__unref(seq);
+  trx__unref(nseq);
+  trx__unref(attrs);
+  trx__unref(func);
+  return gvar;
+}
+
+/* Makes b->mod safe to write: copies it first if anyone else holds it. */
+static int trx__own_module(trx__builder_t* b) {
+  if (tether_object_use_count(b->mod) == 1) return 0;
+  trx_ir_module_t* old = (trx_ir_module_t*)b->mod;
+  trx_ir_module_t* m = (trx_ir_module_t*)trx_ir_module_new();
+  if (m == NULL) return -1;
+  trx__unref(m->functions);
+  trx__unref(m->global_var_map_);
+  trx__unref(m->attrs);
+  m->functions = trx__ref(old->functions);
+  m->global_var_map_ = trx__ref(old->global_var_map_);
+  m->attrs = trx__ref(old->attrs);
+  b->mod = (TVMFFIObject*)m;
+  trx__unref((TVMFFIObject*)old);
+  return 0;
+}
+
+TVMFFIObject* trx_block_builder_add_function(TVMFFIObject* bb, TVMFFIObject* func, const char* name, size_t len) {
+  static const char fn[] = "relax.BlockBuilderAddFunction";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  TVMFFIAny gname = tether_any_none();
+  TVMFFIObject* gvar = NULL;
+  if (b == NULL) return NULL;
+  if (!trx_is(func, TRX_BASE_FUNC)) {
+    tether_raise("TypeError", "%s: argument `func` must be a BaseFunc, but got %s", fn,
+                 func == NULL ? "None" : tether_type_key(func->type_index));
+    return NULL;
+  }
+  TVMFFIAny fv = tether_any_object(func);
+  uint64_t hash = trx_structural_hash(&fv, false);
+  for (int64_t i = 0; i < b->ndedup; ++i) {
+    TVMFFIAny dv = tether_any_object(b->dedup[i].func);
+    if (b->dedup[i].hash == hash && trx_structural_equal(&dv, &fv, false)) return trx__ref(b->dedup[i].gvar);
+  }
+  if (trx__fresh_name(b, name, len, &gname) != 0) goto fail;
+  TVMFFIByteArray s = trx__str(&gname);
+  if ((gvar = trx_global_var_new(s.data, s.size)) == NULL) goto fail;
+  trx__set_ty(gvar, trx__ref(trx__ty(func)));
+  if (trx__own_module(b) != 0) goto fail;
+  trx_ir_module_t* m = (trx_ir_module_t*)b->mod;
+  TVMFFIAny gv = tether_any_object(gvar);
+  if (trx__map_put(&m->functions, &gv, &fv) != 0 || trx__map_put(&m->global_var_map_, &gname, &gv) != 0 ||
+      trx__dedup_add(b, hash, func, gvar) != 0) {
+    goto fail;
+  }
+  tether_any_release(&gname);
+  return gvar;
+fail:
+  tether_any_release(&gname);
+  trx__unref(gvar);
+  return NULL;
+}
+
+TVMFFIObject* trx_block_builder_get_module(TVMFFIObject* bb) {
+  trx__builder_t* b = trx__as_builder("relax.BlockBuilderGetModule", bb);
+  return b != NULL ? trx__ref(b->mod) : NULL;
+}
+
+int trx_block_builder_unique_name(TVMFFIObject* bb, const char* prefix, size_t len, TVMFFIAny* out) {
+  trx__builder_t* b = trx__as_builder("relax.BlockBuilderGetUniqueName", bb);
+  return b != NULL ? trx__fresh_name(b, prefix, len, out) : -1;
+}
+
+int trx_block_builder_is_dataflow(TVMFFIObject* bb, bool* out) {
+  trx__builder_t* b = trx__as_builder("relax.BlockBuilderCurrentBlockIsDataflow", bb);
+  if (b == NULL) return -1;
+  if (trx__top_block(b) == NULL) return trx__no_block();
+  *out = trx__top_block(b)->is_dataflow;
+  return 0;
+}
+
+int trx_block_builder_lookup_binding(TVMFFIObject* bb, TVMFFIObject* var, TVMFFIObject** out) {
+  static const char fn[] = "relax.BlockBuilderLookupBinding";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  if (b == NULL) return -1;
+  if (!trx_is(var, TRX_VAR)) {
+    return tether_raise("TypeError", "%s: argument `var` must be a Var, but got %s", fn,
+                        var == NULL ? "None" : tether_type_key(var->type_index));
+  }
+  TVMFFIAny k = tether_any_object(var);
+  const TVMFFIAny* v = tether_map_find(b->table, &k);
+  *out = v != NULL ? trx__ref(v->v_obj) : NULL;
+  return 0;
+}
+
+/* ---- FFI globals ----------------------------------------------------------------------------
+ * Arguments are read loosely: an object where an object is expected (None -> NULL where the
+ * signature says "or None"); name hints may be omitted. */
+
+/* args[i] as an object (borrowed), NULL for None/absent; TypeError for other values. */
+static int trx__g_obj(const char* fname, const TVMFFIAny* args, int32_t n, int32_t i, TVMFFIObject** out) {
+  *out = NULL;
+  if (i >= n || args[i].type_index == kTVMFFINone) return 0;
+  if (!tether_any_is_object(&args[i])) {
+    return tether_raise("TypeError", "%s: argument #%d must be an object or None, but got %s", fname, (int)i,
+                        tether_any_type_key(&args[i]));
+  }
+  *out = args[i].v_obj;
+  return 0;
+}
+
+/* args[i] as a name (borrowed bytes; absent or None -> ""). */
+static int trx__g_name(const char* fname, const TVMFFIAny* args, int32_t n, int32_t i, TVMFFIByteArray* out) {
+  out->data = "";
+  out->size = 0;
+  if (i >= n || args[i].type_index == kTVMFFINone) return 0;
+  return tether_arg_str(fname, args, i, out);
+}
+
+static int trx__g_nargs(const char* fname, int32_t n, int32_t min, int32_t max) {
+  if (n < min || n > max) {
+    return tether_raise("TypeError", "%s expects %d to %d arguments, but %d were given", fname, (int)min, (int)max,
+                        (int)n);
+  }
+  return 0;
+}
+
+static int trx__g_result(TVMFFIObject* obj, TVMFFIAny* result) {
+  if (obj == NULL) return -1;
+  *result = tether_any_object(obj); /* the result owns the new reference */
+  return 0;
+}
+
+static int trx__g_create(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderCreate";
+  TVMFFIObject* mod = NULL;
+  (void)self;
+  if (trx__g_nargs(fn, n, 0, 1) != 0 || trx__g_obj(fn, args, n, 0, &mod) != 0) return -1;
+  return trx__g_result(trx_block_builder_new(mod), result);
+}
+
+static int trx__g_begin_function(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderBeginFunction";
+  TVMFFIObject *bb = NULL, *params = NULL, *attrs = NULL;
+  TVMFFIByteArray name;
+  bool pure = true, is_private = false;
+  (void)self;
+  (void)result;
+  if (trx__g_nargs(fn, n, 2, 6) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      tether_arg_str(fn, args, 1, &name) != 0 || trx__g_obj(fn, args, n, 2, &params) != 0 ||
+      trx__g_obj(fn, args, n, 3, &attrs) != 0 || (n > 4 && tether_arg_bool(fn, args, 4, &pure) != 0) ||
+      (n > 5 && tether_arg_bool(fn, args, 5, &is_private) != 0)) {
+    return -1;
+  }
+  return trx_block_builder_begin_function(bb, name.data, name.size, params, attrs, pure, is_private);
+}
+
+static int trx__g_end_function(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderEndFunctionWithoutOutput";
+  TVMFFIObject* bb = NULL;
+  bool check = true;
+  (void)self;
+  (void)result;
+  if (trx__g_nargs(fn, n, 1, 2) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      (n > 1 && tether_arg_bool(fn, args, 1, &check) != 0)) {
+    return -1;
+  }
+  return trx_block_builder_end_function(bb, check);
+}
+
+static int trx__g_begin_dataflow(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderBeginDataflow";
+  TVMFFIObject* bb = NULL;
+  (void)self;
+  (void)result;
+  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  return trx_block_builder_begin_dataflow(bb);
+}
+
+static int trx__g_end_dataflow(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderEndDataflow";
+  TVMFFIObject* bb = NULL;
+  (void)self;
+  (void)result;
+  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  return trx_block_builder_end_dataflow(bb);
+}
+
+/* Emit and EmitOutput share (bb, expr, name_hint=""). */
+static int trx__g_emit_common(const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* result, bool output) {
+  TVMFFIObject *bb = NULL, *expr = NULL;
+  TVMFFIByteArray name;
+  if (trx__g_nargs(fn, n, 2, 3) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx__g_obj(fn, args, n, 1, &expr) != 0 || trx__g_name(fn, args, n, 2, &name) != 0) {
+    return -1;
+  }
+  return trx__g_result(output ? trx_block_builder_emit_output(bb, expr, name.data, name.size)
+                              : trx_block_builder_emit(bb, expr, name.data, name.size),
+                       result);
+}
+
+static int trx__g_emit(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  return trx__g_emit_common("relax.BlockBuilderEmit", args, n, result, false);
+}
+
+static int trx__g_emit_output(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  return trx__g_emit_common("relax.BlockBuilderEmitOutput", args, n, result, true);
+}
+
+static int trx__g_match_cast(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderMatchCast";
+  TVMFFIObject *bb = NULL, *value = NULL, *ty = NULL;
+  TVMFFIByteArray name;
+  (void)self;
+  if (trx__g_nargs(fn, n, 3, 4) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx__g_obj(fn, args, n, 1, &value) != 0 || trx__g_obj(fn, args, n, 2, &ty) != 0 ||
+      trx__g_name(fn, args, n, 3, &name) != 0) {
+    return -1;
+  }
+  return trx__g_result(trx_block_builder_match_cast(bb, value, ty, name.data, name.size), result);
+}
+
+static int trx__g_emit_func_output(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderEmitFuncOutput";
+  TVMFFIObject *bb = NULL, *output = NULL, *params = NULL;
+  (void)self;
+  if (trx__g_nargs(fn, n, 2, 3) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx__g_obj(fn, args, n, 1, &output) != 0 || trx__g_obj(fn, args, n, 2, &params) != 0) {
+    return -1;
+  }
+  return trx__g_result(trx_block_builder_emit_func_output(bb, output, params), result);
+}
+
+static int trx__g_normalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderNormalize";
+  TVMFFIObject *bb = NULL, *expr = NULL;
+  (void)self;
+  if (trx__g_nargs(fn, n, 2, 2) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx__g_obj(fn, args, n, 1, &expr) != 0) {
+    return -1;
+  }
+  return trx__g_result(trx_normalize(bb, expr), result);
+}
+
+static int trx__g_get_module(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderGetModule";
+  TVMFFIObject* bb = NULL;
+  (void)self;
+  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  return trx__g_result(trx_block_builder_get_module(bb), result);
+}
+
+static int trx__g_add_function(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderAddFunction";
+  TVMFFIObject *bb = NULL, *func = NULL;
+  TVMFFIByteArray name;
+  (void)self;
+  if (trx__g_nargs(fn, n, 3, 3) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx__g_obj(fn, args, n, 1, &func) != 0 || tether_arg_str(fn, args, 2, &name) != 0) {
+    return -1;
+  }
+  return trx__g_result(trx_block_builder_add_function(bb, func, name.data, name.size), result);
+}
+
+static int trx__g_unique_name(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderGetUniqueName";
+  TVMFFIObject* bb = NULL;
+  TVMFFIByteArray prefix;
+  (void)self;
+  if (trx__g_nargs(fn, n, 2, 2) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      tether_arg_str(fn, args, 1, &prefix) != 0) {
+    return -1;
+  }
+  return trx_block_builder_unique_name(bb, prefix.data, prefix.size, result);
+}
+
+static int trx__g_is_dataflow(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderCurrentBlockIsDataflow";
+  TVMFFIObject* bb = NULL;
+  bool df = false;
+  (void)self;
+  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx_block_builder_is_dataflow(bb, &df) != 0) {
+    return -1;
+  }
+  *result = tether_any_bool(df);
+  return 0;
+}
+
+static int trx__g_lookup_binding(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderLookupBinding";
+  TVMFFIObject *bb = NULL, *var = NULL, *value = NULL;
+  (void)self;
+  if (trx__g_nargs(fn, n, 2, 2) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx__g_obj(fn, args, n, 1, &var) != 0 || trx_block_builder_lookup_binding(bb, var, &value) != 0) {
+    return -1;
+  }
+  *result = value != NULL ? tether_any_object(value) : tether_any_none();
+  return 0;
+}
+
+static const struct {
+  const char* name;
+  TVMFFISafeCallType fn;
+  const char* doc;
+} trx__builder_globals[] = {
+    {"relax.BlockBuilderCreate", trx__g_create, "BlockBuilderCreate(mod=None) -> BlockBuilder"},
+    {"relax.BlockBuilderBeginFunction", trx__g_begin_function,
+     "BlockBuilderBeginFunction(bb, name, params=None, attrs=None, pure=True, private=False)"},
+    {"relax.BlockBuilderEndFunctionWithoutOutput", trx__g_end_function,
+     "BlockBuilderEndFunctionWithoutOutput(bb, check=True): closes the function scope; raises "
+     "RuntimeError if check and emit_func_output was not called"},
+    {"relax.BlockBuilderBeginDataflow", trx__g_begin_dataflow, "BlockBuilderBeginDataflow(bb)"},
+    {"relax.BlockBuilderEndDataflow", trx__g_end_dataflow, "BlockBuilderEndDataflow(bb)"},
+    {"relax.BlockBuilderEmit", trx__g_emit, "BlockBuilderEmit(bb, expr, name_hint='') -> Var"},
+    {"relax.BlockBuilderEmitOutput", trx__g_emit_output, "BlockBuilderEmitOutput(bb, expr, name_hint='') -> Var"},
+    {"relax.BlockBuilderMatchCast", trx__g_match_cast, "BlockBuilderMatchCast(bb, value, ty, name_hint='') -> Var"},
+    {"relax.BlockBuilderEmitFuncOutput", trx__g_emit_func_output,
+     "BlockBuilderEmitFuncOutput(bb, output, params=None) -> GlobalVar"},
+    {"relax.BlockBuilderNormalize", trx__g_normalize, "BlockBuilderNormalize(bb, expr) -> Expr"},
+    {"relax.BlockBuilderGetModule", trx__g_get_module, "BlockBuilderGetModule(bb) -> IRModule"},
+    {"relax.BlockBuilderAddFunction", trx__g_add_function, "BlockBuilderAddFunction(bb, func, name) -> GlobalVar"},
+    {"relax.BlockBuilderGetUniqueName", trx__g_unique_name, "BlockBuilderGetUniqueName(bb, prefix) -> str"},
+    {"relax.BlockBuilderCurrentBlockIsDataflow", trx__g_is_dataflow, "BlockBuilderCurrentBlockIsDataflow(bb) -> bool"},
+    {"relax.BlockBuilderLookupBinding", trx__g_lookup_binding, "BlockBuilderLookupBinding(bb, var) -> Expr | None"},
+};
+
+int trx__builder_init(void) {
+  /* The kind table: exact type index -> trx_kind. */
+  int32_t lo = INT32_MAX, hi = -1;
+  for (int k = 0; k < TRX_NUM_KINDS; ++k) {
+    if (trx_type_index[k] < lo) lo = trx_type_index[k];
+    if (trx_type_index[k] > hi) hi = trx_type_index[k];
+  }
+  if (hi >= lo) {
+    trx__kind_table = malloc(sizeof(int16_t) * (size_t)(hi - lo + 1));
+    if (trx__kind_table == NULL) return tether_raise("MemoryError", "BlockBuilder: out of memory");
+    for (int32_t i = 0; i <= hi - lo; ++i) trx__kind_table[i] = -1;
+    for (int k = 0; k < TRX_NUM_KINDS; ++k) trx__kind_table[trx_type_index[k] - lo] = (int16_t)k;
+    trx__kind_base = lo;
+    trx__kind_count = hi - lo + 1;
+  }
+
+  TVMFFIByteArray key = {"relax.BlockBuilder", strlen("relax.BlockBuilder")};
+  const TVMFFITypeInfo* parent = TVMFFIGetTypeInfo(kTVMFFIObject);
+  int32_t index = TVMFFITypeGetOrAllocIndex(&key, -1, parent->type_depth + 1, 0, 1, kTVMFFIObject);
+  if (index < 0) return -1;
+  trx__block_builder_type_index = index;
+  if (tether_type_def_finish(index, (int32_t)sizeof(trx__builder_t),
+                             "relax.BlockBuilder: builds Relax functions into an IRModule") != 0) {
+    return -1;
+  }
+  for (size_t i = 0; i < sizeof(trx__builder_globals) / sizeof(trx__builder_globals[0]); ++i) {
+    if (trx__register_global(trx__builder_globals[i].name, trx__builder_globals[i].fn,
+                             trx__builder_globals[i].doc) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+void trx__builder_fini(void) {
+  free(trx__kind_table);
+  trx__kind_table = NULL;
+  trx__kind_count = 0;
+}

@@ -1,5 +1,813 @@
-/* structural.c -- (being written) */
-#include "internal.h"
+/*
+ * structural.c -- structural equality and hash of IR nodes (relax.md section 7), driven by
+ * reflection: objects compare field by field over their type's and ancestors' fields
+ * (ancestors first), skipping fields flagged SEqHashIgnore (span, Var.name).
+ *
+ * Rules:
+ * - Vars (ir.Var, relax DataflowVar) and GlobalVars are "free var" kinds.  Inside a
+ *   definition region -- a field flagged SEqHashDef* (Function.params, Binding.var,
+ *   MatchCast.ty, FuncType.params) and everything below it -- an unmapped lhs var is mapped
+ *   one to one onto the rhs var (same kind), then their fields (ty) are compared.  After
+ *   that every use must meet its partner.  Outside definitions an unmapped var equals only
+ *   itself, unless map_free_vars, which lets it map like a definition.
+ * - An IRModule maps its GlobalVars by function name, then compares the functions.
+ * - Op compares by name only; Arrays, Maps, Shapes, strings, ints, floats and dtypes by
+ *   value; Tensors by dtype, shape and content; other objects without reflected layout by
+ *   identity.
+ * - The hash follows the same traversal: a var defined (or mapped, under map_free_vars)
+ *   hashes by its definition order, any other var by identity; Map entries combine
+ *   order-independently; so equal inputs hash equal.
+ * The first mismatch is reported as a path: <root>.body.blocks[0].bindings[1].value.args[0];
+ * an Array shorter on one side shows `[<missing:i>]` on that side.
+ */
+#include "structural.h"
 
-int trx__structural_init(void) { return 0; }
+#include <math.h>
+#include <stdio.h>
+
+#include <tether/container.h>
+#include <tether/tensor.h>
+
+#include "node.h"
+
+#define TRX__DEF_FLAGS \
+  (kTVMFFIFieldFlagBitMaskSEqHashDefRecursive | kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive)
+
+/* ---- a pointer -> pointer open-addressing map --------------------------------------------- */
+
+typedef struct {
+  const void** keys;
+  const void** vals;
+  size_t cap, n;
+} trx__pmap;
+
+static size_t trx__pmix(const void* p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= UINT64_C(0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static const void* trx__pmap_get(const trx__pmap* m, const void* k) {
+  if (m->cap == 0) return NULL;
+  for (size_t i = trx__pmix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == NULL) return NULL;
+    if (m->keys[i] == k) return m->vals[i];
+  }
+}
+
+static bool trx__pmap_put(trx__pmap* m, const void* k, const void* v) {
+  if (2 * (m->n + 1) > m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 16;
+    const void** keys = calloc(cap, sizeof(void*));
+    const void** vals = calloc(cap, sizeof(void*));
+    if (keys == NULL || vals == NULL) {
+      free(keys);
+      free(vals);
+      return false;
+    }
+    for (size_t j = 0; j < m->cap; ++j) {
+      if (m->keys[j] == NULL) continue;
+      size_t i = trx__pmix(m->keys[j]) & (cap - 1);
+      while (keys[i] != NULL) i = (i + 1) & (cap - 1);
+      keys[i] = m->keys[j];
+      vals[i] = m->vals[j];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+  }
+  size_t i = trx__pmix(k) & (m->cap - 1);
+  while (m->keys[i] != NULL && m->keys[i] != k) i = (i + 1) & (m->cap - 1);
+  if (m->keys[i] == NULL) m->n++;
+  m->keys[i] = k;
+  m->vals[i] = v;
+  return true;
+}
+
+static void trx__pmap_free(trx__pmap* m) {
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof(*m));
+}
+
+/* ---- paths ------------------------------------------------------------------------------- */
+
+typedef struct {
+  char* s;
+  size_t n, cap;
+  bool oom;
+} trx__str_t;
+
+static void trx__sput(trx__str_t* b, const char* s, size_t n) {
+  if (b->oom) return;
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 128;
+    while (cap < b->n + n + 1) cap *= 2;
+    char* p = realloc(b->s, cap);
+    if (p == NULL) {
+      b->oom = true;
+      return;
+    }
+    b->s = p;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = '\0';
+}
+
+static void trx__sputs(trx__str_t* b, const char* s) { trx__sput(b, s, strlen(s)); }
+
+/* The text of a map key inside a path: "name" for strings, I.GlobalVar("f"), 3, ... */
+static void trx__key_text(trx__str_t* b, const TVMFFIAny* k) {
+  TVMFFIByteArray s;
+  char tmp[64];
+  if (tether_any_get_str(k, &s)) {
+    trx__sputs(b, "\"");
+    trx__sput(b, s.data, s.size);
+    trx__sputs(b, "\"");
+  } else if (k->type_index == kTVMFFIInt) {
+    snprintf(tmp, sizeof(tmp), "%lld", (long long)k->v_int64);
+    trx__sputs(b, tmp);
+  } else if (tether_any_is_object(k) && trx_is(k->v_obj, TRX_GLOBAL_VAR)) {
+    TVMFFIByteArray name = trx__str(&((const trx_global_var_t*)k->v_obj)->name_hint);
+    trx__sputs(b, "I.GlobalVar(\"");
+    trx__sput(b, name.data, name.size);
+    trx__sputs(b, "\")");
+  } else {
+    trx__sputs(b, tether_any_type_key(k));
+  }
+}
+
+/* ---- shared leaf comparisons --------------------------------------------------------------- */
+
+static const TVMFFITypeInfo* trx__info(int32_t type_index) { return TVMFFIGetTypeInfo(type_index); }
+
+/* Objects compared field by field: our IR nodes and any reflected tree-node type. */
+static bool trx__is_reflected(const TVMFFIObject* o) {
+  if (o->type_index < kTVMFFIDynObjectBegin) return false;
+  const TVMFFITypeInfo* info = trx__info(o->type_index);
+  return info != NULL && info->metadata != NULL && info->metadata->total_size > 0 &&
+         (info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindTreeNode ||
+          info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindConstTreeNode);
+}
+
+static bool trx__is_free_var(const TVMFFIObject* o) {
+  return trx_is(o, TRX_VAR) || trx_is(o, TRX_GLOBAL_VAR);
+}
+
+/* Byte size of a compact tensor's data, or -1 if it is not compact (then identity rules). */
+static int64_t trx__tensor_nbytes(const DLTensor* t) {
+  int64_t n = 1, stride = 1;
+  for (int32_t i = t->ndim - 1; i >= 0; --i) {
+    if (t->strides != NULL && t->shape[i] != 1 && t->strides[i] != stride) return -1;
+    stride *= t->shape[i];
+    n *= t->shape[i];
+  }
+  return n * (((int64_t)t->dtype.bits * t->dtype.lanes + 7) / 8);
+}
+
+static bool trx__tensor_equal(const TVMFFIObject* a, const TVMFFIObject* b) {
+  const DLTensor* x = tether_tensor_dl((TVMFFIObjectHandle)a);
+  const DLTensor* y = tether_tensor_dl((TVMFFIObjectHandle)b);
+  if (x == NULL || y == NULL) return a == b;
+  if (x->ndim != y->ndim || x->dtype.code != y->dtype.code || x->dtype.bits != y->dtype.bits ||
+      x->dtype.lanes != y->dtype.lanes) {
+    return false;
+  }
+  for (int32_t i = 0; i < x->ndim; ++i) {
+    if (x->shape[i] != y->shape[i]) return false;
+  }
+  if (a == b) return true;
+  int64_t nx = trx__tensor_nbytes(x), ny = trx__tensor_nbytes(y);
+  if (nx < 0 || ny < 0 || x->device.device_type != kDLCPU || y->device.device_type != kDLCPU) return false;
+  if (nx == 0) return true;
+  return memcmp((const char*)x->data + x->byte_offset, (const char*)y->data + y->byte_offset, (size_t)nx) == 0;
+}
+
+static bool trx__shape_equal(const TVMFFIObject* a, const TVMFFIObject* b) {
+  int64_t n = tether_shape_size((TVMFFIObjectHandle)a);
+  if (n != tether_shape_size((TVMFFIObjectHandle)b)) return false;
+  return n <= 0 || memcmp(tether_shape_data((TVMFFIObjectHandle)a), tether_shape_data((TVMFFIObjectHandle)b),
+                          sizeof(int64_t) * (size_t)n) == 0;
+}
+
+static bool trx__op_name_equal(const TVMFFIObject* a, const TVMFFIObject* b) {
+  TVMFFIByteArray x = trx__str(&((const trx_op_t*)a)->name);
+  TVMFFIByteArray y = trx__str(&((const trx_op_t*)b)->name);
+  return x.size == y.size && memcmp(x.data, y.data, x.size) == 0;
+}
+
+/* A field's value as an owning Any (None if it cannot be read). */
+static TVMFFIAny trx__field(TVMFFIObject* o, const TVMFFIFieldInfo* f) {
+  TVMFFIAny v = tether_any_none();
+  if (tether_field_get(o, f, &v) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err) TVMFFIObjectDecRef(err);
+    v = tether_any_none();
+  }
+  return v;
+}
+
+/* ---- equality ------------------------------------------------------------------------------ */
+
+typedef struct {
+  bool map_free_vars;
+  trx__pmap fwd, bwd; /* lhs var -> rhs var and back */
+  trx__str_t lp, rp;  /* current paths */
+  char *ml, *mr;      /* first mismatch paths (owned) */
+  bool record;        /* track paths (only when the caller wants the mismatch) */
+  bool oom;
+} trx__seq;
+
+static bool trx__mismatch(trx__seq* c) {
+  if (c->record && c->ml == NULL && !c->lp.oom && !c->rp.oom) {
+    c->ml = strdup(c->lp.s);
+    c->mr = strdup(c->rp.s);
+    if (c->ml == NULL || c->mr == NULL) c->oom = true;
+  }
+  return false;
+}
+
+/* Appends segments (rhs may differ: `[<missing:i>]`); returns the lengths to restore. */
+static void trx__push(trx__seq* c, const char* l, const char* r, size_t* ln, size_t* rn) {
+  *ln = c->lp.n;
+  *rn = c->rp.n;
+  if (!c->record) return;
+  trx__sputs(&c->lp, l);
+  trx__sputs(&c->rp, r ? r : l);
+}
+
+static void trx__pop(trx__seq* c, size_t ln, size_t rn) {
+  c->lp.n = ln;
+  c->rp.n = rn;
+  if (c->lp.s) c->lp.s[ln] = '\0';
+  if (c->rp.s) c->rp.s[rn] = '\0';
+}
+
+static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def);
+static bool trx__eq_obj(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def);
+
+static bool trx__eq_fields(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  const TVMFFITypeInfo* info = trx__info(a->type_index);
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      const TVMFFIFieldInfo* f = &t->fields[i];
+      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+      char seg[128];
+      size_t ln, rn;
+      snprintf(seg, sizeof(seg), ".%.*s", (int)f->name.size, f->name.data);
+      trx__push(c, seg, NULL, &ln, &rn);
+      TVMFFIAny va = trx__field(a, f), vb = trx__field(b, f);
+      bool ok = trx__eq_any(c, &va, &vb, def || (f->flags & TRX__DEF_FLAGS) != 0);
+      tether_any_release(&va);
+      tether_any_release(&vb);
+      trx__pop(c, ln, rn);
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+static bool trx__eq_array(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  int64_t na = tether_array_size(a), nb = tether_array_size(b);
+  int64_t n = na < nb ? na : nb;
+  char seg[64], miss[64];
+  size_t ln, rn;
+  for (int64_t i = 0; i < n; ++i) {
+    snprintf(seg, sizeof(seg), "[%lld]", (long long)i);
+    trx__push(c, seg, NULL, &ln, &rn);
+    bool ok = trx__eq_any(c, tether_array_at(a, i), tether_array_at(b, i), def);
+    trx__pop(c, ln, rn);
+    if (!ok) return false;
+  }
+  if (na == nb) return true;
+  snprintf(seg, sizeof(seg), "[%lld]", (long long)n);
+  snprintf(miss, sizeof(miss), "[<missing:%lld>]", (long long)n);
+  trx__push(c, na > nb ? seg : miss, na > nb ? miss : seg, &ln, &rn);
+  trx__mismatch(c);
+  trx__pop(c, ln, rn);
+  return false;
+}
+
+/* The rhs entry matching lhs key k: through the var mapping for var keys, else by value. */
+static const TVMFFIAny* trx__rhs_lookup(trx__seq* c, TVMFFIObject* b, const TVMFFIAny* k) {
+  if (tether_any_is_object(k) && trx__is_free_var(k->v_obj)) {
+    const void* mk = trx__pmap_get(&c->fwd, k->v_obj);
+    TVMFFIAny view = tether_any_object((TVMFFIObject*)(mk ? mk : k->v_obj));
+    return tether_map_find(b, &view);
+  }
+  return tether_map_find(b, k);
+}
+
+static bool trx__eq_map(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  if (tether_map_size(a) != tether_map_size(b)) return trx__mismatch(c);
+  int64_t pos = 0;
+  const TVMFFIAny *k, *v;
+  while (tether_map_next(a, &pos, &k, &v)) {
+    trx__str_t seg = {0};
+    if (c->record) {
+      trx__sputs(&seg, "[");
+      trx__key_text(&seg, k);
+      trx__sputs(&seg, "]");
+    }
+    size_t ln, rn;
+    trx__push(c, seg.s ? seg.s : "[?]", NULL, &ln, &rn);
+    free(seg.s);
+    const TVMFFIAny* rv = trx__rhs_lookup(c, b, k);
+    bool ok = rv != NULL ? trx__eq_any(c, v, rv, def) : trx__mismatch(c);
+    trx__pop(c, ln, rn);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* The GlobalVar of `mod`'s functions named `name` (borrowed), or NULL. */
+static TVMFFIObject* trx__module_gv(TVMFFIObject* funcs, TVMFFIByteArray name) {
+  int64_t pos = 0;
+  const TVMFFIAny *k, *v;
+  while (tether_map_next(funcs, &pos, &k, &v)) {
+    if (!tether_any_is_object(k) || !trx_is(k->v_obj, TRX_GLOBAL_VAR)) continue;
+    TVMFFIByteArray s = trx__str(&((const trx_global_var_t*)k->v_obj)->name_hint);
+    if (s.size == name.size && memcmp(s.data, name.data, s.size) == 0) return k->v_obj;
+  }
+  return NULL;
+}
+
+static bool trx__eq_module(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b) {
+  const trx_ir_module_t* ma = (const trx_ir_module_t*)a;
+  const trx_ir_module_t* mb = (const trx_ir_module_t*)b;
+  size_t ln, rn;
+  trx__push(c, ".functions", NULL, &ln, &rn);
+  bool ok = true;
+  if (tether_map_size(ma->functions) != tether_map_size(mb->functions)) ok = trx__mismatch(c);
+  /* GlobalVars are defined by the function names first, so calls between functions match. */
+  int64_t pos = 0;
+  const TVMFFIAny *k, *v;
+  while (ok && tether_map_next(ma->functions, &pos, &k, &v)) {
+    if (!tether_any_is_object(k) || !trx_is(k->v_obj, TRX_GLOBAL_VAR)) continue;
+    TVMFFIObject* gv = k->v_obj;
+    TVMFFIObject* rgv = trx__module_gv(mb->functions, trx__str(&((const trx_global_var_t*)gv)->name_hint));
+    const void* mapped = trx__pmap_get(&c->fwd, gv);
+    if (rgv == NULL || (mapped != NULL && mapped != rgv) ||
+        (mapped == NULL && trx__pmap_get(&c->bwd, rgv) != NULL)) {
+      trx__str_t seg = {0};
+      trx__sputs(&seg, "[");
+      trx__key_text(&seg, k);
+      trx__sputs(&seg, "]");
+      size_t l2, r2;
+      trx__push(c, seg.s ? seg.s : "[?]", NULL, &l2, &r2);
+      free(seg.s);
+      ok = trx__mismatch(c);
+      trx__pop(c, l2, r2);
+    } else if (mapped == NULL) {
+      if (!trx__pmap_put(&c->fwd, gv, rgv) || !trx__pmap_put(&c->bwd, rgv, gv)) c->oom = true;
+    }
+  }
+  if (ok) ok = trx__eq_map(c, ma->functions, mb->functions, false);
+  trx__pop(c, ln, rn);
+  if (!ok) return false;
+  trx__push(c, ".attrs", NULL, &ln, &rn);
+  ok = trx__eq_obj(c, ma->attrs, mb->attrs, false);
+  trx__pop(c, ln, rn);
+  return ok;
+}
+
+static bool trx__eq_var(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  const void* mapped = trx__pmap_get(&c->fwd, a);
+  if (mapped != NULL) return mapped == b ? true : trx__mismatch(c);
+  if (trx__pmap_get(&c->bwd, b) != NULL) return trx__mismatch(c);
+  if (!def && !c->map_free_vars) return a == b ? true : trx__mismatch(c);
+  if (!trx__pmap_put(&c->fwd, a, b) || !trx__pmap_put(&c->bwd, b, a)) {
+    c->oom = true;
+    return false;
+  }
+  return trx__eq_fields(c, a, b, def);
+}
+
+static bool trx__eq_obj(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  if (c->oom) return false;
+  if (a == NULL || b == NULL) return a == b ? true : trx__mismatch(c);
+  if (a->type_index != b->type_index) return trx__mismatch(c);
+  /* Identical objects are equal unless free vars may still need mapping inside them. */
+  if (a == b && c->fwd.n == 0 && !c->map_free_vars) return true;
+  int32_t ti = a->type_index;
+  if (ti == kTVMFFIStr || ti == kTVMFFIBytes) {
+    TVMFFIAny x = tether_any_object(a), y = tether_any_object(b);
+    return tether_any_equal(&x, &y) ? true : trx__mismatch(c);
+  }
+  if (ti == kTVMFFIArray || ti == kTVMFFIList) {
+    if (ti == kTVMFFIList) {
+      /* Lists read element-wise like arrays. */
+      int64_t n = tether_list_size(a);
+      if (n != tether_list_size(b)) return trx__mismatch(c);
+      for (int64_t i = 0; i < n; ++i) {
+        char seg[64];
+        size_t ln, rn;
+        snprintf(seg, sizeof(seg), "[%lld]", (long long)i);
+        trx__push(c, seg, NULL, &ln, &rn);
+        bool ok = trx__eq_any(c, tether_list_at(a, i), tether_list_at(b, i), def);
+        trx__pop(c, ln, rn);
+        if (!ok) return false;
+      }
+      return true;
+    }
+    return trx__eq_array(c, a, b, def);
+  }
+  if (ti == kTVMFFIMap || ti == kTVMFFIDict) return trx__eq_map(c, a, b, def);
+  if (ti == kTVMFFIShape) return trx__shape_equal(a, b) ? true : trx__mismatch(c);
+  if (ti == kTVMFFITensor) return trx__tensor_equal(a, b) ? true : trx__mismatch(c);
+  if (trx_is(a, TRX_OP)) return trx__op_name_equal(a, b) ? true : trx__mismatch(c);
+  if (trx__is_free_var(a)) return trx__eq_var(c, a, b, def);
+  if (trx_is(a, TRX_IR_MODULE)) return trx__eq_module(c, a, b);
+  if (trx__is_reflected(a)) return trx__eq_fields(c, a, b, def);
+  return a == b ? true : trx__mismatch(c);
+}
+
+static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def) {
+  TVMFFIByteArray sa, sb;
+  bool as = tether_any_get_str(a, &sa), bs = tether_any_get_str(b, &sb);
+  if (as || bs) {
+    return as && bs && sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0 ? true : trx__mismatch(c);
+  }
+  if (tether_any_is_object(a) && tether_any_is_object(b)) return trx__eq_obj(c, a->v_obj, b->v_obj, def);
+  if (a->type_index != b->type_index) return trx__mismatch(c);
+  bool eq;
+  switch (a->type_index) {
+    case kTVMFFINone:
+      eq = true;
+      break;
+    case kTVMFFIFloat:
+      eq = a->v_float64 == b->v_float64 || (isnan(a->v_float64) && isnan(b->v_float64));
+      break;
+    case kTVMFFIDataType:
+      eq = a->v_dtype.code == b->v_dtype.code && a->v_dtype.bits == b->v_dtype.bits &&
+           a->v_dtype.lanes == b->v_dtype.lanes;
+      break;
+    case kTVMFFIDevice:
+      eq = a->v_device.device_type == b->v_device.device_type && a->v_device.device_id == b->v_device.device_id;
+      break;
+    default:
+      eq = tether_any_equal(a, b);
+  }
+  return eq ? true : trx__mismatch(c);
+}
+
+int trx__structural_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_vars, char** lhs_path,
+                            char** rhs_path) {
+  trx__seq c;
+  memset(&c, 0, sizeof(c));
+  c.map_free_vars = map_free_vars;
+  c.record = true;
+  trx__sputs(&c.lp, "<root>");
+  trx__sputs(&c.rp, "<root>");
+  bool eq = trx__eq_any(&c, a, b, false);
+  int rc = eq ? 1 : 0;
+  if (c.oom || c.lp.oom || c.rp.oom) rc = tether_raise("MemoryError", "structural equality: out of memory");
+  if (lhs_path) *lhs_path = rc == 0 ? c.ml : NULL;
+  else free(c.ml);
+  if (rhs_path) *rhs_path = rc == 0 ? c.mr : NULL;
+  else free(c.mr);
+  if (rc != 0) {
+    if (lhs_path) free(c.ml);
+    if (rhs_path) free(c.mr);
+  }
+  free(c.lp.s);
+  free(c.rp.s);
+  trx__pmap_free(&c.fwd);
+  trx__pmap_free(&c.bwd);
+  return rc;
+}
+
+bool trx_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_vars) {
+  if (a == NULL || b == NULL) return a == b;
+  if (tether_any_is_object(a) && tether_any_is_object(b) && a->v_obj == b->v_obj) return true;
+  trx__seq c;
+  memset(&c, 0, sizeof(c));
+  c.map_free_vars = map_free_vars;
+  bool eq = trx__eq_any(&c, a, b, false) && !c.oom;
+  free(c.ml);
+  free(c.mr);
+  free(c.lp.s);
+  free(c.rp.s);
+  trx__pmap_free(&c.fwd);
+  trx__pmap_free(&c.bwd);
+  return eq;
+}
+
+int trx_structural_first_mismatch(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_vars, TVMFFIAny* out) {
+  char *lp = NULL, *rp = NULL;
+  *out = tether_any_none();
+  int rc = trx__structural_compare(a, b, map_free_vars, &lp, &rp);
+  if (rc < 0) return -1;
+  int ret = 0;
+  if (rc == 0) {
+    const char* p = lp ? lp : "<root>";
+    ret = tether_any_str(p, strlen(p), out);
+  }
+  free(lp);
+  free(rp);
+  return ret;
+}
+
+/* ---- hash ---------------------------------------------------------------------------------- */
+
+typedef struct {
+  bool map_free_vars;
+  trx__pmap defs; /* var -> definition order + 1 */
+  uintptr_t next;
+  bool oom;
+} trx__shash;
+
+static uint64_t trx__mix(uint64_t h, uint64_t x) {
+  h ^= x + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+  return h;
+}
+
+static uint64_t trx__bytes_hash(const void* p, size_t n) {
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  const unsigned char* s = p;
+  for (size_t i = 0; i < n; ++i) h = (h ^ s[i]) * UINT64_C(0x100000001b3);
+  return h;
+}
+
+static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def);
+static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def);
+
+static uint64_t trx__h_fields(trx__shash* h, TVMFFIObject* o, bool def) {
+  const TVMFFITypeInfo* info = trx__info(o->type_index);
+  uint64_t r = info->type_key_hash ? info->type_key_hash
+                                   : trx__bytes_hash(info->type_key.data, info->type_key.size);
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      const TVMFFIFieldInfo* f = &t->fields[i];
+      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+      TVMFFIAny v = trx__field(o, f);
+      r = trx__mix(r, trx__h_any(h, &v, def || (f->flags & TRX__DEF_FLAGS) != 0));
+      tether_any_release(&v);
+    }
+  }
+  return r;
+}
+
+static uint64_t trx__h_var(trx__shash* h, TVMFFIObject* o, bool def) {
+  const void* idx = trx__pmap_get(&h->defs, o);
+  uint64_t tag = trx_is(o, TRX_GLOBAL_VAR) ? 0x6776 : (trx_is(o, TRX_DATAFLOW_VAR) ? 0x6476 : 0x7676);
+  if (idx != NULL) return trx__mix(tag, (uint64_t)(uintptr_t)idx);
+  if (!def && !h->map_free_vars) return trx__mix(tag ^ 0x1d, (uint64_t)(uintptr_t)o);
+  idx = (const void*)(++h->next);
+  if (!trx__pmap_put(&h->defs, o, idx)) h->oom = true;
+  return trx__mix(trx__mix(tag, (uint64_t)(uintptr_t)idx), trx__h_fields(h, o, def));
+}
+
+static int trx__cmp_gv_names(const void* x, const void* y) {
+  TVMFFIByteArray a = trx__str(&(*(trx_global_var_t* const*)x)->name_hint);
+  TVMFFIByteArray b = trx__str(&(*(trx_global_var_t* const*)y)->name_hint);
+  size_t n = a.size < b.size ? a.size : b.size;
+  int c = memcmp(a.data, b.data, n);
+  return c != 0 ? c : (a.size < b.size ? -1 : a.size > b.size);
+}
+
+static uint64_t trx__h_module(trx__shash* h, TVMFFIObject* o) {
+  const trx_ir_module_t* m = (const trx_ir_module_t*)o;
+  int64_t n = tether_map_size(m->functions), k = 0, pos = 0;
+  uint64_t r = trx__mix(0x6d6f64, (uint64_t)n);
+  trx_global_var_t** gvs = calloc((size_t)(n > 0 ? n : 1), sizeof(*gvs));
+  const TVMFFIAny *key, *val;
+  if (gvs == NULL) {
+    h->oom = true;
+    return r;
+  }
+  while (tether_map_next(m->functions, &pos, &key, &val)) {
+    if (tether_any_is_object(key) && trx_is(key->v_obj, TRX_GLOBAL_VAR)) gvs[k++] = (trx_global_var_t*)key->v_obj;
+  }
+  qsort(gvs, (size_t)k, sizeof(*gvs), trx__cmp_gv_names);
+  for (int64_t i = 0; i < k; ++i) {
+    if (trx__pmap_get(&h->defs, gvs[i]) == NULL &&
+        !trx__pmap_put(&h->defs, gvs[i], (const void*)(++h->next))) {
+      h->oom = true;
+    }
+  }
+  for (int64_t i = 0; i < k; ++i) {
+    TVMFFIAny kv = tether_any_object(gvs[i]);
+    TVMFFIByteArray name = trx__str(&gvs[i]->name_hint);
+    r = trx__mix(r, trx__bytes_hash(name.data, name.size));
+    const TVMFFIAny* f = tether_map_find(m->functions, &kv);
+    if (f != NULL) r = trx__mix(r, trx__h_any(h, f, false));
+  }
+  free(gvs);
+  return trx__mix(r, trx__h_obj(h, m->attrs, false));
+}
+
+static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
+  if (o == NULL) return 0x6e6f6e65;
+  int32_t ti = o->type_index;
+  if (ti == kTVMFFIStr || ti == kTVMFFIBytes) {
+    TVMFFIAny v = tether_any_object(o);
+    return trx__h_any(h, &v, def);
+  }
+  if (ti == kTVMFFIArray) {
+    int64_t n = tether_array_size(o);
+    uint64_t r = trx__mix(0x617272, (uint64_t)n);
+    for (int64_t i = 0; i < n; ++i) r = trx__mix(r, trx__h_any(h, tether_array_at(o, i), def));
+    return r;
+  }
+  if (ti == kTVMFFIList) {
+    int64_t n = tether_list_size(o);
+    uint64_t r = trx__mix(0x6c7374, (uint64_t)n);
+    for (int64_t i = 0; i < n; ++i) r = trx__mix(r, trx__h_any(h, tether_list_at(o, i), def));
+    return r;
+  }
+  if (ti == kTVMFFIMap || ti == kTVMFFIDict) {
+    int64_t pos = 0;
+    const TVMFFIAny *k, *v;
+    uint64_t sum = 0;
+    while (tether_map_next(o, &pos, &k, &v)) {
+      uint64_t kh = trx__h_any(h, k, def);
+      sum += trx__mix(kh, trx__h_any(h, v, def));
+    }
+    return trx__mix(trx__mix(0x6d6170, (uint64_t)tether_map_size(o)), sum);
+  }
+  if (ti == kTVMFFIShape) {
+    int64_t n = tether_shape_size(o);
+    return trx__mix(0x736870, trx__bytes_hash(tether_shape_data(o), sizeof(int64_t) * (size_t)(n > 0 ? n : 0)));
+  }
+  if (ti == kTVMFFITensor) {
+    const DLTensor* t = tether_tensor_dl(o);
+    uint64_t r = trx__mix(0x74656e, (uint64_t)t->ndim);
+    r = trx__mix(r, (uint64_t)t->dtype.code << 24 | (uint64_t)t->dtype.bits << 16 | t->dtype.lanes);
+    for (int32_t i = 0; i < t->ndim; ++i) r = trx__mix(r, (uint64_t)t->shape[i]);
+    int64_t nb = trx__tensor_nbytes(t);
+    if (nb > 0 && t->device.device_type == kDLCPU) {
+      r = trx__mix(r, trx__bytes_hash((const char*)t->data + t->byte_offset, (size_t)nb));
+    }
+    return r;
+  }
+  if (trx_is(o, TRX_OP)) {
+    TVMFFIByteArray name = trx__str(&((const trx_op_t*)o)->name);
+    return trx__mix(0x6f70, trx__bytes_hash(name.data, name.size));
+  }
+  if (trx__is_free_var(o)) return trx__h_var(h, o, def);
+  if (trx_is(o, TRX_IR_MODULE)) return trx__h_module(h, o);
+  if (trx__is_reflected(o)) return trx__h_fields(h, o, def);
+  return trx__mix(0x6964, (uint64_t)(uintptr_t)o);
+}
+
+static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def) {
+  TVMFFIByteArray s;
+  if (tether_any_get_str(v, &s)) return trx__mix(0x737472, trx__bytes_hash(s.data, s.size));
+  if (tether_any_is_object(v)) return trx__h_obj(h, v->v_obj, def);
+  uint64_t payload;
+  switch (v->type_index) {
+    case kTVMFFINone:
+      payload = 0;
+      break;
+    case kTVMFFIFloat: {
+      double d = v->v_float64;
+      if (d == 0.0) d = 0.0; /* -0.0 == 0.0 */
+      if (isnan(d)) d = NAN;
+      memcpy(&payload, &d, sizeof(payload));
+      break;
+    }
+    case kTVMFFIDataType:
+      payload = (uint64_t)v->v_dtype.code << 24 | (uint64_t)v->v_dtype.bits << 16 | v->v_dtype.lanes;
+      break;
+    case kTVMFFIDevice:
+      payload = (uint64_t)(uint32_t)v->v_device.device_type << 32 | (uint32_t)v->v_device.device_id;
+      break;
+    default:
+      payload = tether_any_hash(v);
+  }
+  return trx__mix((uint64_t)(int64_t)v->type_index, payload);
+}
+
+uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars) {
+  if (v == NULL) return 0;
+  trx__shash h;
+  memset(&h, 0, sizeof(h));
+  h.map_free_vars = map_free_vars;
+  uint64_t r = trx__h_any(&h, v, false);
+  trx__pmap_free(&h.defs);
+  return r;
+}
+
+/* ---- globals ------------------------------------------------------------------------------- */
+
+static int trx__arg_map_free_vars(const char* fn, const TVMFFIAny* args, int32_t n, int32_t i, bool* out) {
+  *out = false;
+  if (i >= n || args[i].type_index == kTVMFFINone) return 0;
+  return tether_arg_bool(fn, args, i, out);
+}
+
+static int trx__g_structural_equal(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  static const char fn[] = "ir.StructuralEqual";
+  bool mfv;
+  (void)self;
+  if (n < 2 || n > 3) {
+    return tether_raise("TypeError", "%s expects 2 or 3 arguments (lhs, rhs, map_free_vars), but %d were given", fn,
+                        (int)n);
+  }
+  if (trx__arg_map_free_vars(fn, args, n, 2, &mfv) != 0) return -1;
+  *rv = tether_any_bool(trx_structural_equal(&args[0], &args[1], mfv));
+  return 0;
+}
+
+static int trx__g_structural_hash(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  static const char fn[] = "ir.StructuralHash";
+  bool mfv;
+  (void)self;
+  if (n < 1 || n > 2) {
+    return tether_raise("TypeError", "%s expects 1 or 2 arguments (value, map_free_vars), but %d were given", fn,
+                        (int)n);
+  }
+  if (trx__arg_map_free_vars(fn, args, n, 1, &mfv) != 0) return -1;
+  *rv = tether_any_int((int64_t)trx_structural_hash(&args[0], mfv));
+  return 0;
+}
+
+static int trx__g_first_mismatch(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  static const char fn[] = "ir.GetFirstStructuralMismatch";
+  bool mfv;
+  (void)self;
+  if (n < 2 || n > 3) {
+    return tether_raise("TypeError", "%s expects 2 or 3 arguments (lhs, rhs, map_free_vars), but %d were given", fn,
+                        (int)n);
+  }
+  if (trx__arg_map_free_vars(fn, args, n, 2, &mfv) != 0) return -1;
+  return trx_structural_first_mismatch(&args[0], &args[1], mfv, rv);
+}
+
+/* Appends the repr of v (or its type key when it cannot be printed). */
+static void trx__put_repr(trx__str_t* b, const TVMFFIAny* v) {
+  TVMFFIAny out = tether_any_none();
+  TVMFFIByteArray s;
+  if (tether_repr(v, &out) == 0 && tether_any_get_str(&out, &s)) {
+    trx__sput(b, s.data, s.size);
+  } else {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err) TVMFFIObjectDecRef(err);
+    trx__sputs(b, tether_any_type_key(v));
+  }
+  tether_any_release(&out);
+}
+
+static int trx__g_assert_equal(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  static const char fn[] = "ir.AssertStructuralEqual";
+  bool mfv;
+  char *lp = NULL, *rp = NULL;
+  (void)self;
+  (void)rv;
+  if (n < 2 || n > 3) {
+    return tether_raise("TypeError", "%s expects 2 or 3 arguments (lhs, rhs, map_free_vars), but %d were given", fn,
+                        (int)n);
+  }
+  if (trx__arg_map_free_vars(fn, args, n, 2, &mfv) != 0) return -1;
+  int rc = trx__structural_compare(&args[0], &args[1], mfv, &lp, &rp);
+  if (rc < 0) return -1;
+  if (rc == 1) return 0;
+  /* The shape of tvm.ir.assert_structural_equal's message (without the underlining). */
+  trx__str_t msg = {0};
+  const char* l = lp ? lp : "<root>";
+  const char* r = rp ? rp : "<root>";
+  trx__sputs(&msg, "StructuralEqual check failed, caused by lhs at ");
+  trx__sputs(&msg, l);
+  trx__sputs(&msg, ":\nAccess path: ");
+  trx__sputs(&msg, l);
+  trx__sputs(&msg, "\n\n");
+  trx__put_repr(&msg, &args[0]);
+  trx__sputs(&msg, "\nand rhs at ");
+  trx__sputs(&msg, r);
+  trx__sputs(&msg, ":\nAccess path: ");
+  trx__sputs(&msg, r);
+  trx__sputs(&msg, "\n\n");
+  trx__put_repr(&msg, &args[1]);
+  free(lp);
+  free(rp);
+  if (msg.oom || msg.s == NULL) {
+    free(msg.s);
+    return tether_raise("ValueError", "StructuralEqual check failed");
+  }
+  rc = tether_raise("ValueError", "%s", msg.s);
+  free(msg.s);
+  return rc;
+}
+
+int trx__structural_init(void) {
+  if (trx__register_global("ir.StructuralEqual", trx__g_structural_equal, NULL) != 0 ||
+      trx__register_global("ir.StructuralHash", trx__g_structural_hash, NULL) != 0 ||
+      trx__register_global("ir.GetFirstStructuralMismatch", trx__g_first_mismatch, NULL) != 0 ||
+      trx__register_global("ir.AssertStructuralEqual", trx__g_assert_equal, NULL) != 0) {
+    return -1;
+  }
+  return 0;
+}
+
 void trx__structural_fini(void) {}

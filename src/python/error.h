@@ -22,6 +22,8 @@ extern PyTypeObject TpyError_Type;
 
 /* Converts the parked FFI error to a Python exception; always returns NULL. */
 PyObject* tpy_raise_ffi_error(void);
+/* Discards the parked FFI error, if any. */
+void tpy_drop_ffi_error(void);
 /* Moves the current Python exception into a parked FFI Error; returns -1. */
 int tpy_park_py_error(void);
 /* *out = new Error object for the exception instance `exc` (borrowed).  0 or -1 (Python

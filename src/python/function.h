@@ -32,6 +32,11 @@ PyObject* tpy_function_wrap_steal(TVMFFIObject* func);
  * keeps a strong reference).  0, or -1 with a Python error set. */
 int tpy_function_from_callable(PyObject* callable, TVMFFIObject** out);
 
+/* Function's vectorcall and the safe_call of callbacks (exported for backtraces only). */
+PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                                  PyObject* kwnames);
+int tpy_callback_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result);
+
 /* Module functions. */
 PyObject* tpy_py_get_global_func(PyObject* self, PyObject* const* args, Py_ssize_t n,
                                  PyObject* kwnames);

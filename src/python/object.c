@@ -572,7 +572,12 @@ static PyObject* tpy_method_new(PyObject* func, PyObject* name, int kind) {
 
 /* "a.b.C" + "." + name as a str. */
 static PyObject* tpy_qualified(TVMFFIByteArray key, TVMFFIByteArray name) {
-  return PyUnicode_FromFormat("%.*s.%.*s", (int)key.size, key.data, (int)name.size, name.data);
+  PyObject* k = tpy_str_from_bytes(key);
+  PyObject* n = k ? tpy_str_from_bytes(name) : NULL;
+  PyObject* r = n ? PyUnicode_FromFormat("%U.%U", k, n) : NULL;
+  Py_XDECREF(k);
+  Py_XDECREF(n);
+  return r;
 }
 
 /* Installs the fields and methods of `t` on `cls`.  own: skip names in cls's own dict;

@@ -86,92 +86,260 @@ static DLDataType tpy_np_dtype(int type_num) {
   return type_num >= 0 && type_num < 24 ? table[type_num] : none;
 }
 
-/* ---- a borrowed DLTensor kept alive by a Python object ------------------------------------ */
+/* ---- reading numpy arrays and exchange-API producers into a borrowed DLTensor ------------- */
 
-typedef struct {
-  DLManagedTensor managed; /* manager_ctx: the owning PyObject (one reference) */
-} tpy_owned_dl;
+/* Largest ndim the stack paths handle; higher ranks take the __dlpack__ path. */
+#define TPY_STACK_NDIM 16
 
-static void tpy_owned_dl_deleter(DLManagedTensor* self) {
-  PyObject* owner = self->manager_ctx;
-  if (Py_IsInitialized()) {
-    if (PyGILState_Check()) {
-      Py_DECREF(owner);
-    } else {
-      PyGILState_STATE st = PyGILState_Ensure();
-      Py_DECREF(owner);
-      PyGILState_Release(st);
+/*
+ * Fills *dl (shape and strides in `dims`, 2 * TPY_STACK_NDIM entries) from the numpy array
+ * `obj`.  false, with no error set, when this array needs numpy's own exporter.
+ */
+static bool tpy_numpy_dl(PyObject* obj, DLTensor* dl, int64_t* dims) {
+  tpy_np_array* a = (tpy_np_array*)obj;
+  tpy_np_descr* d = (tpy_np_descr*)a->descr;
+  if (!(a->flags & TPY_NPY_ARRAY_WRITEABLE) || a->nd > TPY_STACK_NDIM || a->nd < 0) return false;
+  if (d->byteorder != '=' && d->byteorder != '|' &&
+      !(d->byteorder == '<' && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) {
+    return false;
+  }
+  DLDataType dtype = tpy_np_dtype(d->type_num);
+  if (dtype.bits == 0) return false;
+  int64_t itemsize = dtype.bits / 8;
+  int nd = a->nd;
+  for (int i = 0; i < nd; ++i) {
+    int64_t s = a->strides[i];
+    if (s % itemsize != 0) return false;
+    dims[i] = a->dimensions[i];
+    dims[nd + i] = s / itemsize;
+  }
+  dl->data = a->data;
+  dl->device.device_type = kDLCPU;
+  dl->device.device_id = 0;
+  dl->ndim = nd;
+  dl->dtype = dtype;
+  dl->shape = dims;
+  dl->strides = dims + nd;
+  dl->byte_offset = 0;
+  return true;
+}
+
+/* Fills *dl through the exchange API (shape/strides borrowed from the producer, valid until
+ * it runs Python code).  0 or -1 with a Python error set. */
+static int tpy_exchange_dl(PyObject* obj, const DLPackExchangeAPI* api, DLTensor* dl) {
+  if (api->dltensor_from_py_object_no_sync(obj, dl) != 0) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_BufferError, "%s could not export a DLTensor", Py_TYPE(obj)->tp_name);
+    }
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- Tensors that view a Python object's memory ------------------------------------------- */
+
+/*
+ * A DLManagedTensor taken over by a Tensor, whose manager_ctx is a strong reference to the
+ * Python object owning the memory (or NULL).  Argument tensors are recycled:
+ *
+ *   LOOSE      an ordinary import (from_dlpack, or an argument some callee kept): the
+ *              deleter releases the owner when the Tensor dies.
+ *   IN_FLIGHT  an argument of a call in progress: listed in tpy_in_flight; the call's temps
+ *              own the Tensor's reference; manager_ctx holds the argument.
+ *   POOLED     idle in tpy_pool[ndim]: the pool owns the Tensor's only reference and
+ *              manager_ctx is NULL, so the pool keeps no Python object alive.
+ *
+ * tpy_tensor_temp_release ends a call: a Tensor that nobody else references (strong count 1,
+ * no weak references) goes back to the pool, its owner released; any other is left LOOSE.
+ * A recycled Tensor gets new metadata written into its own DLTensor cell (same ndim, so the
+ * shape/strides storage fits); this is sound because no one else can see it.  All pool and
+ * in-flight state is guarded by the GIL.
+ */
+typedef enum { TPY_ARG_LOOSE, TPY_ARG_IN_FLIGHT, TPY_ARG_POOLED } tpy_arg_state;
+
+typedef struct tpy_view_dl {
+  DLManagedTensor managed;
+  TVMFFIObject* tensor; /* the Tensor that took `managed` over (it owns this struct) */
+  tpy_arg_state state;
+  struct tpy_view_dl* next; /* pool link */
+} tpy_view_dl;
+
+#define TPY_POOL_NDIM 8   /* ranks 0..TPY_POOL_NDIM-1 are recycled */
+#define TPY_POOL_DEPTH 16 /* idle Tensors kept per rank */
+
+static tpy_view_dl* tpy_pool[TPY_POOL_NDIM];
+static int tpy_pool_size[TPY_POOL_NDIM];
+static tpy_view_dl** tpy_in_flight;
+static int tpy_in_flight_n, tpy_in_flight_cap;
+
+/* Removes `m` from the in-flight list (GIL held).  false if it is not there. */
+static bool tpy_in_flight_remove(tpy_view_dl* m) {
+  for (int i = tpy_in_flight_n; i-- > 0;) {
+    if (tpy_in_flight[i] == m) {
+      tpy_in_flight[i] = tpy_in_flight[--tpy_in_flight_n];
+      return true;
     }
   }
-  free(self);
+  return false;
+}
+
+static bool tpy_finalizing(void) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
+
+static void tpy_view_dl_deleter(DLManagedTensor* self) {
+  tpy_view_dl* m = (tpy_view_dl*)self;
+  PyObject* owner = m->managed.manager_ctx;
+  /* POOLED (ctx NULL) needs no GIL: that is how the pool drains after Py_Finalize.  During
+   * finalisation a thread without the GIL must not try to take it: the owner leaks. */
+  if ((owner != NULL || m->state == TPY_ARG_IN_FLIGHT) && Py_IsInitialized()) {
+    PyGILState_STATE st = PyGILState_UNLOCKED;
+    bool had_gil = PyGILState_Check();
+    if (!had_gil && tpy_finalizing()) {
+      free(m);
+      return;
+    }
+    if (!had_gil) st = PyGILState_Ensure();
+    if (m->state == TPY_ARG_IN_FLIGHT) tpy_in_flight_remove(m);
+    Py_XDECREF(owner);
+    if (!had_gil) PyGILState_Release(st);
+  }
+  free(m);
 }
 
 /*
- * *out = new Tensor viewing `dl` (borrowed; its shape/strides are copied), keeping `owner`
- * (borrowed; a reference is taken) alive.  0, or -1 with a Python error set (alignment and
- * contiguity violations come from libtether as RuntimeError).
+ * *out = new Tensor viewing `dl` (borrowed; libtether copies shape and strides), keeping
+ * `owner` (borrowed; a reference is taken) alive; LOOSE.  0, or -1 with a Python error set
+ * (alignment and contiguity violations come from libtether as RuntimeError).
  */
-static int tpy_tensor_from_borrowed(PyObject* owner, const DLTensor* dl, int32_t align,
-                                    int32_t contig, TVMFFIObject** out) {
-  tpy_owned_dl* m = malloc(sizeof(*m));
+static int tpy_view_new(PyObject* owner, const DLTensor* dl, int32_t align, int32_t contig,
+                        tpy_view_dl** out_m) {
+  tpy_view_dl* m = malloc(sizeof(*m));
   if (m == NULL) {
     PyErr_NoMemory();
     return -1;
   }
   m->managed.dl_tensor = *dl;
   m->managed.manager_ctx = owner;
-  m->managed.deleter = tpy_owned_dl_deleter;
-  if (TVMFFITensorFromDLPack(&m->managed, align, contig, (TVMFFIObjectHandle*)out) != 0) {
+  m->managed.deleter = tpy_view_dl_deleter;
+  m->state = TPY_ARG_LOOSE;
+  m->next = NULL;
+  if (TVMFFITensorFromDLPack(&m->managed, align, contig, (TVMFFIObjectHandle*)&m->tensor) != 0) {
     free(m);
     tpy_raise_ffi_error();
     return -1;
   }
   Py_INCREF(owner);
+  *out_m = m;
   return 0;
 }
 
-/* Largest ndim the stack paths handle; higher ranks take the __dlpack__ path. */
-#define TPY_STACK_NDIM 16
-
-/*
- * The numpy fast path.  1 and *out = new Tensor, 0 if this array needs numpy's own
- * exporter (no error set), -1 with a Python error set.
- */
-static int tpy_tensor_from_numpy(PyObject* obj, int32_t align, int32_t contig,
-                                 TVMFFIObject** out) {
-  tpy_np_array* a = (tpy_np_array*)obj;
-  tpy_np_descr* d = (tpy_np_descr*)a->descr;
-  if (!(a->flags & TPY_NPY_ARRAY_WRITEABLE) || a->nd > TPY_STACK_NDIM || a->nd < 0) return 0;
-  if (d->byteorder != '=' && d->byteorder != '|' &&
-      !(d->byteorder == '<' && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) {
-    return 0;
+/* Rewrites a pooled Tensor's DLTensor cell with `dl` (same ndim). */
+static void tpy_view_rewrite(tpy_view_dl* m, const DLTensor* dl) {
+  DLTensor* cell = TPY_CELL(DLTensor, m->tensor);
+  int32_t nd = dl->ndim;
+  cell->data = dl->data;
+  cell->device = dl->device;
+  cell->dtype = dl->dtype;
+  cell->byte_offset = dl->byte_offset;
+  for (int32_t i = 0; i < nd; ++i) cell->shape[i] = dl->shape[i];
+  if (dl->strides != NULL) {
+    for (int32_t i = 0; i < nd; ++i) cell->strides[i] = dl->strides[i];
+  } else { /* compact, as libtether fills them in */
+    int64_t stride = 1;
+    for (int32_t i = nd; i-- > 0;) {
+      cell->strides[i] = stride;
+      stride *= dl->shape[i] > 1 ? dl->shape[i] : 1;
+    }
   }
-  DLDataType dtype = tpy_np_dtype(d->type_num);
-  if (dtype.bits == 0) return 0;
-  int64_t itemsize = dtype.bits / 8;
-  int64_t dims[2 * TPY_STACK_NDIM];
-  int nd = a->nd;
-  for (int i = 0; i < nd; ++i) {
-    int64_t s = a->strides[i];
-    if (s % itemsize != 0) return 0;
-    dims[i] = a->dimensions[i];
-    dims[nd + i] = s / itemsize;
-  }
-  DLTensor dl = {a->data, {kDLCPU, 0}, nd, dtype, dims, dims + nd, 0};
-  return tpy_tensor_from_borrowed(obj, &dl, align, contig, out) == 0 ? 1 : -1;
 }
 
-/* The C exchange-API path (torch): 0 ok / -1 with a Python error set. */
-static int tpy_tensor_from_exchange(PyObject* obj, const DLPackExchangeAPI* api, int32_t align,
-                                    int32_t contig, TVMFFIObject** out) {
-  DLTensor dl;
-  if (api->dltensor_from_py_object_no_sync(obj, &dl) != 0) {
-    if (!PyErr_Occurred()) {
-      PyErr_Format(PyExc_BufferError, "%s could not export a DLTensor", Py_TYPE(obj)->tp_name);
+/*
+ * An IN_FLIGHT Tensor viewing `dl` for `owner` (borrowed): a recycled one when the pool has
+ * one of this rank, else a new one.  *out receives the Tensor's reference (new, for temps).
+ * 0 or -1 with a Python error set.
+ */
+static int tpy_view_acquire(PyObject* owner, const DLTensor* dl, TVMFFIObject** out) {
+  if (tpy_in_flight_n == tpy_in_flight_cap) {
+    int cap = tpy_in_flight_cap ? 2 * tpy_in_flight_cap : 16;
+    tpy_view_dl** items = realloc(tpy_in_flight, sizeof(*items) * (size_t)cap);
+    if (items == NULL) {
+      PyErr_NoMemory();
+      return -1;
     }
+    tpy_in_flight = items;
+    tpy_in_flight_cap = cap;
+  }
+  tpy_view_dl* m;
+  int32_t nd = dl->ndim;
+  if (nd < TPY_POOL_NDIM && tpy_pool[nd] != NULL) {
+    m = tpy_pool[nd];
+    tpy_pool[nd] = m->next;
+    --tpy_pool_size[nd];
+    m->next = NULL;
+    tpy_view_rewrite(m, dl);
+    Py_INCREF(owner);
+    m->managed.manager_ctx = owner;
+  } else if (tpy_view_new(owner, dl, 0, 0, &m) != 0) {
     return -1;
   }
-  return tpy_tensor_from_borrowed(obj, &dl, align, contig, out);
+  m->state = TPY_ARG_IN_FLIGHT;
+  tpy_in_flight[tpy_in_flight_n++] = m;
+  *out = m->tensor;
+  return 0;
+}
+
+/* true if `obj` has one strong reference and no weak ones (nobody else can reach it). */
+static bool tpy_sole_reference(TVMFFIObject* obj) {
+  return __atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) ==
+         (UINT64_C(1) | (UINT64_C(1) << 32));
+}
+
+void tpy_tensor_temp_release(TVMFFIObject* obj) {
+  tpy_view_dl* m = NULL;
+  for (int i = tpy_in_flight_n; i-- > 0;) {
+    if (tpy_in_flight[i]->tensor == obj) {
+      m = tpy_in_flight[i];
+      tpy_in_flight[i] = tpy_in_flight[--tpy_in_flight_n];
+      break;
+    }
+  }
+  if (m == NULL) {
+    TVMFFIObjectDecRef(obj);
+    return;
+  }
+  int32_t nd = TPY_CELL(DLTensor, obj)->ndim;
+  if (nd < TPY_POOL_NDIM && tpy_pool_size[nd] < TPY_POOL_DEPTH && tpy_sole_reference(obj)) {
+    PyObject* owner = m->managed.manager_ctx;
+    m->managed.manager_ctx = NULL;
+    m->state = TPY_ARG_POOLED;
+    m->next = tpy_pool[nd];
+    tpy_pool[nd] = m;
+    ++tpy_pool_size[nd];
+    Py_DECREF(owner); /* last: it may run arbitrary code, which may call back in here */
+    return;
+  }
+  m->state = TPY_ARG_LOOSE;
+  TVMFFIObjectDecRef(obj);
+}
+
+/* Py_AtExit: frees the idle Tensors (their deleters need no Python). */
+static void tpy_pool_drain(void) {
+  for (int nd = 0; nd < TPY_POOL_NDIM; ++nd) {
+    while (tpy_pool[nd] != NULL) {
+      tpy_view_dl* m = tpy_pool[nd];
+      tpy_pool[nd] = m->next;
+      TVMFFIObjectDecRef(m->tensor);
+    }
+    tpy_pool_size[nd] = 0;
+  }
+  free(tpy_in_flight);
+  tpy_in_flight = NULL;
+  tpy_in_flight_n = tpy_in_flight_cap = 0;
 }
 
 /* ---- capsules -------------------------------------------------------------------------- */
@@ -334,10 +502,12 @@ static tpy_kind_entry tpy_classify(PyTypeObject* type) {
   return e;
 }
 
-/* The cached classification of `type` (computed and remembered on first sight). */
-static inline tpy_kind_entry* tpy_kind_of(PyTypeObject* type) {
+/* The classification of `type`, computed and remembered on first sight.  (Classifying and
+ * evicting may run Python code, which may re-enter here: the cache is consistent whenever
+ * that can happen, and the caller gets a copy.) */
+static inline tpy_kind_entry tpy_kind_of(PyTypeObject* type) {
   for (int i = 0; i < TPY_KIND_CACHE; ++i) {
-    if (tpy_kind_cache[i].type == type) return &tpy_kind_cache[i];
+    if (tpy_kind_cache[i].type == type) return tpy_kind_cache[i];
   }
   tpy_kind_entry e = tpy_classify(type);
   int slot = -1;
@@ -347,11 +517,12 @@ static inline tpy_kind_entry* tpy_kind_of(PyTypeObject* type) {
   if (slot < 0) {
     slot = tpy_kind_next;
     tpy_kind_next = (tpy_kind_next + 1) % TPY_KIND_CACHE;
-    Py_DECREF(tpy_kind_cache[slot].type);
   }
+  PyTypeObject* evicted = tpy_kind_cache[slot].type;
   Py_INCREF(type);
   tpy_kind_cache[slot] = e;
-  return &tpy_kind_cache[slot];
+  Py_XDECREF(evicted);
+  return e;
 }
 
 /* Types that are never tensors: answered without touching the cache. */
@@ -362,29 +533,35 @@ static inline bool tpy_plain_builtin(PyTypeObject* t) {
 }
 
 /*
- * The shared import: *out = new Tensor handle for the tensor-like `obj`.
- * 1 ok, 0 not tensor-like (no error), -1 with a Python error set.
+ * The shared import: *out = new Tensor handle for the tensor-like `obj`, LOOSE (for
+ * from_dlpack; never recycled).  1 ok, 0 not tensor-like (no error), -1 with a Python error.
  */
 static int tpy_tensor_import(PyObject* obj, const char* who, int32_t align, int32_t contig,
                              TVMFFIObject** out) {
   PyTypeObject* type = Py_TYPE(obj);
   if (tpy_plain_builtin(type)) return 0;
-  tpy_kind_entry* e = tpy_kind_of(type);
-  switch (e->kind) {
-    case TPY_KIND_NUMPY: {
-      int rc = tpy_tensor_from_numpy(obj, align, contig, out);
-      if (rc != 0) return rc;
-      return tpy_tensor_from_protocol(obj, who, align, contig, out) == 0 ? 1 : -1;
-    }
+  tpy_kind_entry e = tpy_kind_of(type);
+  int64_t dims[2 * TPY_STACK_NDIM];
+  DLTensor dl;
+  tpy_view_dl* m;
+  switch (e.kind) {
+    case TPY_KIND_NUMPY:
+      if (!tpy_numpy_dl(obj, &dl, dims)) {
+        return tpy_tensor_from_protocol(obj, who, align, contig, out) == 0 ? 1 : -1;
+      }
+      break;
     case TPY_KIND_EXCHANGE:
-      return tpy_tensor_from_exchange(obj, e->api, align, contig, out) == 0 ? 1 : -1;
+      if (tpy_exchange_dl(obj, e.api, &dl) != 0) return -1;
+      break;
     case TPY_KIND_TENSOR:
     case TPY_KIND_DLPACK:
       return tpy_tensor_from_protocol(obj, who, align, contig, out) == 0 ? 1 : -1;
-    case TPY_KIND_OTHER:
-      break;
+    default:
+      return 0;
   }
-  return 0;
+  if (tpy_view_new(obj, &dl, align, contig, &m) != 0) return -1;
+  *out = m->tensor;
+  return 1;
 }
 
 /* ---- arguments ---------------------------------------------------------------------------- */
@@ -392,10 +569,11 @@ static int tpy_tensor_import(PyObject* obj, const char* who, int32_t align, int3
 int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   PyTypeObject* type = Py_TYPE(obj);
   if (tpy_plain_builtin(type)) return 0;
-  tpy_kind_entry* e = tpy_kind_of(type);
+  tpy_kind_entry e = tpy_kind_of(type);
+  int64_t dims[2 * TPY_STACK_NDIM];
+  DLTensor dl;
   TVMFFIObject* h = NULL;
-  int rc;
-  switch (e->kind) {
+  switch (e.kind) {
     case TPY_KIND_TENSOR:
       h = ((TpyObject*)obj)->handle;
       if (h == NULL) {
@@ -408,19 +586,23 @@ int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
       out->v_obj = h;
       return 1;
     case TPY_KIND_NUMPY:
-      rc = tpy_tensor_from_numpy(obj, 0, 0, &h);
-      if (rc == 0) rc = tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) == 0 ? 1 : -1;
+      if (tpy_numpy_dl(obj, &dl, dims)) {
+        if (tpy_view_acquire(obj, &dl, &h) != 0) return -1;
+      } else if (tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) != 0) {
+        return -1;
+      }
       break;
     case TPY_KIND_EXCHANGE:
-      rc = tpy_tensor_from_exchange(obj, e->api, 0, 0, &h) == 0 ? 1 : -1;
+      if (tpy_exchange_dl(obj, e.api, &dl) != 0 || tpy_view_acquire(obj, &dl, &h) != 0) {
+        return -1;
+      }
       break;
     case TPY_KIND_DLPACK:
-      rc = tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) == 0 ? 1 : -1;
+      if (tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) != 0) return -1;
       break;
     default:
       return 0;
   }
-  if (rc != 1) return rc;
   if (tpy_temps_push(temps, h) != 0) return -1;
   out->type_index = kTVMFFITensor;
   out->zero_padding = 0;
@@ -769,5 +951,9 @@ int tpy_tensor_init(PyObject* module) {
     return -1;
   }
   if (tpy_register_class(kTVMFFITensor, t) != 0) return -1;
+  if (Py_AtExit(tpy_pool_drain) != 0) {
+    PyErr_SetString(PyExc_RuntimeError, "tether.core: no room for an atexit function");
+    return -1;
+  }
   return PyModule_AddFunctions(module, tpy_tensor_module_methods);
 }

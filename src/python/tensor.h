@@ -24,6 +24,13 @@ int tpy_tensor_init(PyObject* module);
  * 0 if it is not tensor-like (*out untouched, no error), -1 with a Python error set. */
 int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
 
+/* Releases a temporary (steals `obj`): the way tpy_temps hands back a Tensor (type index
+ * 70) that tpy_tensor_arg_from_py pushed.  An argument Tensor made from a numpy array or
+ * torch tensor that no one else references is recycled for the next call, and the array is
+ * released now; any other object is simply DecRef'd.  Requires the GIL.  Calling plain
+ * TVMFFIObjectDecRef instead is also correct, only slower (no recycling). */
+void tpy_tensor_temp_release(TVMFFIObject* obj);
+
 /* A Tensor instance owning `tensor` (steals the reference, also on failure); new
  * reference, or NULL with a Python error set. */
 PyObject* tpy_tensor_wrap_steal(TVMFFIObject* tensor);

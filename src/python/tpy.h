@@ -30,6 +30,10 @@
 #include <tether/reflection.h>
 #include <tether/tether.h>
 
+/* Exported from the extension only so that C backtraces (TVMFFIBacktrace resolves names
+ * with dladdr) name the boundary frames instead of printing bare offsets. */
+#define TPY_BACKTRACE_VISIBLE __attribute__((visibility("default"), noinline))
+
 /* The payload cell of an object (spec 1.7: right after the 24-byte header). */
 #define TPY_CELL(type, obj) ((type*)((char*)(obj) + sizeof(TVMFFIObject)))
 

@@ -118,10 +118,10 @@ def test_list_global_func_names():
 
 
 def test_get_global_func_metadata():
-    meta = tether.get_global_func_metadata("testing.add_one")
+    meta = tether.get_global_func_metadata("ffi.Array")
     assert isinstance(meta, dict)
-    assert "type_schema" in meta
-    assert '"int"' in meta["type_schema"]
+    assert "ffi.Function" in meta["type_schema"]
+    assert isinstance(tether.get_global_func_metadata("testing.add_one"), dict)
 
 
 def test_get_global_func_metadata_of_python_function():
@@ -216,3 +216,52 @@ def test_public_names():
     for name in tether.__all__:
         assert hasattr(tether, name), name
     assert isinstance(tether.__version__, str)
+
+
+def test_register_object_binds_testing_classes():
+    import tether.testing as tt
+
+    p = tt.TestIntPair(1, 2)
+    assert type(p) is tt.TestIntPair
+    assert (p.a, p.b, p.sum()) == (1, 2, 3)
+    with pytest.raises(AttributeError):
+        p.a = 5
+    assert type(tether.get_global_func("testing.echo")(p)) is tt.TestIntPair
+    assert tt.object_use_count(p) == 1
+    holder = tether.Array([p])
+    assert tt.object_use_count(p) == 2
+    del holder
+    assert tt.object_use_count(p) == 1
+
+
+def test_register_object_subclass_and_create_object():
+    import tether.testing as tt
+
+    base = tt.create_object("testing.TestObjectBase", v_i64=5)
+    assert type(base) is tt.TestObjectBase
+    assert (base.v_i64, base.v_f64, base.v_str) == (5, 10.0, "hello")
+    derived = tt.create_object("testing.TestObjectDerived", v_map={"a": 1}, v_array=[1])
+    assert type(derived) is tt.TestObjectDerived and isinstance(derived, tt.TestObjectBase)
+    assert derived.v_map == {"a": 1} and derived.v_array == [1]
+    assert type(derived.v_map) is tether.Map and type(derived.v_array) is tether.Array
+
+
+def test_register_object_on_own_class():
+    class Pair(tether.Object):
+        pass
+
+    # A new class for an already-bound key takes over: results come back as it.
+    import tether.testing as tt
+
+    try:
+        assert tether.register_object("testing.TestIntPair")(Pair) is Pair
+        assert type(tether.get_global_func("testing.echo")(tt.TestIntPair(3, 4))) is Pair
+    finally:
+        tether.register_object("testing.TestIntPair")(tt.TestIntPair)
+    assert type(tether.get_global_func("testing.echo")(tt.TestIntPair(3, 4))) is tt.TestIntPair
+
+
+def test_unregistered_type_gets_auto_class():
+    u = tether.get_global_func("testing.make_unregistered_object")()
+    assert type(u).__name__ == "TestUnregisteredObject"
+    assert isinstance(u, tether.Object)

@@ -87,8 +87,12 @@ typedef enum {
   TRX_NUM_KINDS
 } trx_kind;
 
-/* Runtime type index of each kind (filled when libtether_ir loads). */
-TRX_API extern int32_t trx_type_index[TRX_NUM_KINDS];
+/* Runtime type index of each kind (filled when libtether_ir loads), read-only.  Reached
+ * through a function: libtether_ir links with -Bsymbolic, so an exported array would be
+ * copy-relocated into executables and they would read a copy that the library's
+ * initialisation never fills.  `trx_type_index[TRX_CALL]` reads as before. */
+TRX_API const int32_t* trx_type_index_table(void);
+#define trx_type_index (trx_type_index_table())
 /* true if `obj` (may be NULL -> false) is an instance of `kind` or derives from it. */
 TRX_API bool trx_is(const TVMFFIObject* obj, trx_kind kind);
 
@@ -334,6 +338,69 @@ TRX_API TVMFFIObject* trx_infer_type(TVMFFIObject* call);
 TRX_API TVMFFIObject* trx_block_builder_new(TVMFFIObject* mod /* may be NULL */);
 TRX_API TVMFFIObject* trx_normalize(TVMFFIObject* builder, TVMFFIObject* expr);
 
+/* ---- additions (irbuild: builder.c) -----------------------------------------------------------
+ * A BlockBuilder is an FFI object of type "relax.BlockBuilder" (no public fields) holding the
+ * IRModule being built, a stack of function scopes, each with its open binding block (plain
+ * or dataflow), one name supply ("lv", "lv1", ...; "gv", "gv1", ...; "." -> "_"; "" -> "v";
+ * explicit hints are made unique too; counters never reset), the table var -> bound value,
+ * and a structural dedup table of the functions added.  Behaviour and error texts follow
+ * apache-tvm's relax.BlockBuilder (InternalError where TVM ICHECKs, RuntimeError where its
+ * Python layer raises).
+ *
+ * trx_block_builder_new: `mod` (borrowed, may be NULL) is the module to extend; it is copied
+ * on the first write if anyone else holds it.  Its names are reserved in the name supply and
+ * its functions seed the dedup table.
+ * trx_normalize: fills in types and binds non-leaf arguments (Calls, TupleGetItems, ...; not
+ * Tuples) to fresh vars in the innermost open block.  A Call whose arguments did not change
+ * gets its inferred ty written into the caller's own object.  New reference.
+ *
+ * Arguments are borrowed; objects returned are new references; int functions return 0, or -1
+ * with the error raised.  name_hint/len: NULL or "" means the default ("lv" inside a dataflow
+ * block, "gv" outside).  Not thread-safe: one builder per thread. */
+/* Opens a function scope and its first (plain) binding block.  params: Array<Var>, or NULL to
+ * defer them to emit_func_output; attrs: Map/Dict<str, Any> or NULL.  Unless is_private,
+ * attrs["global_symbol"] = name. */
+TRX_API int trx_block_builder_begin_function(TVMFFIObject* bb, const char* name, size_t len,
+                                             TVMFFIObject* params, TVMFFIObject* attrs,
+                                             bool is_pure, bool is_private);
+/* Closes the innermost function scope.  If emit_func_output was not called on it and
+ * check_output, raises RuntimeError "emit_func_output must be called in a relax function."
+ * (after the scope is closed). */
+TRX_API int trx_block_builder_end_function(TVMFFIObject* bb, bool check_output);
+/* Closes the current block (kept if non-empty) and opens a DataflowBlock / closes the
+ * DataflowBlock and reopens a plain block. */
+TRX_API int trx_block_builder_begin_dataflow(TVMFFIObject* bb);
+TRX_API int trx_block_builder_end_dataflow(TVMFFIObject* bb);
+/* Normalizes `expr` and binds it to a fresh var (a DataflowVar inside a dataflow block). */
+TRX_API TVMFFIObject* trx_block_builder_emit(TVMFFIObject* bb, TVMFFIObject* expr,
+                                             const char* name_hint, size_t len);
+/* The same, inside a dataflow block only, binding a non-dataflow Var ("gv"). */
+TRX_API TVMFFIObject* trx_block_builder_emit_output(TVMFFIObject* bb, TVMFFIObject* expr,
+                                                    const char* name_hint, size_t len);
+/* Appends MatchCast(var, normalize(value), ty); the new var has type `ty`. */
+TRX_API TVMFFIObject* trx_block_builder_match_cast(TVMFFIObject* bb, TVMFFIObject* value,
+                                                   TVMFFIObject* ty, const char* name_hint,
+                                                   size_t len);
+/* Closes the function's blocks, builds Function(params, normalize(SeqExpr(blocks, output)))
+ * with its attrs and adds it (trx_block_builder_add_function).  params: Array<Var> when the
+ * scope was opened without them, else NULL.  Returns the GlobalVar. */
+TRX_API TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject* output,
+                                                         TVMFFIObject* params);
+/* Adds `func` under a fresh name from the name supply, unless a structurally equal function
+ * was added before: then that function's GlobalVar is returned.  GlobalVar.ty = func.ty. */
+TRX_API TVMFFIObject* trx_block_builder_add_function(TVMFFIObject* bb, TVMFFIObject* func,
+                                                     const char* name, size_t len);
+/* The module built so far. */
+TRX_API TVMFFIObject* trx_block_builder_get_module(TVMFFIObject* bb);
+/* A fresh name from the builder's supply, as an owning string Any in *out. */
+TRX_API int trx_block_builder_unique_name(TVMFFIObject* bb, const char* prefix, size_t len,
+                                          TVMFFIAny* out);
+/* *out = whether the innermost open block is a DataflowBlock. */
+TRX_API int trx_block_builder_is_dataflow(TVMFFIObject* bb, bool* out);
+/* *out = the value bound to `var` by a VarBinding of this builder (new reference), or NULL. */
+TRX_API int trx_block_builder_lookup_binding(TVMFFIObject* bb, TVMFFIObject* var,
+                                             TVMFFIObject** out);
+
 /* ---- printer (printer.c) -------------------------------------------------------------------- */
 typedef struct {
   bool verbose_expr;
@@ -345,6 +412,21 @@ TRX_API int trx_print(TVMFFIObject* node, const trx_print_options_t* opts, TVMFF
 /* ---- structural equality and hash (structural.c) -------------------------------------------- */
 TRX_API bool trx_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_vars);
 TRX_API uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars);
+
+/* ---- additions (ircore: node.c, arith.c, structural.c) ---------------------------------------
+ * trx_dict_attrs_new: DictAttrs over `map` (a Map<str, Any>; NULL = empty).
+ * trx_extern_func_new: ExternFunc(global_symbol) with ty = `ty` (NULL -> opaque FuncType(ret=Any,
+ * purity=False)).  trx_packed_func_type_new: PackedFuncType().  All new references. */
+TRX_API TVMFFIObject* trx_dict_attrs_new(TVMFFIObject* map);
+TRX_API TVMFFIObject* trx_extern_func_new(const char* global_symbol, size_t len, TVMFFIObject* ty);
+TRX_API TVMFFIObject* trx_packed_func_type_new(void);
+/* Symbolic min/max builders (simplify as they go; new references). */
+TRX_API TVMFFIObject* trx_min(TVMFFIObject* a, TVMFFIObject* b);
+TRX_API TVMFFIObject* trx_max(TVMFFIObject* a, TVMFFIObject* b);
+/* The first mismatching path of a vs b ("<root>.body.blocks[0]..."), as an owning string
+ * Any in *out, or None when they are structurally equal.  0, or -1 with an error raised. */
+TRX_API int trx_structural_first_mismatch(const TVMFFIAny* a, const TVMFFIAny* b,
+                                          bool map_free_vars, TVMFFIAny* out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,19 @@
+/*
+ * arith.h -- internal helpers of arith.c (symbolic int64 shape arithmetic) for the other
+ * files of libtether_ir.  The public entry points (trx_simplify, trx_prove_equal, trx_add,
+ * ...) are in <tether/ir/ir.h>.
+ */
+#ifndef TETHER_SRC_IR_ARITH_H_
+#define TETHER_SRC_IR_ARITH_H_
+#ifndef TETHER_BUILD_IR
+#error "src/ir/arith.h is private to libtether_ir"
+#endif
+
+#include "internal.h"
+
+/* true if `e` is an Expr whose ty is PrimType(int64) (the shape-dim domain). */
+bool trx__is_int64_expr(const TVMFFIObject* e);
+/* true and *out set if `e` is literally an IntImm (no simplification). */
+bool trx__int_imm_value(const TVMFFIObject* e, int64_t* out);
+
+#endif /* TETHER_SRC_IR_ARITH_H_ */

@@ -1,0 +1,401 @@
+/*
+ * function.c -- `Function` (the Python view of an ffi.Function), Python callbacks, and the
+ * global-registry functions get_global_func / _register_global_func.
+ *
+ * The call path (tpy_function_vectorcall) is the hot path of the whole binding: it keeps
+ * everything on the C stack, reads the cached safe_call pointer, and touches no refcount
+ * of the function.  The GIL stays held unless the Function's `release_gil` is set (from
+ * Python, or at registration by a `"release_gil": true` key in the global's metadata).
+ */
+#include "function.h"
+
+#include "convert.h"
+#include "error.h"
+
+static int tpy_release_gil_default;
+
+/* ---- calling ------------------------------------------------------------------------------- */
+
+TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args,
+                                                        size_t nargsf, PyObject* kwnames) {
+  TpyFunction* f = (TpyFunction*)self;
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+  if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
+    PyErr_Format(PyExc_TypeError, "%s() does not accept keyword arguments",
+                 f->name ? PyUnicode_AsUTF8(f->name) : "ffi.Function");
+    return NULL;
+  }
+  if (f->safe_call == NULL) {
+    PyErr_SetString(PyExc_ValueError, "cannot call a Function without a handle");
+    return NULL;
+  }
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  if (n == 0 && !f->release_gil) { /* the common no-argument call, without the frame below */
+    if (f->safe_call(f->base.handle, NULL, 0, &result) != 0) return tpy_raise_ffi_error();
+    if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+    return tpy_from_any_steal(&result);
+  }
+  TVMFFIAny stack[TPY_STACK_ARGS];
+  TVMFFIAny* views = stack;
+  if (n > TPY_STACK_ARGS) {
+    if (n > INT32_MAX) {
+      PyErr_SetString(PyExc_OverflowError, "too many arguments");
+      return NULL;
+    }
+    views = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
+    if (views == NULL) return PyErr_NoMemory();
+  }
+  tpy_temps temps;
+  tpy_temps_init(&temps);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (tpy_arg_fast(args[i], &views[i], &temps) != 0) {
+      tpy_temps_release(&temps);
+      if (views != stack) PyMem_Free(views);
+      return NULL;
+    }
+  }
+  int rc;
+  if (!f->release_gil) {
+    rc = f->safe_call(f->base.handle, views, (int32_t)n, &result);
+  } else {
+    PyThreadState* ts = PyEval_SaveThread();
+    rc = f->safe_call(f->base.handle, views, (int32_t)n, &result);
+    PyEval_RestoreThread(ts);
+  }
+  tpy_temps_release(&temps);
+  if (views != stack) PyMem_Free(views);
+  if (rc != 0) return tpy_raise_ffi_error();
+  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+  return tpy_from_any_steal(&result);
+}
+
+/* ---- the type ------------------------------------------------------------------------------ */
+
+static void tpy_function_set_handle(TpyFunction* f, TVMFFIObject* h) {
+  f->base.handle = h;
+  f->safe_call = h ? TPY_CELL(TVMFFIFunctionCell, h)->safe_call : NULL;
+  f->vectorcall = tpy_function_vectorcall;
+}
+
+PyObject* tpy_function_wrap_steal(TVMFFIObject* func) {
+  PyTypeObject* cls = tpy_class_for_index(kTVMFFIFunction);
+  if (cls == NULL) {
+    TVMFFIObjectDecRef(func);
+    return NULL;
+  }
+  TpyFunction* f = (TpyFunction*)cls->tp_alloc(cls, 0);
+  if (f == NULL) {
+    TVMFFIObjectDecRef(func);
+    return NULL;
+  }
+  tpy_function_set_handle(f, func);
+  f->release_gil = tpy_release_gil_default;
+  f->name = NULL;
+  return (PyObject*)f;
+}
+
+/* Function(callable=None): a callback Function, or a copy of another Function. */
+static PyObject* tpy_function_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
+  PyObject* callable = NULL;
+  static char* kwlist[] = {"func", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Function", kwlist, &callable)) return NULL;
+  TVMFFIObject* h = NULL;
+  if (callable != NULL && callable != Py_None) {
+    if (PyObject_TypeCheck(callable, &TpyFunction_Type) && ((TpyObject*)callable)->handle) {
+      h = ((TpyObject*)callable)->handle;
+      TVMFFIObjectIncRef(h);
+    } else if (!PyCallable_Check(callable)) {
+      PyErr_Format(PyExc_TypeError, "Function() expects a callable, got %.200s",
+                   Py_TYPE(callable)->tp_name);
+      return NULL;
+    } else if (tpy_function_from_callable(callable, &h) != 0) {
+      return NULL;
+    }
+  }
+  TpyFunction* f = (TpyFunction*)type->tp_alloc(type, 0);
+  if (f == NULL) {
+    TVMFFIObjectDecRef(h);
+    return NULL;
+  }
+  tpy_function_set_handle(f, h);
+  f->release_gil = tpy_release_gil_default;
+  if (callable != NULL && callable != Py_None) {
+    f->name = PyObject_GetAttrString(callable, "__name__");
+    if (f->name != NULL && !PyUnicode_Check(f->name)) Py_CLEAR(f->name);
+    if (f->name == NULL) PyErr_Clear();
+  }
+  return (PyObject*)f;
+}
+
+static void tpy_function_dealloc(PyObject* self) {
+  TpyFunction* f = (TpyFunction*)self;
+  TVMFFIObject* h = f->base.handle;
+  f->base.handle = NULL;
+  Py_CLEAR(f->name);
+  Py_TYPE(self)->tp_free(self);
+  if (h != NULL) TVMFFIObjectDecRef(h);
+}
+
+static PyObject* tpy_function_repr(PyObject* self) { return PyUnicode_FromString("ffi.Function"); }
+
+static PyObject* tpy_function_get_release_gil(PyObject* self, void* c) {
+  return PyBool_FromLong(((TpyFunction*)self)->release_gil);
+}
+static int tpy_function_set_release_gil(PyObject* self, PyObject* value, void* c) {
+  if (value == NULL) {
+    PyErr_SetString(PyExc_AttributeError, "cannot delete release_gil");
+    return -1;
+  }
+  int v = PyObject_IsTrue(value);
+  if (v < 0) return -1;
+  ((TpyFunction*)self)->release_gil = v;
+  return 0;
+}
+
+static PyObject* tpy_function_get_name(PyObject* self, void* c) {
+  PyObject* name = ((TpyFunction*)self)->name;
+  return name ? Py_NewRef(name) : PyUnicode_FromString("ffi.Function");
+}
+static int tpy_function_set_name(PyObject* self, PyObject* value, void* c) {
+  if (value != NULL && !PyUnicode_Check(value)) {
+    PyErr_SetString(PyExc_TypeError, "__name__ must be a str");
+    return -1;
+  }
+  Py_XSETREF(((TpyFunction*)self)->name, Py_XNewRef(value));
+  return 0;
+}
+
+/* Function.__from_extern_c__(address, keep_alive_object=None): wraps a SafeCall function. */
+static PyObject* tpy_function_from_extern_c(PyObject* cls, PyObject* args, PyObject* kwds) {
+  PyObject *addr = NULL, *keep = Py_None;
+  static char* kwlist[] = {"address", "keep_alive_object", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:__from_extern_c__", kwlist, &addr, &keep)) {
+    return NULL;
+  }
+  void* p = PyLong_AsVoidPtr(addr);
+  if (p == NULL) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "__from_extern_c__: NULL address");
+    return NULL;
+  }
+  TVMFFIObjectHandle h = NULL;
+  int rc;
+  if (keep == Py_None) {
+    rc = TVMFFIFunctionCreate(NULL, (TVMFFISafeCallType)p, NULL, &h);
+  } else {
+    Py_INCREF(keep);
+    rc = TVMFFIFunctionCreate(keep, (TVMFFISafeCallType)p, tpy_decref_deleter, &h);
+    if (rc != 0) Py_DECREF(keep);
+  }
+  if (rc != 0) return tpy_raise_ffi_error();
+  return tpy_function_wrap_steal(h);
+}
+
+static PyGetSetDef tpy_function_getset[] = {
+    {"release_gil", tpy_function_get_release_gil, tpy_function_set_release_gil,
+     "whether calls release the GIL while the C function runs", NULL},
+    {"__name__", tpy_function_get_name, tpy_function_set_name, "the registered name", NULL},
+    {NULL},
+};
+
+static PyMethodDef tpy_function_methods[] = {
+    {"__from_extern_c__", (PyCFunction)(void (*)(void))tpy_function_from_extern_c,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "__from_extern_c__(address, keep_alive_object=None): Function of a SafeCall address"},
+    {NULL},
+};
+
+PyTypeObject TpyFunction_Type = {
+    PyVarObject_HEAD_INIT(&TpyObjectMeta_Type, 0).tp_name = "tether.core.Function",
+    .tp_basicsize = sizeof(TpyFunction),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "An ffi.Function: call it like a Python function (positional arguments only)",
+    .tp_vectorcall_offset = offsetof(TpyFunction, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_new = tpy_function_new,
+    .tp_dealloc = tpy_function_dealloc,
+    .tp_repr = tpy_function_repr,
+    .tp_getset = tpy_function_getset,
+    .tp_methods = tpy_function_methods,
+};
+
+/* ---- callbacks ----------------------------------------------------------------------------- */
+
+/* The safe_call of a Function made from a Python callable (`self`). */
+TPY_BACKTRACE_VISIBLE int tpy_callback_call(void* self, const TVMFFIAny* args, int32_t n,
+                                            TVMFFIAny* result) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyObject* stack[TPY_STACK_ARGS];
+  PyObject** argv = n <= TPY_STACK_ARGS ? stack : PyMem_Malloc(sizeof(PyObject*) * (size_t)n);
+  int32_t i = 0;
+  int rc = -1;
+  if (argv == NULL) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (; i < n; ++i) {
+    argv[i] = tpy_from_any_view(&args[i]);
+    if (argv[i] == NULL) goto done;
+  }
+  PyObject* r = PyObject_Vectorcall((PyObject*)self, argv, (size_t)n, NULL);
+  if (r == NULL) goto done;
+  result->type_index = kTVMFFINone;
+  result->zero_padding = 0;
+  result->v_int64 = 0;
+  if (r == Py_None) {
+    rc = 0;
+  } else {
+    rc = tpy_to_owned_any(r, result);
+  }
+  Py_DECREF(r);
+done:
+  if (argv != NULL) {
+    while (i > 0) Py_DECREF(argv[--i]);
+    if (argv != stack) PyMem_Free(argv);
+  }
+  if (rc != 0) rc = tpy_park_py_error();
+  PyGILState_Release(g);
+  return rc;
+}
+
+int tpy_function_from_callable(PyObject* callable, TVMFFIObject** out) {
+  Py_INCREF(callable);
+  if (TVMFFIFunctionCreate(callable, tpy_callback_call, tpy_decref_deleter, (TVMFFIObjectHandle*)out) != 0) {
+    Py_DECREF(callable);
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- the global registry ------------------------------------------------------------------- */
+
+/* true if the metadata JSON text says "release_gil": true. */
+static bool tpy_metadata_release_gil(TVMFFIByteArray json) {
+  static const char key[] = "\"release_gil\"";
+  const char* end = json.data + json.size;
+  for (const char* p = json.data; p + sizeof(key) - 1 <= end; ++p) {
+    if (memcmp(p, key, sizeof(key) - 1) != 0) continue;
+    const char* q = p + sizeof(key) - 1;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) ++q;
+    if (q >= end || *q != ':') continue;
+    ++q;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) ++q;
+    return end - q >= 4 && memcmp(q, "true", 4) == 0;
+  }
+  return false;
+}
+
+/* Reads the metadata of global `name` (ffi.GetGlobalFuncMetadata); false if unavailable. */
+static bool tpy_global_wants_release_gil(TVMFFIAny* name_view) {
+  static TVMFFIObject* get_meta = NULL;
+  if (get_meta == NULL) {
+    TVMFFIByteArray n = tpy_bytes_of("ffi.GetGlobalFuncMetadata");
+    if (TVMFFIFunctionGetGlobal(&n, (TVMFFIObjectHandle*)&get_meta) != 0 || get_meta == NULL) {
+      tpy_drop_ffi_error();
+      return false;
+    }
+  }
+  TVMFFIAny out = tether_any_none();
+  if (TVMFFIFunctionCall(get_meta, name_view, 1, &out) != 0) {
+    tpy_drop_ffi_error();
+    return false;
+  }
+  TVMFFIByteArray json;
+  bool r = tether_any_get_str(&out, &json) && tpy_metadata_release_gil(json);
+  tether_any_release(&out);
+  return r;
+}
+
+/* get_global_func(name, allow_missing=False) -> Function or None */
+PyObject* tpy_py_get_global_func(PyObject* self, PyObject* const* args, Py_ssize_t n,
+                                 PyObject* kwnames) {
+  PyObject *name = NULL, *allow_missing = Py_False;
+  Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (n >= 1) name = args[0];
+  if (n >= 2) allow_missing = args[1];
+  for (Py_ssize_t i = 0; i < nk; ++i) {
+    const char* k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+    if (k == NULL) return NULL;
+    if (strcmp(k, "name") == 0 && name == NULL) {
+      name = args[n + i];
+    } else if (strcmp(k, "allow_missing") == 0 && n < 2) {
+      allow_missing = args[n + i];
+    } else {
+      PyErr_Format(PyExc_TypeError, "get_global_func() got an unexpected keyword argument '%s'", k);
+      return NULL;
+    }
+  }
+  if (name == NULL || n > 2 || !PyUnicode_Check(name)) {
+    PyErr_SetString(PyExc_TypeError, "get_global_func(name: str, allow_missing=False)");
+    return NULL;
+  }
+  Py_ssize_t len;
+  const char* s = PyUnicode_AsUTF8AndSize(name, &len);
+  if (s == NULL) return NULL;
+  TVMFFIByteArray b = {s, (size_t)len};
+  TVMFFIObjectHandle h = NULL;
+  if (TVMFFIFunctionGetGlobal(&b, &h) != 0) return tpy_raise_ffi_error();
+  if (h == NULL) {
+    int allow = PyObject_IsTrue(allow_missing);
+    if (allow < 0) return NULL;
+    if (allow) Py_RETURN_NONE;
+    PyErr_Format(PyExc_ValueError, "Cannot find global function %s", s);
+    return NULL;
+  }
+  PyObject* f = tpy_function_wrap_steal(h);
+  if (f == NULL) return NULL;
+  ((TpyFunction*)f)->name = Py_NewRef(name);
+  TVMFFIAny view = tether_any_none();
+  view.type_index = kTVMFFIRawStr;
+  view.v_c_str = s;
+  if (memchr(s, '\0', (size_t)len) == NULL && tpy_global_wants_release_gil(&view)) {
+    ((TpyFunction*)f)->release_gil = 1;
+  }
+  return f;
+}
+
+/* _register_global_func(name, func_or_callable, override=False) -> Function */
+PyObject* tpy_py_register_global_func(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+  if (n < 2 || n > 3 || !PyUnicode_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "_register_global_func(name: str, func, override=False)");
+    return NULL;
+  }
+  int override = 0;
+  if (n == 3 && (override = PyObject_IsTrue(args[2])) < 0) return NULL;
+  PyObject* func = NULL;
+  if (PyObject_TypeCheck(args[1], &TpyFunction_Type)) {
+    func = Py_NewRef(args[1]);
+  } else if (PyCallable_Check(args[1])) {
+    func = PyObject_CallOneArg((PyObject*)&TpyFunction_Type, args[1]);
+    if (func == NULL) return NULL;
+  } else {
+    PyErr_Format(PyExc_TypeError, "_register_global_func: expected a callable, got %.200s",
+                 Py_TYPE(args[1])->tp_name);
+    return NULL;
+  }
+  Py_ssize_t len;
+  const char* s = PyUnicode_AsUTF8AndSize(args[0], &len);
+  TVMFFIByteArray b = {s, (size_t)len};
+  if (s == NULL || ((TpyObject*)func)->handle == NULL) {
+    if (s != NULL) PyErr_SetString(PyExc_ValueError, "cannot register a Function without a handle");
+    Py_DECREF(func);
+    return NULL;
+  }
+  if (TVMFFIFunctionSetGlobal(&b, ((TpyObject*)func)->handle, override) != 0) {
+    Py_DECREF(func);
+    return tpy_raise_ffi_error();
+  }
+  return func;
+}
+
+int tpy_function_init(PyObject* module) {
+  const char* env = getenv("TETHER_RELEASE_GIL_BY_DEFAULT");
+  tpy_release_gil_default = env != NULL && strcmp(env, "1") == 0;
+  TpyFunction_Type.tp_base = &TpyObject_Type;
+  if (PyType_Ready(&TpyFunction_Type) != 0) return -1;
+  if (tpy_register_class(kTVMFFIFunction, &TpyFunction_Type) != 0) return -1;
+  return PyModule_AddObjectRef(module, "Function", (PyObject*)&TpyFunction_Type);
+}

@@ -1,0 +1,267 @@
+/*
+ * test_arith.c -- symbolic int64 arithmetic: trx_simplify's canonical form (tables of
+ * static and symbolic expressions, printed infix as TVM prints them), trx_prove_equal,
+ * trx_as_const_int and the simplifying builders.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <tether/ir/ir.h>
+
+#include "test.h"
+
+static const DLDataType i64 = {kDLInt, 64, 1};
+static TVMFFIObject *N, *M;
+
+/* Builders that steal their operands (so tables read as expressions). */
+static TVMFFIObject* I(int64_t v) { return trx_int64(v); }
+static TVMFFIObject* bin(trx_kind k, TVMFFIObject* a, TVMFFIObject* b) {
+  TVMFFIObject* r = trx_binop_new(k, a, b);
+  TVMFFIObjectDecRef(a);
+  TVMFFIObjectDecRef(b);
+  return r;
+}
+static TVMFFIObject* n_(void) {
+  TVMFFIObjectIncRef(N);
+  return N;
+}
+static TVMFFIObject* m_(void) {
+  TVMFFIObjectIncRef(M);
+  return M;
+}
+#define ADD(a, b) bin(TRX_PRIM_ADD, a, b)
+#define SUB(a, b) bin(TRX_PRIM_SUB, a, b)
+#define MUL(a, b) bin(TRX_PRIM_MUL, a, b)
+#define FDIV(a, b) bin(TRX_PRIM_FLOORDIV, a, b)
+#define FMOD(a, b) bin(TRX_PRIM_FLOORMOD, a, b)
+#define MIN(a, b) bin(TRX_PRIM_MIN, a, b)
+#define MAX(a, b) bin(TRX_PRIM_MAX, a, b)
+
+static int prec(const TVMFFIObject* e) {
+  if (trx_is(e, TRX_PRIM_ADD) || trx_is(e, TRX_PRIM_SUB)) return 1;
+  if (trx_is(e, TRX_PRIM_MUL) || trx_is(e, TRX_PRIM_FLOORDIV) || trx_is(e, TRX_PRIM_FLOORMOD)) return 2;
+  return 3;
+}
+
+/* Appends s to buf (size n, always NUL-terminated). */
+static void put(char* buf, size_t n, const char* s) {
+  size_t len = strlen(buf);
+  if (len + 1 < n) snprintf(buf + len, n - len, "%s", s);
+}
+
+/* Infix text as TVM prints shape dims: `(n - 1) // 2 + 1`. */
+static void show_into(const TVMFFIObject* e, char* buf, size_t n) {
+  static const struct {
+    trx_kind k;
+    const char* op;
+  } ops[] = {{TRX_PRIM_ADD, " + "}, {TRX_PRIM_SUB, " - "}, {TRX_PRIM_MUL, " * "},
+             {TRX_PRIM_FLOORDIV, " // "}, {TRX_PRIM_FLOORMOD, " % "}};
+  char tmp[64];
+  if (trx_is(e, TRX_INT_IMM)) {
+    snprintf(tmp, sizeof(tmp), "%lld", (long long)((const trx_int_imm_t*)e)->value);
+    put(buf, n, tmp);
+    return;
+  }
+  if (trx_is(e, TRX_VAR)) {
+    TVMFFIByteArray s;
+    tether_any_get_str(&((const trx_var_t*)e)->name, &s);
+    snprintf(tmp, sizeof(tmp), "%.*s", (int)s.size, s.data);
+    put(buf, n, tmp);
+    return;
+  }
+  const trx_binop_t* b = (const trx_binop_t*)e;
+  if (trx_is(e, TRX_PRIM_MIN) || trx_is(e, TRX_PRIM_MAX)) {
+    put(buf, n, trx_is(e, TRX_PRIM_MIN) ? "min(" : "max(");
+    show_into(b->a, buf, n);
+    put(buf, n, ", ");
+    show_into(b->b, buf, n);
+    put(buf, n, ")");
+    return;
+  }
+  for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); ++i) {
+    if (!trx_is(e, ops[i].k)) continue;
+    int p = prec(e);
+    bool pl = prec(b->a) < p, pr = prec(b->b) <= p;
+    if (pl) put(buf, n, "(");
+    show_into(b->a, buf, n);
+    if (pl) put(buf, n, ")");
+    put(buf, n, ops[i].op);
+    if (pr) put(buf, n, "(");
+    show_into(b->b, buf, n);
+    if (pr) put(buf, n, ")");
+    return;
+  }
+  put(buf, n, "<?>");
+}
+
+static void show(const TVMFFIObject* e, char* buf, size_t n) {
+  buf[0] = '\0';
+  show_into(e, buf, n);
+}
+
+static void check_simplify(TVMFFIObject* e, const char* want, int line) {
+  TVMFFIObject* s = trx_simplify(e);
+  char got[512] = "<NULL>";
+  if (s) show(s, got, sizeof(got));
+  if (strcmp(got, want) != 0) {
+    fprintf(stderr, "%s:%d: simplify gave `%s`, expected `%s`\n", __FILE__, line, got, want);
+    test__checks_failed_in_current++;
+  }
+  /* the canonical form is a fixed point */
+  if (s) {
+    TVMFFIObject* s2 = trx_simplify(s);
+    char got2[512];
+    show(s2, got2, sizeof(got2));
+    if (strcmp(got2, got) != 0) {
+      fprintf(stderr, "%s:%d: simplify is not idempotent: `%s` -> `%s`\n", __FILE__, line, got, got2);
+      test__checks_failed_in_current++;
+    }
+    TVMFFIObjectDecRef(s2);
+    TVMFFIObjectDecRef(s);
+  }
+  TVMFFIObjectDecRef(e);
+}
+#define SIMPLIFY(e, want) check_simplify(e, want, __LINE__)
+
+static void setup(void) {
+  TVMFFIObject* pt = trx_prim_type_new(i64);
+  N = trx_var_new("n", 1, pt, false);
+  M = trx_var_new("m", 1, pt, false);
+  TVMFFIObjectDecRef(pt);
+}
+static void teardown(void) {
+  TVMFFIObjectDecRef(N);
+  TVMFFIObjectDecRef(M);
+}
+
+static void test_simplify_static(void) {
+  SIMPLIFY(ADD(I(224), SUB(I(2), I(3))), "223");
+  /* conv2d H_out = floordiv(H + pt + pb - d*(k-1) - 1, s) + 1 */
+  SIMPLIFY(ADD(FDIV(SUB(SUB(ADD(ADD(I(224), I(0)), I(0)), MUL(I(1), SUB(I(3), I(1)))), I(1)), I(1)), I(1)), "222");
+  SIMPLIFY(ADD(FDIV(SUB(SUB(ADD(ADD(I(224), I(1)), I(1)), MUL(I(1), SUB(I(3), I(1)))), I(1)), I(2)), I(1)), "112");
+  SIMPLIFY(FDIV(I(7), I(2)), "3");
+  SIMPLIFY(FDIV(I(-7), I(2)), "-4");
+  SIMPLIFY(FMOD(I(-7), I(2)), "1");
+  SIMPLIFY(FMOD(I(7), I(-2)), "-1");
+  SIMPLIFY(MIN(I(3), I(5)), "3");
+  SIMPLIFY(MAX(I(3), I(5)), "5");
+  SIMPLIFY(MUL(MUL(I(1), I(3)), I(224)), "672");
+  SIMPLIFY(I(0), "0");
+}
+
+static void test_simplify_symbolic(void) {
+  setup();
+  /* the brief's example */
+  SIMPLIFY(ADD(FDIV(SUB(SUB(ADD(ADD(n_(), I(0)), I(0)), MUL(I(1), SUB(I(3), I(1)))), I(1)), I(1)), I(1)), "n - 2");
+  /* conv2d stride 2 pad 1 (TVM prints (n - 1) // 2 + 1) */
+  SIMPLIFY(ADD(FDIV(SUB(SUB(ADD(ADD(n_(), I(1)), I(1)), MUL(I(1), SUB(I(3), I(1)))), I(1)), I(2)), I(1)),
+           "(n - 1) // 2 + 1");
+  /* conv2d_transpose: (n-1)*2 - 0 + 1*(3-1) + 0 + 1 */
+  SIMPLIFY(ADD(ADD(ADD(SUB(MUL(SUB(n_(), I(1)), I(2)), I(0)), MUL(I(1), SUB(I(3), I(1)))), I(0)), I(1)), "n * 2 + 1");
+  /* reshape -1: 1*3*n*m */
+  SIMPLIFY(MUL(MUL(MUL(I(1), I(3)), n_()), m_()), "n * m * 3");
+  SIMPLIFY(ADD(n_(), m_()), "n + m");
+  SIMPLIFY(ADD(m_(), n_()), "m + n");
+  SIMPLIFY(SUB(ADD(n_(), m_()), n_()), "m");
+  SIMPLIFY(SUB(MUL(n_(), m_()), MUL(m_(), n_())), "0");
+  SIMPLIFY(ADD(MUL(n_(), I(1)), I(0)), "n");
+  SIMPLIFY(ADD(ADD(n_(), I(2)), I(3)), "n + 5");
+  SIMPLIFY(SUB(I(3), n_()), "3 - n");
+  SIMPLIFY(SUB(I(0), n_()), "n * -1");
+  SIMPLIFY(SUB(n_(), m_()), "n - m");
+  SIMPLIFY(SUB(MUL(n_(), I(3)), n_()), "n * 2");
+  SIMPLIFY(MUL(ADD(n_(), I(1)), SUB(n_(), I(1))), "n * n - 1");
+  SIMPLIFY(FDIV(ADD(MUL(n_(), I(2)), m_()), I(2)), "n + m // 2");
+  SIMPLIFY(FDIV(ADD(MUL(n_(), I(4)), I(8)), I(4)), "n + 2");
+  SIMPLIFY(FDIV(ADD(n_(), I(3)), I(2)), "(n + 3) // 2");
+  SIMPLIFY(FDIV(FDIV(n_(), I(2)), I(2)), "n // 2 // 2");
+  SIMPLIFY(FDIV(n_(), I(0)), "n // 0");
+  SIMPLIFY(FDIV(n_(), m_()), "n // m");
+  SIMPLIFY(FMOD(ADD(MUL(n_(), I(2)), I(3)), I(2)), "1");
+  SIMPLIFY(FMOD(ADD(n_(), I(5)), I(2)), "(n + 1) % 2");
+  SIMPLIFY(FMOD(n_(), I(1)), "0");
+  SIMPLIFY(MIN(n_(), ADD(n_(), I(1))), "n");
+  SIMPLIFY(MAX(n_(), ADD(n_(), I(1))), "n + 1");
+  SIMPLIFY(MIN(n_(), m_()), "min(n, m)");
+  SIMPLIFY(ADD(MAX(ADD(n_(), I(0)), m_()), I(1)), "max(n, m) + 1");
+  /* like atoms merge: floordiv(n, 2) built twice */
+  SIMPLIFY(SUB(FDIV(ADD(n_(), I(0)), I(2)), FDIV(n_(), I(2))), "0");
+  SIMPLIFY(ADD(FDIV(n_(), I(2)), FDIV(n_(), I(2))), "n // 2 * 2");
+  teardown();
+}
+
+static void test_prove_equal(void) {
+  setup();
+  static const char* names[] = {"FALSE", "TRUE", "UNKNOWN"};
+  struct {
+    TVMFFIObject *a, *b;
+    trx_prove_t want;
+  } cases[] = {
+      {SUB(n_(), I(2)), FDIV(SUB(n_(), I(2)), I(1)), TRX_PROVE_TRUE},
+      {n_(), ADD(n_(), I(1)), TRX_PROVE_FALSE},
+      {n_(), m_(), TRX_PROVE_UNKNOWN},
+      {I(3), I(4), TRX_PROVE_FALSE},
+      {I(4), ADD(I(2), I(2)), TRX_PROVE_TRUE},
+      {MUL(n_(), m_()), MUL(m_(), n_()), TRX_PROVE_TRUE},
+      {MIN(n_(), m_()), MIN(n_(), m_()), TRX_PROVE_TRUE},
+      {MIN(n_(), m_()), MIN(m_(), n_()), TRX_PROVE_UNKNOWN},
+      {MUL(I(3), n_()), ADD(n_(), MUL(n_(), I(2))), TRX_PROVE_TRUE},
+      {FDIV(n_(), I(2)), n_(), TRX_PROVE_UNKNOWN},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    trx_prove_t got = trx_prove_equal(cases[i].a, cases[i].b);
+    if (got != cases[i].want) {
+      fprintf(stderr, "%s:%d: case %zu: prove_equal gave %s, expected %s\n", __FILE__, __LINE__, i,
+              names[got], names[cases[i].want]);
+      test__checks_failed_in_current++;
+    }
+    TVMFFIObjectDecRef(cases[i].a);
+    TVMFFIObjectDecRef(cases[i].b);
+  }
+  CHECK(trx_prove_equal(N, N) == TRX_PROVE_TRUE);
+  CHECK(trx_prove_equal(NULL, N) == TRX_PROVE_UNKNOWN);
+  teardown();
+}
+
+static void test_as_const_and_builders(void) {
+  setup();
+  int64_t v = 0;
+  TVMFFIObject* e = ADD(SUB(n_(), n_()), I(3));
+  CHECK(trx_as_const_int(e, &v) && v == 3);
+  TVMFFIObjectDecRef(e);
+  CHECK(!trx_as_const_int(N, &v));
+  TVMFFIObject* one = I(1);
+  TVMFFIObject* a = trx_add(N, one);
+  char buf[128];
+  show(a, buf, sizeof(buf));
+  CHECK_EQ_STR(buf, "n + 1");
+  TVMFFIObject* b = trx_sub(a, one);
+  CHECK(b == N); /* the canonical form of a lone var is the var itself */
+  TVMFFIObject* two = I(2), *three = I(3);
+  TVMFFIObject* six = trx_mul(two, three);
+  CHECK(trx_as_const_int(six, &v) && v == 6 && trx_is(six, TRX_INT_IMM));
+  TVMFFIObject* q = trx_floordiv(six, two);
+  CHECK(trx_as_const_int(q, &v) && v == 3);
+  TVMFFIObject* r = trx_floormod(N, one);
+  CHECK(trx_as_const_int(r, &v) && v == 0);
+  TVMFFIObject* mn = trx_min(N, a);
+  TVMFFIObject* mx = trx_max(N, a);
+  CHECK(mn == N && trx_prove_equal(mx, a) == TRX_PROVE_TRUE);
+  /* errors and pass-through */
+  DLDataType i32 = {kDLInt, 32, 1};
+  TVMFFIObject* small = trx_int_imm_new(i32, 5);
+  CHECK_RAISED(trx_add(N, small) ? 0 : -1, "TypeError", "mismatched types. int64 vs. int32");
+  TVMFFIObject* same = trx_simplify(small);
+  CHECK(same == small);
+  CHECK_RAISED(trx_simplify(NULL) ? 0 : -1, "TypeError", "expected an Expr");
+  /* overflow leaves the expression as it was */
+  TVMFFIObject* big = MUL(ADD(n_(), I(INT64_MAX)), I(4));
+  TVMFFIObject* bs = trx_simplify(big);
+  CHECK(bs == big);
+  TVMFFIObject* objs[] = {one, a, b, two, three, six, q, r, mn, mx, small, same, big, bs};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) TVMFFIObjectDecRef(objs[i]);
+  teardown();
+}
+
+TEST_MAIN(TEST_CASE(test_simplify_static), TEST_CASE(test_simplify_symbolic), TEST_CASE(test_prove_equal),
+          TEST_CASE(test_as_const_and_builders))
