@@ -509,34 +509,40 @@ def write_markdown(path, res, loop, imports, skipped, versions, args, cmdline, i
         f.write("\n".join(lines))
 
 
-def write_plot(path, res):
+def write_plot(path, res, instr=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     cols = [c for c in COLUMNS if any((c, r) in res for r, _ in ROWS)]
-    colors = {"tether": "#d62728", "floor": "#7f7f7f", "floor-obj": "#c7c7c7", "tvm-ffi": "#1f77b4",
-              "nanobind": "#2ca02c", "nanobind*": "#98df8a", "pybind11": "#ff7f0e",
-              "pybind11*": "#ffbb78"}
-    fig, ax = plt.subplots(figsize=(12, 5.5))
-    width = 0.8 / len(cols)
-    for i, c in enumerate(cols):
-        xs, ys = [], []
-        for j, (row, _) in enumerate(ROWS):
-            v = res.get((c, row))
-            if v is not None:
-                xs.append(j + (i - (len(cols) - 1) / 2) * width)
-                ys.append(max(v["best"], 1.0))
-        ax.bar(xs, ys, width, label=c, color=colors.get(c))
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(ROWS)))
-    ax.set_xticklabels([label for _, label in ROWS])
-    ax.set_ylabel("ns per call (log scale; lower is better)")
-    ax.set_title("Python calling a C no-op: tether vs the floor and peers")
-    ax.grid(axis="y", which="both", alpha=0.3)
-    ax.legend(ncol=len(cols), fontsize=8, loc="upper left")
+    colors = {"tether": "#d62728", "floor": "#7f7f7f", "floor-obj": "#c7c7c7",
+              "tvm-ffi": "#1f77b4", "nanobind": "#2ca02c", "nanobind*": "#98df8a",
+              "pybind11": "#ff7f0e", "pybind11*": "#ffbb78"}
+    panels = [("ns per call (best; log scale)", {k: v["best"] for k, v in res.items()})]
+    if instr:
+        panels.append(("instructions per call (callgrind; log scale)", instr))
+    fig, axes = plt.subplots(len(panels), 1, figsize=(13, 5 * len(panels)), squeeze=False)
+    width = 0.84 / len(cols)
+    for ax, (ylabel, data) in zip(axes[:, 0], panels):
+        for i, c in enumerate(cols):
+            xs, ys = [], []
+            for j, (row, _) in enumerate(ROWS):
+                v = data.get((c, row))
+                if v is not None:
+                    xs.append(j + (i - (len(cols) - 1) / 2) * width)
+                    ys.append(max(v, 1.0))
+            ax.bar(xs, ys, width, label=c, color=colors.get(c),
+                   edgecolor="black" if c == "tether" else None, linewidth=0.6)
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(ROWS)))
+        ax.set_xticklabels([label for _, label in ROWS])
+        ax.set_ylabel(ylabel)
+        ax.grid(axis="y", which="both", alpha=0.3)
+        ax.legend(ncol=len(cols), fontsize=8, loc="upper left")
+    axes[0, 0].set_title("Python calling a C no-op (testing.nop): tether vs the floor and peers "
+                         "(lower is better)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
@@ -576,12 +582,13 @@ def main():
                                                   os.path.join(HERE, "build", "callgrind"))
         if instr_error:
             print(f"[bench-python] callgrind: {instr_error}", file=sys.stderr)
+            skipped["instruction counts"] = instr_error
 
     os.makedirs(args.out_dir, exist_ok=True)
     md = os.path.join(args.out_dir, "python_boundary.md")
     png = os.path.join(args.out_dir, "python_boundary.png")
     write_markdown(md, res, loop, imports, skipped, versions, args, args.cmdline, instr)
-    write_plot(png, res)
+    write_plot(png, res, instr)
     os.makedirs(os.path.join(HERE, "build"), exist_ok=True)
     with open(os.path.join(HERE, "build", "python_boundary.json"), "w") as f:
         json.dump({"per_call_ns": {f"{c}|{r}": v for (c, r), v in res.items()}, "loop": loop,

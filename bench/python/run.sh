@@ -3,11 +3,12 @@
 #   1. a venv at bench/python/.venv (BENCH_PYTHON picks the interpreter; default python3) with
 #      requirements.txt (re-run pip only when that file changes);
 #   2. tether (re)installed into it from the working tree, built in bench/python/build/tether
-#      (incremental); if it does not build, the run goes on and the tether column is skipped
-#      (the log is bench/python/build/tether-install.log);
+#      (incremental; not stripped, so callgrind profiles name its functions); if it does not
+#      build, the run goes on without the tether column (log: build/tether-install.log);
 #   3. the floor extension and the nanobind / pybind11 peers built with CMake in
 #      bench/python/build/peers;
-#   4. bench_boundary.py, which writes bench/results/python_boundary.{md,png}.
+#   4. bench_boundary.py, which writes bench/results/python_boundary.{md,png} (timings, then
+#      instruction counts under callgrind; the whole run takes about 5 minutes).
 # Extra arguments go to bench_boundary.py (e.g. --quick, --reps 61).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +30,7 @@ fi
 
 echo "[bench-python] building and installing tether from $ROOT"
 if "$PY" -m pip install -q --no-build-isolation --no-deps --force-reinstall \
-     -C build-dir="$HERE/build/tether" "$ROOT" >"$HERE/build/tether-install.log" 2>&1; then
+     -C build-dir="$HERE/build/tether" -C install.strip=false "$ROOT" >"$HERE/build/tether-install.log" 2>&1; then
   :
 else
   echo "[bench-python] WARNING: tether did not build (see bench/python/build/tether-install.log);" \

@@ -13,16 +13,18 @@
  *  - a type with `__dlpack_c_exchange_api__` (torch >= 2.9): its C function fills a borrowed
  *    DLTensor without any Python call.
  *  - any object with `__dlpack__`: the Python protocol (versioned capsule first).
- * The first two wrap the borrowed DLTensor in a tether-owned DLManagedTensor whose
- * manager_ctx is a strong reference to the Python object; libtether copies shape and strides
- * into the Tensor, so the producer may later change its metadata without affecting ours.
+ * The first two wrap the borrowed DLTensor in a tether-owned DLManagedTensor (tpy_view_dl)
+ * whose manager_ctx is a strong reference to the Python object; libtether copies shape and
+ * strides into the Tensor, so the producer may later change its metadata without affecting
+ * ours.  As arguments, such Tensors are recycled from call to call (see tpy_view_dl), which
+ * makes a numpy argument cost no allocation at all in the steady state.
  *
  * Invariants:
  *  - A Tensor instance is a TpyObject whose handle is NULL or an object of type index 70
  *    (kTVMFFITensor), whose DLTensor cell sits right after the 24-byte header.
- *  - A borrowed-owner managed tensor (tpy_owned_dl) holds exactly one reference to its
- *    Python owner; its deleter may run on any thread, with or without the GIL, and takes
- *    the GIL before releasing it (after interpreter shutdown it leaks the owner instead).
+ *  - A tpy_view_dl holds at most one reference to its Python owner; its deleter may run on
+ *    any thread, with or without the GIL, and takes the GIL before releasing the owner
+ *    (during or after interpreter shutdown it leaks the owner instead).
  *  - The type cache holds a strong reference to every type it remembers, so a cached
  *    pointer can never name a different, later type.
  */

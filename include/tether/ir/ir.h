@@ -329,7 +329,7 @@ TRX_API TVMFFIObject* trx_floormod(TVMFFIObject* a, TVMFFIObject* b);
 
 /* ---- ops (op.c, op_*.c) -------------------------------------------------------------------
  * trx_op_get: the Op named `name` ("relax.nn.conv2d"), borrowed (ops live forever), or
- * NULL with ValueError.  trx_infer_type: runs the op's FInferType for a Call whose callee
+ * NULL with AttributeError "Operator <name> is not registered" (TVM's kind).  trx_infer_type: runs the op's FInferType for a Call whose callee
  * is an Op; new reference to the inferred Type. */
 TRX_API TVMFFIObject* trx_op_get(const char* name, size_t len);
 TRX_API TVMFFIObject* trx_infer_type(TVMFFIObject* call);
