@@ -414,18 +414,22 @@ def write_markdown(path, res, loop, imports, skipped, versions, args, cmdline, i
                  f"({loop['best']:.1f} ns) subtracted.")
     lines.append("")
     cols = [c for c in COLUMNS if any((c, r) in res for r, _ in ROWS)]
-    head = "| row | " + " | ".join(cols) + " | tether / floor | tvm-ffi / tether | nanobind / tether |"
-    lines += [head, "|" + "---|" * (len(cols) + 4)]
+    head = ("| row | " + " | ".join(cols)
+            + " | tether / floor | tether / floor-obj | tvm-ffi / tether | nanobind / tether |")
+    lines += [head, "|" + "---|" * (len(cols) + 5)]
     for row, label in ROWS:
         cells = [fmt_ns(best(c, row)) for c in cols]
         tt, fl, tv = best("tether", row), best("floor", row), best("tvm-ffi", row)
         nbs = [x for x in (best("nanobind", row), best("nanobind*", row)) if x is not None]
         nb = min(nbs) if nbs else None
         r_floor = tt / fl if tt and fl else None
+        fo = best("floor-obj", row)
+        r_fobj = tt / fo if tt and fo else None
         r_tvm = tv / tt if tt and tv else None
         r_nb = nb / tt if tt and nb else None
         lines.append(f"| {label} | " + " | ".join(cells)
-                     + f" | {fmt_ratio(r_floor)} | {fmt_ratio(r_tvm)} | {fmt_ratio(r_nb)} |")
+                     + f" | {fmt_ratio(r_floor)} | {fmt_ratio(r_fobj)} | {fmt_ratio(r_tvm)} "
+                     f"| {fmt_ratio(r_nb)} |")
     lines.append("")
     lines.append("Columns: **tether** `tether.get_global_func(\"testing.nop\")`; **floor** a raw "
                  "CPython METH_FASTCALL builtin (bench/python/floor/floor.c) doing the same "
@@ -458,15 +462,17 @@ def write_markdown(path, res, loop, imports, skipped, versions, args, cmdline, i
         lines.append(f"Instructions per call (callgrind, {args.instr_calls} calls per case after "
                      "200 warm-up calls, empty loop subtracted; load-independent):")
         lines.append("")
-        lines += ["| row | " + " | ".join(cols) + " | tether / floor |",
-                  "|" + "---|" * (len(cols) + 2)]
+        lines += ["| row | " + " | ".join(cols) + " | tether / floor | tether / floor-obj |",
+                  "|" + "---|" * (len(cols) + 3)]
         for row, label in ROWS:
             if not any((c, row) in instr for c in cols):
                 continue
             cells = [f"{instr[(c, row)]:.0f}" if (c, row) in instr else "n/a" for c in cols]
             t, fl = instr.get(("tether", row)), instr.get(("floor", row))
+            fo = instr.get(("floor-obj", row))
             ratio = fmt_ratio(t / fl) if t and fl else "n/a"
-            lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+            ratio_obj = fmt_ratio(t / fo) if t and fo else "n/a"
+            lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} | {ratio_obj} |")
         lines.append("")
 
     lines.append("## Targets")
@@ -534,6 +540,8 @@ def write_plot(path, res, instr=None):
             ax.bar(xs, ys, width, label=c, color=colors.get(c),
                    edgecolor="black" if c == "tether" else None, linewidth=0.6)
         ax.set_yscale("log")
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(lo, hi * 4)  # room for the legend
         ax.set_xticks(range(len(ROWS)))
         ax.set_xticklabels([label for _, label in ROWS])
         ax.set_ylabel(ylabel)

@@ -1165,6 +1165,36 @@ static int trx__g_name(const char* fname, const TVMFFIAny* args, int32_t n, int3
   return tether_arg_str(fname, args, i, out);
 }
 
+/* An ffi.Array where an Expr is expected (a Python list or tuple) becomes a Tuple of its
+ * elements, recursively, as TVM's Python layer does before calling the builder.  *out: new
+ * reference (the object itself when it is not an Array). */
+static int trx__g_expr(TVMFFIObject* e, TVMFFIObject** out) {
+  if (e == NULL || e->type_index != kTVMFFIArray) {
+    *out = trx__ref(e);
+    return 0;
+  }
+  int64_t n = tether_array_size(e);
+  TVMFFIObject* fields = trx__new_array();
+  for (int64_t i = 0; fields != NULL && i < n; ++i) {
+    const TVMFFIAny* v = tether_array_at(e, i);
+    TVMFFIObject* f = NULL;
+    if (!tether_any_is_object(v)) {
+      tether_raise("TypeError", "relax.BlockBuilder: a list used as a Tuple must hold Exprs, but element %lld is %s",
+                   (long long)i, tether_any_type_key(v));
+    } else if (trx__g_expr(v->v_obj, &f) == 0 && trx__array_push_obj(&fields, f) == 0) {
+      trx__unref(f);
+      continue;
+    }
+    trx__unref(f);
+    trx__unref(fields);
+    return -1;
+  }
+  if (fields == NULL) return -1;
+  *out = trx_tuple_new(fields);
+  trx__unref(fields);
+  return *out != NULL ? 0 : -1;
+}
+
 static int trx__g_nargs(const char* fname, int32_t n, int32_t min, int32_t max) {
   if (n < min || n > max) {
     return tether_raise("TypeError", "%s expects %d to %d arguments, but %d were given", fname, (int)min, (int)max,
@@ -1242,9 +1272,13 @@ static int trx__g_emit_common(const char* fn, const TVMFFIAny* args, int32_t n, 
       trx__g_obj(fn, args, n, 1, &expr) != 0 || trx__g_name(fn, args, n, 2, &name) != 0) {
     return -1;
   }
-  return trx__g_result(output ? trx_block_builder_emit_output(bb, expr, name.data, name.size)
-                              : trx_block_builder_emit(bb, expr, name.data, name.size),
-                       result);
+  TVMFFIObject* e = NULL;
+  if (trx__g_expr(expr, &e) != 0) return -1;
+  int rc = trx__g_result(output ? trx_block_builder_emit_output(bb, e, name.data, name.size)
+                                : trx_block_builder_emit(bb, e, name.data, name.size),
+                         result);
+  trx__unref(e);
+  return rc;
 }
 
 static int trx__g_emit(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -1278,7 +1312,11 @@ static int trx__g_emit_func_output(void* self, const TVMFFIAny* args, int32_t n,
       trx__g_obj(fn, args, n, 1, &output) != 0 || trx__g_obj(fn, args, n, 2, &params) != 0) {
     return -1;
   }
-  return trx__g_result(trx_block_builder_emit_func_output(bb, output, params), result);
+  TVMFFIObject* e = NULL;
+  if (trx__g_expr(output, &e) != 0) return -1;
+  int rc = trx__g_result(trx_block_builder_emit_func_output(bb, e, params), result);
+  trx__unref(e);
+  return rc;
 }
 
 static int trx__g_normalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -1289,7 +1327,11 @@ static int trx__g_normalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
       trx__g_obj(fn, args, n, 1, &expr) != 0) {
     return -1;
   }
-  return trx__g_result(trx_normalize(bb, expr), result);
+  TVMFFIObject* e = NULL;
+  if (trx__g_expr(expr, &e) != 0) return -1;
+  int rc = trx__g_result(trx_normalize(bb, e), result);
+  trx__unref(e);
+  return rc;
 }
 
 static int trx__g_get_module(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {

@@ -1043,6 +1043,26 @@ static void test_ffi_globals(void) {
   TVMFFIAny nm[2] = {tether_any_object(bb), tether_any_object(c)};
   TVMFFIObject* n = call_global("relax.BlockBuilderNormalize", nm, 2);
   CHECK(n == c);
+  /* a list (ffi.Array) where an Expr is expected is a Tuple, recursively */
+  TVMFFIObject* inner_list = array_of(&x, 1);
+  TVMFFIObject* items[] = {x, inner_list};
+  TVMFFIObject* list = array_of(items, 2);
+  TVMFFIAny nl[2] = {tether_any_object(bb), tether_any_object(list)};
+  TVMFFIObject* nt = call_global("relax.BlockBuilderNormalize", nl, 2);
+  CHECK(trx_is(nt, TRX_TUPLE));
+  /* a bare TupleType prints under the TIR dispatch in TVM too */
+  CHECK_PRINT(ty_of(nt), "T.Tuple(R.Tensor((T.int64(2), T.int64(3)), dtype=\"float32\"), "
+                         "T.Tuple(R.Tensor((T.int64(2), T.int64(3)), dtype=\"float32\")))");
+  unref(nt);
+  unref(list);
+  unref(inner_list);
+  TVMFFIAny bad_items[1] = {tether_any_int(1)};
+  TVMFFIObjectHandle bad_list = NULL;
+  CHECK_OK(tether_array_new(bad_items, 1, &bad_list));
+  nl[1] = tether_any_object(bad_list);
+  CHECK(call_global("relax.BlockBuilderNormalize", nl, 2) == NULL);
+  CHECK_RAISED(-1, "TypeError", "a list used as a Tuple must hold Exprs, but element 0 is int");
+  unref(bad_list);
   /* wrong argument types */
   TVMFFIAny bad[2] = {tether_any_int(3), tether_any_object(c)};
   f = tether_func_get("relax.BlockBuilderNormalize");
