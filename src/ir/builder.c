@@ -656,8 +656,9 @@ static TVMFFIObject* trx__visit_function(trx__builder_t* b, TVMFFIObject* e) {
   trx_function_t* f = (trx_function_t*)e;
   TVMFFIObject* body = trx__norm_scope(b, f->body);
   if (body == NULL) return NULL;
-  TVMFFIObject* node =
-      body == f->body ? trx__ref(e) : trx_function_new(f->params, body, f->ret_ty, f->is_pure, f->base.attrs);
+  TVMFFIObject* node = body == f->body ? trx__ref(e)
+                                       : trx_function_new(f->params, body, f->ret_ty, f->is_pure,
+                                                          f->base.attrs);
   trx__unref(body);
   return node;
 }
@@ -933,7 +934,8 @@ int trx_block_builder_end_dataflow(TVMFFIObject* bb) {
   return trx__switch_block(b, f, false);
 }
 
-TVMFFIObject* trx_block_builder_emit(TVMFFIObject* bb, TVMFFIObject* expr, const char* name_hint, size_t len) {
+TVMFFIObject* trx_block_builder_emit(TVMFFIObject* bb, TVMFFIObject* expr, const char* name_hint,
+                                     size_t len) {
   static const char fn[] = "relax.BlockBuilderEmit";
   trx__builder_t* b = trx__as_builder(fn, bb);
   if (b == NULL || trx__check_expr(fn, "expr", expr) != 0) return NULL;
@@ -1009,7 +1011,8 @@ fail:
   return NULL;
 }
 
-TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject* output, TVMFFIObject* params) {
+TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject* output,
+                                                 TVMFFIObject* params) {
   static const char fn[] = "relax.BlockBuilderEmitFuncOutput";
   trx__builder_t* b = trx__as_builder(fn, bb);
   TVMFFIObject *seq = NULL, *nseq = NULL, *attrs = NULL, *func = NULL, *gvar = NULL;
@@ -1073,7 +1076,8 @@ static int trx__own_module(trx__builder_t* b) {
   return 0;
 }
 
-TVMFFIObject* trx_block_builder_add_function(TVMFFIObject* bb, TVMFFIObject* func, const char* name, size_t len) {
+TVMFFIObject* trx_block_builder_add_function(TVMFFIObject* bb, TVMFFIObject* func, const char* name,
+                                             size_t len) {
   static const char fn[] = "relax.BlockBuilderAddFunction";
   trx__builder_t* b = trx__as_builder(fn, bb);
   TVMFFIAny gname = tether_any_none();
@@ -1088,7 +1092,9 @@ TVMFFIObject* trx_block_builder_add_function(TVMFFIObject* bb, TVMFFIObject* fun
   uint64_t hash = trx_structural_hash(&fv, false);
   for (int64_t i = 0; i < b->ndedup; ++i) {
     TVMFFIAny dv = tether_any_object(b->dedup[i].func);
-    if (b->dedup[i].hash == hash && trx_structural_equal(&dv, &fv, false)) return trx__ref(b->dedup[i].gvar);
+    if (b->dedup[i].hash == hash && trx_structural_equal(&dv, &fv, false)) {
+      return trx__ref(b->dedup[i].gvar);
+    }
   }
   if (trx__fresh_name(b, name, len, &gname) != 0) goto fail;
   TVMFFIByteArray s = trx__str(&gname);
@@ -1158,7 +1164,8 @@ static int trx__g_obj(const char* fname, const TVMFFIAny* args, int32_t n, int32
 }
 
 /* args[i] as a name (borrowed bytes; absent or None -> ""). */
-static int trx__g_name(const char* fname, const TVMFFIAny* args, int32_t n, int32_t i, TVMFFIByteArray* out) {
+static int trx__g_name(const char* fname, const TVMFFIAny* args, int32_t n, int32_t i,
+                       TVMFFIByteArray* out) {
   out->data = "";
   out->size = 0;
   if (i >= n || args[i].type_index == kTVMFFINone) return 0;
@@ -1265,7 +1272,8 @@ static int trx__g_end_dataflow(void* self, const TVMFFIAny* args, int32_t n, TVM
 }
 
 /* Emit and EmitOutput share (bb, expr, name_hint=""). */
-static int trx__g_emit_common(const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* result, bool output) {
+static int trx__g_emit_common(const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* result,
+                              bool output) {
   TVMFFIObject *bb = NULL, *expr = NULL;
   TVMFFIByteArray name;
   if (trx__g_nargs(fn, n, 2, 3) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||

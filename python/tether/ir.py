@@ -1,0 +1,503 @@
+"""tether.ir: the IR nodes shared by Relax and primitive (shape) expressions, the op registry
+handle `Op`, modules, and structural equality / hashing.
+
+The IR itself is C (libtether_ir, reached only through FFI globals and reflection).  Importing
+this module loads libtether_ir once per process (its load-time constructor registers the node
+types and the `ir.*` / `relax.*` / `prim.*` globals), then binds Python classes to the node type
+keys with register_object, so fields read generically through reflection (`call.op`,
+`call.args`, `call.attrs.strides`, `var.name`, `var.ty`) and `print(node)` shows the
+printer's TVMScript.  Constructors only forward to the C constructor globals ("ir.Var",
+"ir.Call", ...): a node built here is the very C object, never a copy.
+
+Class names follow TVM's layout: tether.ir.Var is tether.relax.Var (as tvm.ir.Var is
+tvm.relax.Var), likewise Call, Tuple, TupleGetItem, GlobalVar, TupleType, PrimType.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+
+from . import core
+from .registry import register_object
+from .error import register_error
+
+# Typing names for annotations only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Optional, Sequence, Union
+
+__all__ = [
+    "InternalError", "Node", "Expr", "Type", "Attrs", "DictAttrs", "Var", "Constant",
+    "IntImm", "FloatImm", "StringImm", "DataTypeImm", "GenericConst", "Add", "Sub", "Mul",
+    "FloorDiv", "FloorMod", "Min", "Max", "Op", "Call", "Tuple", "TupleGetItem", "GlobalVar",
+    "BaseFunc", "IRModule", "TupleType", "PrimType", "structural_equal", "structural_hash",
+    "assert_structural_equal", "load_library",
+]
+
+
+# ---- loading libtether_ir -----------------------------------------------------------------
+
+_LIB_NAME = "libtether_ir.so"
+_lib = None  # the ctypes handle, kept for the life of the process
+
+
+def _candidate_paths():
+    """Where libtether_ir.so may be, in order: $TETHER_IR_LIBRARY, the installed package's
+    tether/lib (next to libtether.so.0), and the directory of the libtether that tether.core
+    actually loaded (a plain CMake build tree keeps both libraries side by side)."""
+    env = os.environ.get("TETHER_IR_LIBRARY")
+    if env:
+        yield env
+    try:
+        from . import libinfo
+
+        yield os.path.join(libinfo.find_libdir(), _LIB_NAME)
+    except Exception:  # an unusual layout: fall through to the runtime's own directory
+        pass
+    try:
+        yield os.path.join(os.path.dirname(os.path.realpath(core._lib_path())), _LIB_NAME)
+    except Exception:
+        pass
+
+
+def load_library() -> None:
+    """Load libtether_ir into the process (once).  A no-op when its globals already exist (the
+    library was loaded by someone else, e.g. linked into the host program)."""
+    global _lib
+    if _lib is not None or core.get_global_func("ir.Var", True) is not None:
+        return
+    tried = []
+    for path in _candidate_paths():
+        if path in tried:
+            continue
+        tried.append(path)
+        if not os.path.isfile(path):
+            continue
+        # RTLD_GLOBAL: the IR's exported trx_* symbols become visible to extensions loaded
+        # later (C code written against include/tether/ir/ir.h).  Its DT_NEEDED libtether.so.0
+        # resolves to the runtime tether.core already loaded (matched by SONAME).
+        _lib = ctypes.CDLL(path, mode=os.RTLD_GLOBAL | os.RTLD_NOW)
+        if core.get_global_func("ir.Var", True) is None:
+            raise ImportError(f"tether.ir: {path} loaded but registered no IR globals")
+        return
+    raise ImportError("tether.ir: cannot find " + _LIB_NAME + " (tried: " + ", ".join(tried) +
+                      "); set TETHER_IR_LIBRARY to its path")
+
+
+load_library()
+
+
+# ---- errors -------------------------------------------------------------------------------
+
+@register_error("InternalError")
+class InternalError(RuntimeError):
+    """An internal check of the IR failed (TVM's ICHECK): kind "InternalError"."""
+
+
+# ---- globals ------------------------------------------------------------------------------
+
+_g = core.get_global_func
+_print = _g("ir.Print")
+_var = _g("ir.Var")
+_int_imm = _g("ir.IntImm")
+_float_imm = _g("ir.FloatImm")
+_string_imm = _g("ir.StringImm")
+_datatype_imm = _g("ir.DataTypeImm")
+_generic_const = _g("ir.GenericConst")
+_call = _g("ir.Call")
+_tuple = _g("ir.Tuple")
+_tuple_get_item = _g("ir.TupleGetItem")
+_global_var = _g("ir.GlobalVar")
+_ir_module = _g("ir.IRModule")
+_dict_attrs = _g("ir.DictAttrs")
+_tuple_type = _g("ir.TupleType")
+_prim_type = _g("ir.PrimType")
+_op_get = _g("ir.Op.get")
+_prim = {name: _g("prim." + name)
+         for name in ("Add", "Sub", "Mul", "FloorDiv", "FloorMod", "Min", "Max")}
+_structural_equal = _g("ir.StructuralEqual")
+_structural_hash = _g("ir.StructuralHash")
+_assert_structural_equal = _g("ir.AssertStructuralEqual")
+_first_mismatch = _g("ir.GetFirstStructuralMismatch")
+
+
+# ---- base classes ---------------------------------------------------------------------------
+
+class Node(core.Object):
+    """Mixin of every IR node: script() / show() print TVMScript (print(node) gives the same
+    text as node.script())."""
+
+    __slots__ = ()
+
+    def script(self, *, verbose_expr: bool = False, show_all_ty: bool = True, **_ignored) -> str:
+        """The TVMScript text.  verbose_expr: also print the definitions of free variables;
+        show_all_ty: annotate every binding (False hides annotations inference reproduces).
+        Other TVM printer options are accepted and ignored."""
+        return str(_print(self, verbose_expr, show_all_ty))
+
+    def show(self, style=None, black_format=None, **kwargs) -> None:
+        """Print script(**kwargs)."""
+        print(self.script(**kwargs))
+
+    def __str__(self) -> str:
+        return str(_print(self))
+
+
+def _prim_operand(x: Any) -> Any:
+    return x
+
+
+@register_object("ir.Expr")
+class Expr(Node):
+    """An expression; `ty` is its type (None until inferred).  Arithmetic operators build
+    symbolic (int64) shape expressions: n * 2 + 1, n // 4, n % 4."""
+
+    __slots__ = ()
+
+    def __add__(self, other): return _prim["Add"](self, other)
+    def __radd__(self, other): return _prim["Add"](other, self)
+    def __sub__(self, other): return _prim["Sub"](self, other)
+    def __rsub__(self, other): return _prim["Sub"](other, self)
+    def __mul__(self, other): return _prim["Mul"](self, other)
+    def __rmul__(self, other): return _prim["Mul"](other, self)
+    def __floordiv__(self, other): return _prim["FloorDiv"](self, other)
+    def __rfloordiv__(self, other): return _prim["FloorDiv"](other, self)
+    def __mod__(self, other): return _prim["FloorMod"](self, other)
+    def __rmod__(self, other): return _prim["FloorMod"](other, self)
+
+    # Objects compare by identity (same handle) and hash by handle, as in TVM; the arithmetic
+    # operators above must not change that.
+    __eq__ = core.Object.__eq__
+    __ne__ = core.Object.__ne__
+    __hash__ = core.Object.__hash__
+
+
+@register_object("ir.Type")
+class Type(Node):
+    """A type (Relax types: TensorType, ShapeType, TupleType, AnyType, PrimType, FuncType)."""
+
+    __slots__ = ()
+
+
+@register_object("ir.Attrs")
+class Attrs(Node):
+    """Attributes of an op call (each op's attrs type has reflected fields in TVM's order)."""
+
+    __slots__ = ()
+
+
+@register_object("ir.DictAttrs")
+class DictAttrs(Attrs):
+    """String-keyed attributes (function attrs).  Reads like a read-only dict."""
+
+    __slots__ = ()
+
+    def __init__(self, values: Optional[dict] = None) -> None:
+        self.__init_handle_by_constructor__(_dict_attrs, values)
+
+    def _dict(self):
+        return getattr(self, "__dict__")
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._dict()
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def keys(self):
+        return self._dict().keys()
+
+    def items(self):
+        return self._dict().items()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        d = self._dict()
+        return d[key] if key in d else default
+
+
+# ---- expressions ------------------------------------------------------------------------------
+
+@register_object("ir.Var")
+class Var(Expr):
+    """Var(name, ty=None, span=None, *, name_hint=None): a variable (Relax and symbolic).
+
+    ty is a Type, or a dtype string such as "int64" for a primitive (symbolic dimension)
+    variable of PrimType; anything else raises TypeError.  Fields: name, ty."""
+
+    __slots__ = ()
+
+    def __init__(self, name: Optional[str] = None, ty: Union[Type, str, None] = None,
+                 span: Any = None, *, name_hint: Optional[str] = None) -> None:
+        if name is None:
+            name = name_hint if name_hint is not None else ""
+        self.__init_handle_by_constructor__(_var, name, ty)
+
+    @property
+    def name_hint(self) -> str:
+        return self.name
+
+
+@register_object("ir.Constant")
+class Constant(Expr):
+    """Base of constants: IntImm, FloatImm, StringImm, DataTypeImm, GenericConst."""
+
+    __slots__ = ()
+
+
+@register_object("ir.IntImm")
+class IntImm(Constant):
+    """IntImm(dtype, value): an integer constant (ty = PrimType(dtype)); int(imm) is its value."""
+
+    __slots__ = ()
+
+    def __init__(self, dtype: str, value: int, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_int_imm, dtype, value)
+
+    def __int__(self) -> int:
+        return int(self.value)
+
+    def __index__(self) -> int:
+        return int(self.value)
+
+
+@register_object("ir.FloatImm")
+class FloatImm(Constant):
+    """FloatImm(dtype, value): a floating-point constant."""
+
+    __slots__ = ()
+
+    def __init__(self, dtype: str, value: float, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_float_imm, dtype, value)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+
+@register_object("ir.StringImm")
+class StringImm(Constant):
+    """StringImm(value): a string constant (prints R.str("..."))."""
+
+    __slots__ = ()
+
+    def __init__(self, value: str, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_string_imm, value)
+
+
+@register_object("ir.DataTypeImm")
+class DataTypeImm(Constant):
+    """DataTypeImm(value): a dtype constant (prints R.dtype("float32"))."""
+
+    __slots__ = ()
+
+    def __init__(self, value: str, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_datatype_imm, value)
+
+
+@register_object("ir.GenericConst")
+class GenericConst(Constant):
+    """GenericConst(data, ty=None): a tensor constant (relax.const builds one)."""
+
+    __slots__ = ()
+
+    def __init__(self, data: Any, ty: Optional[Type] = None, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_generic_const, data, ty)
+
+    @property
+    def data(self) -> Any:
+        return self.value
+
+
+def _binop_class(key: str, name: str, doc: str) -> type:
+    ctor = _prim[name]
+
+    def __init__(self, a: Any, b: Any, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(ctor, a, b)
+
+    cls = type(name, (Expr,), {"__slots__": (), "__init__": __init__, "__doc__": doc,
+                               "__module__": __name__, "__qualname__": name})
+    return register_object(key)(cls)
+
+
+Add = _binop_class("prim.Add", "Add", "Add(a, b): a + b on int64 shape expressions.")
+Sub = _binop_class("prim.Sub", "Sub", "Sub(a, b): a - b.")
+Mul = _binop_class("prim.Mul", "Mul", "Mul(a, b): a * b.")
+FloorDiv = _binop_class("prim.FloorDiv", "FloorDiv", "FloorDiv(a, b): floor(a / b).")
+FloorMod = _binop_class("prim.FloorMod", "FloorMod", "FloorMod(a, b): a - floor(a / b) * b.")
+Min = _binop_class("prim.Min", "Min", "Min(a, b).")
+Max = _binop_class("prim.Max", "Max", "Max(a, b).")
+
+
+@register_object("ir.Op")
+class Op(Expr):
+    """A registered primitive operator ("relax.nn.conv2d", ...).  Op.get(name) returns the
+    one registered Op (structural equality compares names).  Fields: name, attrs_type_key,
+    num_inputs."""
+
+    __slots__ = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Op cannot be constructed; use Op.get(name)")
+
+    @staticmethod
+    def get(op_name: str) -> "Op":
+        """The Op registered as `op_name`; AttributeError if there is none."""
+        return _op_get(op_name)
+
+    def __str__(self) -> str:
+        return core.Object.__repr__(self)
+
+
+@register_object("ir.Call")
+class Call(Expr):
+    """Call(op, args, attrs=None, ty_args=None, span=None, ret_ty=None): a call of an Op
+    (a str op is looked up with Op.get), a GlobalVar or another callee expression.  attrs: an
+    Attrs object, or a dict (becomes DictAttrs).  Fields: op, args, attrs, ty_args, ty (None
+    until the BlockBuilder normalizes it, unless ret_ty is given)."""
+
+    __slots__ = ()
+
+    def __init__(self, op: Union[Expr, str], args: Sequence[Expr], attrs: Any = None,
+                 ty_args: Optional[Sequence[Type]] = None, span: Any = None,
+                 ret_ty: Union[Type, str, None] = None) -> None:
+        self.__init_handle_by_constructor__(_call, op, list(args), attrs,
+                                            list(ty_args) if ty_args is not None else [])
+        if ret_ty is not None:
+            self.ty = PrimType(ret_ty) if isinstance(ret_ty, str) else ret_ty
+
+
+@register_object("ir.Tuple")
+class Tuple(Expr):
+    """Tuple(fields): a tuple expression; its ty is set when every field is typed."""
+
+    __slots__ = ()
+
+    def __init__(self, fields: Sequence[Expr], span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_tuple, list(fields))
+
+    def __getitem__(self, index: int) -> Expr:
+        return self.fields[index]
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+
+@register_object("ir.TupleGetItem")
+class TupleGetItem(Expr):
+    """TupleGetItem(tuple_value, index): element `index` of a tuple expression."""
+
+    __slots__ = ()
+
+    def __init__(self, tuple_value: Expr, index: int, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_tuple_get_item, tuple_value, index)
+
+
+@register_object("ir.GlobalVar")
+class GlobalVar(Expr):
+    """GlobalVar(name_hint): the name of a function in an IRModule."""
+
+    __slots__ = ()
+
+    def __init__(self, name_hint: str) -> None:
+        self.__init_handle_by_constructor__(_global_var, name_hint)
+
+
+@register_object("ir.BaseFunc")
+class BaseFunc(Expr):
+    """Base of functions (relax.Function, relax.ExternFunc)."""
+
+    __slots__ = ()
+
+
+@register_object("ir.IRModule")
+class IRModule(Node):
+    """IRModule(functions=None, attrs=None): functions keyed by GlobalVar (or name).
+
+    mod["main"] / mod[gv] gives a function; `functions` maps GlobalVar -> function."""
+
+    __slots__ = ()
+
+    def __init__(self, functions: Optional[dict] = None, attrs: Any = None,
+                 global_infos: Any = None) -> None:
+        self.__init_handle_by_constructor__(_ir_module, functions, attrs)
+
+    def get_global_var(self, name: str) -> GlobalVar:
+        """The GlobalVar named `name`; ValueError if the module has none."""
+        names = self.global_var_map_
+        if name not in names:
+            raise ValueError(f"Cannot find global var \"{name}\" in the Module")
+        return names[name]
+
+    def get_global_vars(self) -> list:
+        """Every GlobalVar, sorted by name."""
+        return sorted(self.functions.keys(), key=lambda gv: str(gv.name_hint))
+
+    def functions_items(self) -> list:
+        """(GlobalVar, function) pairs sorted by name."""
+        return sorted(self.functions.items(), key=lambda kv: str(kv[0].name_hint))
+
+    def __getitem__(self, var: Union[str, GlobalVar]) -> BaseFunc:
+        if isinstance(var, str):
+            var = self.get_global_var(var)
+        return self.functions[var]
+
+    def __contains__(self, var: Union[str, GlobalVar]) -> bool:
+        if isinstance(var, str):
+            return var in self.global_var_map_
+        return var in self.functions
+
+    def __len__(self) -> int:
+        return len(self.functions)
+
+    def __iter__(self):
+        return iter(self.get_global_vars())
+
+
+# ---- types shared with Relax --------------------------------------------------------------
+
+@register_object("ir.TupleType")
+class TupleType(Type):
+    """TupleType(fields): the type of a tuple (prints R.Tuple(...))."""
+
+    __slots__ = ()
+
+    def __init__(self, fields: Sequence[Type], span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_tuple_type, list(fields))
+
+
+@register_object("ir.PrimType")
+class PrimType(Type):
+    """PrimType(dtype): the type of a primitive scalar (e.g. a symbolic dimension, int64)."""
+
+    __slots__ = ()
+
+    def __init__(self, dtype: str, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_prim_type, dtype)
+
+
+# ---- structural equality ----------------------------------------------------------------------
+
+def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False) -> bool:
+    """Whether lhs and rhs are structurally equal: fields compared recursively, variables
+    mapped one to one at their definition points (function params, bindings), names ignored.
+    A free variable equals only itself unless map_free_vars."""
+    return bool(_structural_equal(lhs, rhs, map_free_vars))
+
+
+def structural_hash(value: Any, map_free_vars: bool = False) -> int:
+    """A hash consistent with structural_equal."""
+    return int(_structural_hash(value, map_free_vars))
+
+
+def get_first_structural_mismatch(lhs: Any, rhs: Any, map_free_vars: bool = False):
+    """The access path ("<root>.args[0]...") of the first mismatch, or None if equal."""
+    r = _first_mismatch(lhs, rhs, map_free_vars)
+    return None if r is None else str(r)
+
+
+def assert_structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False) -> None:
+    """Raise ValueError naming the first mismatching path unless lhs and rhs are structurally
+    equal."""
+    _assert_structural_equal(lhs, rhs, map_free_vars)
