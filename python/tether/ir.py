@@ -196,7 +196,16 @@ class DictAttrs(Attrs):
         self.__init_handle_by_constructor__(_dict_attrs, values)
 
     def _dict(self):
-        return getattr(self, "__dict__")
+        # The reflected field is named "__dict__" (as in TVM), which cannot become a class
+        # attribute; the field values are read from the object's reduction instead.
+        fields = core.Object.__reduce__(self)[1][1]
+        for i in range(0, len(fields), 2):
+            if fields[i] == "__dict__":
+                return fields[i + 1]
+        raise AttributeError("DictAttrs: no __dict__ field")
+
+    # Defined here so that reflection does not try to install the "__dict__" field itself.
+    __dict__ = property(_dict)
 
     def __getitem__(self, key: str) -> Any:
         return self._dict()[key]

@@ -581,7 +581,7 @@ static int tether__lookup_args(const char* sig, const TVMFFIAny* args, int32_t n
 }
 
 static int tether__g_get_function(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   TVMFFIByteArray name;
   bool query_imports;
   TVMFFIObject* fn;
@@ -594,7 +594,7 @@ static int tether__g_get_function(void* h, const TVMFFIAny* args, int32_t n, TVM
 }
 
 static int tether__g_implements(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  tether_module_t *m, *owner;
+  tether_module_t *m = NULL, *owner = NULL;
   TVMFFIByteArray name;
   bool query_imports;
   void* sym;
@@ -611,7 +611,7 @@ static int tether__g_implements(void* h, const TVMFFIAny* args, int32_t n, TVMFF
  * module has none. */
 static int tether__companion(const char* sig, const char* kind_prefix, const TVMFFIAny* args,
                              int32_t n, TVMFFIAny* result) {
-  tether_module_t *m, *owner;
+  tether_module_t *m = NULL, *owner = NULL;
   TVMFFIByteArray name;
   bool query_imports;
   void* sym;
@@ -635,7 +635,7 @@ static int tether__g_doc(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* r
 }
 
 static int tether__g_property_mask(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   if (tether_check_nargs(TETHER__SIG_PROPERTY_MASK, NULL, n, 1) != 0 ||
       tether__arg_module(TETHER__SIG_PROPERTY_MASK, args, 0, &m) != 0) {
     return -1;
@@ -646,7 +646,7 @@ static int tether__g_property_mask(void* h, const TVMFFIAny* args, int32_t n, TV
 
 static int tether__g_inspect_source(void* h, const TVMFFIAny* args, int32_t n,
                                     TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   TVMFFIByteArray fmt;
   if (tether_check_nargs(TETHER__SIG_INSPECT_SOURCE, NULL, n, 2) != 0 ||
       tether__arg_module(TETHER__SIG_INSPECT_SOURCE, args, 0, &m) != 0 ||
@@ -657,7 +657,7 @@ static int tether__g_inspect_source(void* h, const TVMFFIAny* args, int32_t n,
 }
 
 static int tether__g_get_kind(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   if (tether_check_nargs(TETHER__SIG_GET_KIND, NULL, n, 1) != 0 ||
       tether__arg_module(TETHER__SIG_GET_KIND, args, 0, &m) != 0) {
     return -1;
@@ -667,7 +667,7 @@ static int tether__g_get_kind(void* h, const TVMFFIAny* args, int32_t n, TVMFFIA
 
 static int tether__g_write_formats(void* h, const TVMFFIAny* args, int32_t n,
                                    TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   TVMFFIObject* arr;
   if (tether_check_nargs(TETHER__SIG_WRITE_FORMATS, NULL, n, 1) != 0 ||
       tether__arg_module(TETHER__SIG_WRITE_FORMATS, args, 0, &m) != 0 ||
@@ -680,7 +680,7 @@ static int tether__g_write_formats(void* h, const TVMFFIAny* args, int32_t n,
 
 static int tether__g_write_to_file(void* h, const TVMFFIAny* args, int32_t n,
                                    TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   TVMFFIByteArray file, fmt;
   if (tether_check_nargs(TETHER__SIG_WRITE_TO_FILE, NULL, n, 3) != 0 ||
       tether__arg_module(TETHER__SIG_WRITE_TO_FILE, args, 0, &m) != 0 ||
@@ -705,7 +705,7 @@ static bool tether__reaches_locked(const tether_module_t* from, const tether_mod
 }
 
 static int tether__g_import(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  tether_module_t *m, *other;
+  tether_module_t *m = NULL, *other = NULL;
   if (tether_check_nargs(TETHER__SIG_IMPORT, NULL, n, 2) != 0 ||
       tether__arg_module(TETHER__SIG_IMPORT, args, 0, &m) != 0 ||
       tether__arg_module(TETHER__SIG_IMPORT, args, 1, &other) != 0) {
@@ -726,7 +726,7 @@ static int tether__g_import(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny
 
 static int tether__g_clear_imports(void* h, const TVMFFIAny* args, int32_t n,
                                    TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   TVMFFIObject* empty;
   if (tether_check_nargs(TETHER__SIG_CLEAR_IMPORTS, NULL, n, 1) != 0 ||
       tether__arg_module(TETHER__SIG_CLEAR_IMPORTS, args, 0, &m) != 0 ||
@@ -742,7 +742,7 @@ static int tether__g_clear_imports(void* h, const TVMFFIAny* args, int32_t n,
 }
 
 static int tether__g_globals_add(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   if (tether_check_nargs(TETHER__SIG_GLOBALS_ADD, NULL, n, 1) != 0 ||
       tether__arg_module(TETHER__SIG_GLOBALS_ADD, args, 0, &m) != 0) {
     return -1;
@@ -772,7 +772,7 @@ static int tether__g_globals_add(void* h, const TVMFFIAny* args, int32_t n, TVMF
 
 static int tether__g_globals_remove(void* h, const TVMFFIAny* args, int32_t n,
                                     TVMFFIAny* result) {
-  tether_module_t* m;
+  tether_module_t* m = NULL;
   if (tether_check_nargs(TETHER__SIG_GLOBALS_REMOVE, NULL, n, 1) != 0 ||
       tether__arg_module(TETHER__SIG_GLOBALS_REMOVE, args, 0, &m) != 0) {
     return -1;

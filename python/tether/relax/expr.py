@@ -1,0 +1,197 @@
+"""Relax expressions: the node classes bound to libtether_ir's expression types, and const().
+
+Var, Call, Tuple, TupleGetItem, GlobalVar and the constants are shared with tether.ir (as
+tvm.relax.Var is tvm.ir.Var); the Relax-only nodes are defined here.  Every constructor
+forwards to its C constructor global; fields are read through reflection.
+"""
+from __future__ import annotations
+
+from .. import core
+from .. import ir as _ir
+from ..ir import (BaseFunc, Call, Constant, DataTypeImm, Expr, FloatImm, GenericConst,
+                  GlobalVar, IntImm, Node, StringImm, Tuple, TupleGetItem, Type, Var)
+from ..registry import register_object
+
+# Typing names for annotations only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Optional, Sequence, Union
+
+__all__ = [
+    "Expr", "Var", "DataflowVar", "Call", "Tuple", "TupleGetItem", "GlobalVar", "Constant",
+    "IntImm", "FloatImm", "StringImm", "DataTypeImm", "GenericConst", "ShapeExpr", "Function",
+    "ExternFunc", "SeqExpr", "If", "Binding", "VarBinding", "MatchCast", "BindingBlock",
+    "DataflowBlock", "const", "prim_value", "BaseFunc",
+]
+
+_g = core.get_global_func
+_dataflow_var = _g("relax.DataflowVar")
+_shape_expr = _g("relax.ShapeExpr")
+_function = _g("relax.Function")
+_extern_func = _g("relax.ExternFunc")
+_seq_expr = _g("relax.SeqExpr")
+_if = _g("relax.If")
+_var_binding = _g("relax.VarBinding")
+_match_cast = _g("relax.MatchCast")
+_binding_block = _g("relax.BindingBlock")
+_dataflow_block = _g("relax.DataflowBlock")
+
+
+@register_object("relax.expr.DataflowVar")
+class DataflowVar(Var):
+    """DataflowVar(name, ty=None): a variable visible only inside its dataflow block."""
+
+    __slots__ = ()
+
+    def __init__(self, name: Optional[str] = None, ty: Optional[Type] = None, span: Any = None,
+                 *, name_hint: Optional[str] = None) -> None:
+        if name is None:
+            name = name_hint if name_hint is not None else ""
+        self.__init_handle_by_constructor__(_dataflow_var, name, ty)
+
+
+@register_object("relax.expr.ShapeExpr")
+class ShapeExpr(Expr):
+    """ShapeExpr(values): a shape value (ints become int64 IntImm); ty = ShapeType(values).
+    Prints R.shape([1, 2, 3])."""
+
+    __slots__ = ()
+
+    def __init__(self, values: Sequence[Union[int, Expr]], span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_shape_expr, list(values))
+
+    def __getitem__(self, index: int) -> Expr:
+        return self.values[index]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+@register_object("relax.expr.Function")
+class Function(BaseFunc):
+    """Function(params, body, ret_ty=None, is_pure=True, attrs=None): a Relax function.  Every
+    param must be typed; ret_ty defaults to the body's type; ty = FuncType(params, ret)."""
+
+    __slots__ = ()
+
+    def __init__(self, params: Sequence[Var], body: Expr, ret_ty: Optional[Type] = None,
+                 is_pure: Optional[bool] = True, attrs: Any = None, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_function, list(params), body, ret_ty, is_pure, attrs)
+
+
+@register_object("relax.expr.ExternFunc")
+class ExternFunc(BaseFunc):
+    """ExternFunc(global_symbol, ty=None): a function implemented outside the IR."""
+
+    __slots__ = ()
+
+    def __init__(self, global_symbol: str, ty: Optional[Type] = None, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_extern_func, global_symbol, ty)
+
+
+@register_object("relax.expr.SeqExpr")
+class SeqExpr(Expr):
+    """SeqExpr(blocks, body): binding blocks evaluated in order, then body."""
+
+    __slots__ = ()
+
+    def __init__(self, blocks: Sequence["BindingBlock"], body: Expr, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_seq_expr, list(blocks), body)
+
+
+@register_object("relax.expr.If")
+class If(Expr):
+    """If(cond, true_branch, false_branch)."""
+
+    __slots__ = ()
+
+    def __init__(self, cond: Expr, true_branch: Expr, false_branch: Expr, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_if, cond, true_branch, false_branch)
+
+
+@register_object("relax.expr.Binding")
+class Binding(Node):
+    """Base of bindings (VarBinding, MatchCast); field var."""
+
+    __slots__ = ()
+
+
+@register_object("relax.expr.VarBinding")
+class VarBinding(Binding):
+    """VarBinding(var, value): var = value."""
+
+    __slots__ = ()
+
+    def __init__(self, var: Var, value: Expr, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_var_binding, var, value)
+
+
+@register_object("relax.expr.MatchCast")
+class MatchCast(Binding):
+    """MatchCast(var, value, ty): var = value, checked against ty (defines ty's shape vars)."""
+
+    __slots__ = ()
+
+    def __init__(self, var: Var, value: Expr, ty: Type, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_match_cast, var, value, ty)
+
+
+@register_object("relax.expr.BindingBlock")
+class BindingBlock(Node):
+    """BindingBlock(bindings): a block of bindings."""
+
+    __slots__ = ()
+
+    def __init__(self, bindings: Sequence[Binding], span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_binding_block, list(bindings))
+
+
+@register_object("relax.expr.DataflowBlock")
+class DataflowBlock(BindingBlock):
+    """DataflowBlock(bindings): a side-effect-free block (prints `with R.dataflow():`)."""
+
+    __slots__ = ()
+
+    def __init__(self, bindings: Sequence[Binding], span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_dataflow_block, list(bindings))
+
+
+def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
+    """A tensor constant from a Python scalar, a (nested) list, a numpy array or a Tensor.
+
+    Without dtype, Python scalars and lists give int32 / float32 / bool (as TVM does); numpy
+    values keep their dtype.  The data lives on the CPU (a numpy array shared through DLPack)."""
+    import numpy as np
+
+    if isinstance(value, core.Tensor):
+        if dtype is not None and str(value.dtype) != str(dtype):
+            raise ValueError(f"const: the Tensor has dtype {value.dtype}, but dtype={dtype} was given")
+        return GenericConst(value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        arr = np.asarray(value) if dtype is None else np.asarray(value).astype(str(dtype))
+    elif dtype is not None:
+        arr = np.array(value, dtype=str(dtype))
+    else:
+        arr = np.array(value)
+        if isinstance(value, bool) or arr.dtype == np.bool_:
+            arr = arr.astype("bool")
+        elif arr.dtype == np.int64:
+            arr = arr.astype("int32")
+        elif arr.dtype == np.float64:
+            arr = arr.astype("float32")
+    arr = np.ascontiguousarray(arr)
+    return GenericConst(core.from_dlpack(arr))
+
+
+def prim_value(value: Union[int, float, Expr]) -> Expr:
+    """A primitive scalar expression: an int becomes IntImm int64, a float FloatImm float64;
+    an Expr is returned unchanged."""
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool):
+        return IntImm("bool", int(value))
+    if isinstance(value, int):
+        return IntImm("int64", value)
+    if isinstance(value, float):
+        return FloatImm("float64", value)
+    raise TypeError(f"prim_value expects an int, float or Expr, but got {type(value).__name__}")
