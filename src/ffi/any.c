@@ -23,6 +23,9 @@ static int32_t tether__any_type(const TVMFFIAny* v) {
 static bool tether__any_chars(const TVMFFIAny* v, int32_t small_index, int32_t heap_index,
                               TVMFFIByteArray* out) {
   if (v->type_index == small_index) {
+    /* A malformed view claiming more than the 7 inline bytes is not a string: reading it
+     * would run past the 16-byte Any. */
+    if (v->small_str_len > 7) return false;
     out->data = v->v_bytes;
     out->size = v->small_str_len;
     return true;
@@ -61,7 +64,9 @@ bool tether_any_get_str(const TVMFFIAny* v, TVMFFIByteArray* out) {
 bool tether_any_get_bytes(const TVMFFIAny* v, TVMFFIByteArray* out) {
   if (v->type_index == kTVMFFIByteArrayPtr) {
     if (v->v_ptr == NULL) return false;
-    *out = *(const TVMFFIByteArray*)v->v_ptr;
+    const TVMFFIByteArray* b = v->v_ptr;
+    if (b->data == NULL && b->size != 0) return false; /* malformed {NULL, n} */
+    *out = *b;
     return true;
   }
   return tether__any_chars(v, kTVMFFISmallBytes, kTVMFFIBytes, out);
@@ -78,6 +83,13 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* view, TVMFFIAny* out) {
   }
   /* Built in a local first: `out` may alias `view`, and is written only on success. */
   TVMFFIAny owned = tether_any_none();
+  /* Negative and reserved (14..63) indices name no value type; copied into an owning
+   * value they would pass for other things (a Map marks erased keys with -1). */
+  if (view->type_index < 0 ||
+      (view->type_index > kTVMFFIUnchanged && view->type_index < kTVMFFIStaticObjectBegin)) {
+    return tether_raise("TypeError", "TVMFFIAnyViewToOwnedAny: type index %d is not a value "
+                        "type (valid: 0..13 and objects >= 64)", (int)view->type_index);
+  }
   switch (view->type_index) {
     case kTVMFFINone:
       break;

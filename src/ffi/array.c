@@ -14,6 +14,7 @@
 #include "internal.h"
 #include "array.h"
 #include "container.h"
+#include "error.h"
 #include "object.h"
 
 typedef struct {
@@ -220,7 +221,8 @@ static const char kArrayContainsSig[] = "ffi.ArrayContains(0: ffi.Array, 1: Any)
 
 static int tether__g_array(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   TVMFFIObject* arr = NULL;
-  if (tether__array_new(args, n, &arr) != 0) return -1;
+  /* A malformed argument fails inside TVMFFIAnyViewToOwnedAny: say it was ffi.Array. */
+  if (tether__array_new(args, n, &arr) != 0) return tether__error_add_context("ffi.Array");
   *result = tether_any_object(arr);
   return 0;
 }

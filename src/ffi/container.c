@@ -31,6 +31,9 @@ void tether__container_key_init(tether__container_key_t* key, const TVMFFIAny* v
     case kTVMFFIByteArrayPtr:
       if (view->v_ptr == NULL) return;
       bytes = *(const TVMFFIByteArray*)view->v_ptr;
+      /* A malformed {NULL, n > 0} view stays as it is: it equals nothing (and is never
+       * dereferenced, which would read n bytes from NULL). */
+      if (bytes.data == NULL && bytes.size != 0) return;
       small_index = kTVMFFISmallBytes;
       heap_index = kTVMFFIBytes;
       break;

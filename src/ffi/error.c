@@ -290,6 +290,30 @@ int tether_error_raisef_at(const char* file, int line, const char* func, const c
   return -1;
 }
 
+int tether__error_add_context(const char* context) {
+  TVMFFIObject* old = tether__raised;
+  if (old == NULL || old->type_index != kTVMFFIError || context == NULL) return -1;
+  const TVMFFIErrorCell* cell = TETHER_CELL(TVMFFIErrorCell, old);
+  size_t n = strlen(context);
+  for (size_t i = 0; i + n <= cell->message.size; ++i) {
+    if (memcmp(cell->message.data + i, context, n) == 0) return -1; /* already named */
+  }
+  char* msg = malloc(n + 2 + cell->message.size);
+  if (msg == NULL) return -1; /* keep the original error rather than lose it */
+  memcpy(msg, context, n);
+  memcpy(msg + n, ": ", 2);
+  if (cell->message.size != 0) memcpy(msg + n + 2, cell->message.data, cell->message.size);
+  int was_quiet = tether__raise_quiet;
+  tether__raise_quiet = 1; /* an allocation failure below must not replace `old` */
+  TVMFFIObject* err =
+      tether__error_new(cell->kind, (TVMFFIByteArray){msg, n + 2 + cell->message.size},
+                        cell->backtrace, cell->cause_chain, cell->extra_context);
+  tether__raise_quiet = was_quiet;
+  free(msg);
+  if (err != NULL) tether__error_set_steal(err); /* releases `old` */
+  return -1;
+}
+
 /* ---- creating errors without raising --------------------------------------------------- */
 
 static const TVMFFIByteArray tether__empty_bytes = {"", 0};

@@ -34,6 +34,12 @@ void tether__error_set_steal(TVMFFIObject* err);
 int tether__error_raise_bytes(const char* file, int line, const char* func, const char* kind,
                               const char* msg, size_t msg_len);
 
+/* Says where a nested failure happened: replaces the parked error with one of the same
+ * kind, backtrace, cause and extra context whose message is "<context>: <message>", so a
+ * user calling `ffi.Array` is not left reading about TVMFFIAnyViewToOwnedAny.  A message
+ * that already contains `context` is left alone, as is an empty slot.  Returns -1. */
+int tether__error_add_context(const char* context);
+
 /* backtrace.c: the per-thread buffers behind TVMFFIBacktrace (created lazily, so it works
  * before init).  init is called by tether__error_init; fini (called by tether__error_fini)
  * frees the calling thread's buffer; other threads' buffers are freed when they exit.

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "error.h"
 #include "function.h"
 #include "object.h"
 
@@ -181,6 +182,7 @@ int tether_arg_str(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIBy
       *out = (TVMFFIByteArray){v->v_c_str, strlen(v->v_c_str)};
       return 0;
     case kTVMFFISmallStr:
+      if (v->small_str_len > 7) break; /* malformed: longer than the inline bytes */
       *out = (TVMFFIByteArray){v->v_bytes, v->small_str_len};
       return 0;
     case kTVMFFIStr:
@@ -257,7 +259,9 @@ static int tether__g_function_from_extern_c(void* handle, const TVMFFIAny* args,
   void (*del)(void*);
   memcpy(&fn, &safe_call, sizeof(fn));
   memcpy(&del, &deleter, sizeof(del));
-  if (TVMFFIFunctionCreate(self, fn, del, &f) != 0) return -1;
+  if (TVMFFIFunctionCreate(self, fn, del, &f) != 0) {
+    return tether__error_add_context("ffi.FunctionFromExternC"); /* e.g. a NULL safe_call */
+  }
   *result = tether_any_object(f);
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "array.h"
 #include "container.h"
+#include "error.h"
 #include "list.h"
 #include "object.h"
 
@@ -341,7 +342,8 @@ static int tether__list_arg0(const char* sig, const char* expected, const TVMFFI
 
 static int tether__g_list(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   TVMFFIObject* list = NULL;
-  if (tether__list_new(args, n, &list) != 0) return -1;
+  /* A malformed argument fails inside TVMFFIAnyViewToOwnedAny: say it was ffi.List. */
+  if (tether__list_new(args, n, &list) != 0) return tether__error_add_context("ffi.List");
   *result = tether_any_object(list);
   return 0;
 }
@@ -368,7 +370,9 @@ static int tether__g_set_item(void* self, const TVMFFIAny* args, int32_t n, TVMF
       tether__list_arg0(kSetItemSig, TETHER_LIST_RW, args, &list) != 0) {
     return -1;
   }
-  return tether__list_set(list, i, &args[2]);
+  /* Value conversion errors name TVMFFIAnyViewToOwnedAny: add which global it was. */
+  if (tether__list_set(list, i, &args[2]) != 0) return tether__error_add_context("ffi.ListSetItem");
+  return 0;
 }
 
 static int tether__g_size(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -397,7 +401,8 @@ static int tether__g_append(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
       tether__list_arg0(kAppendSig, TETHER_LIST_RW, args, &list) != 0) {
     return -1;
   }
-  return tether__list_append(list, &args[1]);
+  if (tether__list_append(list, &args[1]) != 0) return tether__error_add_context("ffi.ListAppend");
+  return 0;
 }
 
 static int tether__g_insert(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -408,7 +413,8 @@ static int tether__g_insert(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
       tether__list_arg0(kInsertSig, TETHER_LIST_RW, args, &list) != 0) {
     return -1;
   }
-  return tether__list_insert(list, i, &args[2]);
+  if (tether__list_insert(list, i, &args[2]) != 0) return tether__error_add_context("ffi.ListInsert");
+  return 0;
 }
 
 static int tether__g_pop(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {

@@ -25,6 +25,7 @@
 
 #include "internal.h"
 #include "container.h"
+#include "error.h"
 #include "function.h"
 #include "map.h"
 #include "object.h"
@@ -517,7 +518,10 @@ static int tether__map_ctor(const tether_map_kind_t* kind, const TVMFFIAny* args
                         kind->ctor, (int)n);
   }
   TVMFFIObject* map = NULL;
-  if (tether__map_new_from_pairs(kind->type_index, args, n / 2, &map) != 0) return -1;
+  /* A malformed key/value fails inside TVMFFIAnyViewToOwnedAny: name the global. */
+  if (tether__map_new_from_pairs(kind->type_index, args, n / 2, &map) != 0) {
+    return tether__error_add_context(kind->ctor);
+  }
   *result = tether_any_object(map);
   return 0;
 }
@@ -641,7 +645,10 @@ static int tether__dict_g_set_item(const TVMFFIAny* args, int32_t n) {
   if (tether__map_args(&kDictKind, TETHER_SIG_DICT_SET_ITEM, true, args, n, 3, &dict) != 0) {
     return -1;
   }
-  return tether__map_set(dict, &args[1], &args[2]);
+  if (tether__map_set(dict, &args[1], &args[2]) != 0) {
+    return tether__error_add_context("ffi.DictSetItem");
+  }
+  return 0;
 }
 
 static int tether__dict_g_erase(const TVMFFIAny* args, int32_t n) {

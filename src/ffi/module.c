@@ -27,6 +27,7 @@
 #include "internal.h"
 #include "array.h"
 #include "env.h"
+#include "error.h"
 #include "module.h"
 #include "object.h"
 
@@ -795,7 +796,8 @@ static int tether__g_globals_remove(void* h, const TVMFFIAny* args, int32_t n,
 static int tether__g_system_lib(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   TVMFFIByteArray prefix = {"", 0};
   if (n >= 1 && !tether_any_get_str(&args[0], &prefix)) {
-    return tether_raise("TypeError", "Cannot convert from type `%s` to `str`",
+    /* The reference's text, prefixed with the function's name. */
+    return tether_raise("TypeError", "ffi.SystemLib: Cannot convert from type `%s` to `str`",
                         tether_any_type_key(&args[0]));
   }
   TVMFFIObject* mod;

@@ -15,6 +15,7 @@
 #include <tether/reflection.h>
 
 #include "internal.h"
+#include "error.h"
 #include "object.h"
 #include "registry.h"
 #include "type.h"
@@ -543,6 +544,10 @@ static int tether__resolve_type(const char* fname, const TVMFFIAny* arg, const T
   if (tether_any_get_str(arg, &key)) {
     if (TVMFFITypeKeyToIndex(&key, &index) != 0) return -1;
   } else if (arg->type_index == kTVMFFIInt) {
+    /* Checked before narrowing: 2^32 + 1 must not silently name type 1. */
+    if (arg->v_int64 < 0 || arg->v_int64 > INT32_MAX) {
+      return tether_raise("ValueError", "%s: unknown type index %" PRId64, fname, arg->v_int64);
+    }
     index = (int32_t)arg->v_int64;
   } else {
     return tether_raise("TypeError", "%s: argument #0 must be a type key (str) or type index (int), got `%s`",
@@ -572,7 +577,11 @@ static int tether__make_object_from_packed_args(void* self, const TVMFFIAny* arg
     tether_raise("MemoryError", "%s: out of memory", fname);
     goto fail;
   }
-  if (tether__create_default(info, &obj) != 0) goto fail;
+  if (tether__create_default(info, &obj) != 0) {
+    /* e.g. "Type `int` (index 1) has no reflected layout ...": say who was called. */
+    tether__error_add_context(fname);
+    goto fail;
+  }
   for (int32_t i = 1; i < n; i += 2) {
     TVMFFIByteArray name;
     if (!tether_any_get_str(&args[i], &name)) {
@@ -755,8 +764,15 @@ static int tether__register_ffi_init_global(void* self, const TVMFFIAny* args, i
       tether_arg_int("ffi._RegisterFFIInit", args, 0, &index) != 0) {
     return -1;
   }
-  if (tether__type_info_or_null((int32_t)index) == NULL) {
+  /* Range-checked before narrowing (2^32 + 1 must not register type 1), and only object
+   * types: an `__ffi_init__` for "int" or "None" would make no sense and, for index 0,
+   * is the column-creation sentinel of TVMFFITypeRegisterAttr. */
+  if (index < 0 || index > INT32_MAX || tether__type_info_or_null((int32_t)index) == NULL) {
     return tether_raise("ValueError", "ffi._RegisterFFIInit: unknown type index %" PRId64, index);
+  }
+  if (index < kTVMFFIStaticObjectBegin) {
+    return tether_raise("TypeError", "ffi._RegisterFFIInit: type `%s` (index %" PRId64 ") is not "
+                        "an object type", tether_type_key((int32_t)index), index);
   }
   *result = tether_any_none();
   return tether__register_auto_init((int32_t)index);
@@ -1091,21 +1107,31 @@ static int tether__repr_into(tether_sb* sb, const TVMFFIAny* v) {
       return 0;
     case kTVMFFIRawStr:
     case kTVMFFISmallStr:
-      tether_any_get_str(v, &s);
-      tether__sb_quote(sb, s, "");
-      return 0;
     case kTVMFFISmallBytes:
-    case kTVMFFIByteArrayPtr:
-      tether_any_get_bytes(v, &s);
-      tether__sb_quote(sb, s, "b");
+    case kTVMFFIByteArrayPtr: {
+      /* The getters refuse malformed views (a NULL `const char*`, a NULL or {NULL, n}
+       * byte array, a small string longer than 7 bytes): an error, not a read of `s`. */
+      bool is_str = v->type_index == kTVMFFIRawStr || v->type_index == kTVMFFISmallStr;
+      if (!(is_str ? tether_any_get_str(v, &s) : tether_any_get_bytes(v, &s))) {
+        return tether_raise("ValueError", "ffi.ReprPrint: malformed `%s` value (NULL data or "
+                            "a bad length)", tether_type_key(v->type_index));
+      }
+      tether__sb_quote(sb, s, is_str ? "" : "b");
       return 0;
+    }
     case kTVMFFIObjectRValueRef:
       tether__sb_puts(sb, "ObjectRValueRef");
       return 0;
     default:
       break;
   }
-  if (v->type_index >= kTVMFFIStaticObjectBegin) return tether__repr_object(sb, v->v_obj);
+  if (v->type_index >= kTVMFFIStaticObjectBegin) {
+    if (v->v_obj == NULL) {
+      return tether_raise("ValueError", "ffi.ReprPrint: an object value (type index %d) holds "
+                          "NULL", (int)v->type_index);
+    }
+    return tether__repr_object(sb, v->v_obj);
+  }
   tether__sb_puts(sb, tether_type_key(v->type_index));
   return 0;
 }

@@ -13,6 +13,7 @@
  *   len and every other payload byte zero (hashing and map lookup read all 8 bytes).
  */
 #include "internal.h"
+#include "error.h"
 #include "function.h"
 #include "object.h"
 #include "string.h"
@@ -125,8 +126,10 @@ static int tether__str_global_call(const tether_str_global_t* g, const TVMFFIAny
                   (a->type_index >= kTVMFFIStaticObjectBegin && a->v_obj != NULL &&
                    a->v_obj->type_index == g->heap_index);
   if (!accepted) return tether__arg_type_error(g->signature, args, 0, g->expected);
-  /* Views are copied into a new value, an owned heap string is shared (+1). */
-  return TVMFFIAnyViewToOwnedAny(a, result);
+  /* Views are copied into a new value, an owned heap string is shared (+1).  A malformed
+   * view fails inside TVMFFIAnyViewToOwnedAny: name the global. */
+  if (TVMFFIAnyViewToOwnedAny(a, result) != 0) return tether__error_add_context(g->name);
+  return 0;
 }
 
 static int tether__ffi_string(void* self, const TVMFFIAny* args, int32_t num_args,

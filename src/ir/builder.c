@@ -47,8 +47,14 @@ typedef struct {
   bool output_emitted;
 } trx__func_frame_t;
 
+/* A function added to the module.  Dedup looks for a structurally equal one; to keep the
+ * common case (no candidate) free of structural hashing, entries are first matched on a cheap
+ * key that structurally equal functions share (trx__dedup_key), and the structural hash is
+ * computed only for entries whose key matches (then cached in the entry). */
 typedef struct {
-  uint64_t hash;
+  uint64_t key;
+  uint64_t hash; /* valid when hashed */
+  bool hashed;
   TVMFFIObject* func;
   TVMFFIObject* gvar;
 } trx__dedup_entry_t;
@@ -763,7 +769,27 @@ static int trx__check_expr(const char* fname, const char* argname, TVMFFIObject*
   return 0;
 }
 
-static int trx__dedup_add(trx__builder_t* b, uint64_t hash, TVMFFIObject* func, TVMFFIObject* gvar) {
+/* Equal for structurally equal functions: the type, the number of params, of blocks and of
+ * bindings (structural equality compares those array lengths exactly). */
+static uint64_t trx__dedup_key(TVMFFIObject* func) {
+  uint64_t key = (uint64_t)(uint32_t)func->type_index;
+  if (trx__kind_of(func) != TRX_FUNCTION) return key;
+  const trx_function_t* f = (const trx_function_t*)func;
+  int64_t nparams = f->params != NULL ? tether_array_size(f->params) : -1, nblocks = -1, nbindings = 0;
+  if (trx__kind_of(f->body) == TRX_SEQ_EXPR) {
+    TVMFFIObject* blocks = ((const trx_seq_expr_t*)f->body)->blocks;
+    nblocks = tether_array_size(blocks);
+    for (int64_t i = 0; i < nblocks; ++i) {
+      TVMFFIObject* blk = trx__array_obj(blocks, i);
+      if (trx_is(blk, TRX_BINDING_BLOCK)) nbindings += tether_array_size(((trx_binding_block_t*)blk)->bindings);
+    }
+  }
+  key = key * UINT64_C(0x100000001b3) ^ (uint64_t)nparams;
+  key = key * UINT64_C(0x100000001b3) ^ (uint64_t)nblocks;
+  return key * UINT64_C(0x100000001b3) ^ (uint64_t)nbindings;
+}
+
+static int trx__dedup_add(trx__builder_t* b, TVMFFIObject* func, TVMFFIObject* gvar) {
   if (b->ndedup == b->cap_dedup) {
     int64_t cap = b->cap_dedup ? b->cap_dedup * 2 : 8;
     trx__dedup_entry_t* p = realloc(b->dedup, sizeof(*p) * (size_t)cap);
@@ -772,7 +798,9 @@ static int trx__dedup_add(trx__builder_t* b, uint64_t hash, TVMFFIObject* func, 
     b->cap_dedup = cap;
   }
   trx__dedup_entry_t* d = &b->dedup[b->ndedup++];
-  d->hash = hash;
+  d->key = trx__dedup_key(func);
+  d->hash = 0;
+  d->hashed = false;
   d->func = trx__ref(func);
   d->gvar = trx__ref(gvar);
   return 0;
@@ -802,7 +830,7 @@ TVMFFIObject* trx_block_builder_new(TVMFFIObject* mod) {
     if (tether_map_find(b->names, k) == NULL && trx__map_put(&b->names, k, &zero) != 0) goto fail;
   }
   for (int64_t pos = 0; tether_map_next(m->functions, &pos, &k, &v);) {
-    if (trx__dedup_add(b, trx_structural_hash(v, false), v->v_obj, k->v_obj) != 0) goto fail;
+    if (trx__dedup_add(b, v->v_obj, k->v_obj) != 0) goto fail;
   }
   return (TVMFFIObject*)b;
 fail:
@@ -1089,12 +1117,21 @@ TVMFFIObject* trx_block_builder_add_function(TVMFFIObject* bb, TVMFFIObject* fun
     return NULL;
   }
   TVMFFIAny fv = tether_any_object(func);
-  uint64_t hash = trx_structural_hash(&fv, false);
+  uint64_t key = trx__dedup_key(func), hash = 0;
+  bool hashed = false;
   for (int64_t i = 0; i < b->ndedup; ++i) {
-    TVMFFIAny dv = tether_any_object(b->dedup[i].func);
-    if (b->dedup[i].hash == hash && trx_structural_equal(&dv, &fv, false)) {
-      return trx__ref(b->dedup[i].gvar);
+    trx__dedup_entry_t* d = &b->dedup[i];
+    if (d->key != key) continue;
+    TVMFFIAny dv = tether_any_object(d->func);
+    if (!hashed) {
+      hash = trx_structural_hash(&fv, false);
+      hashed = true;
     }
+    if (!d->hashed) {
+      d->hash = trx_structural_hash(&dv, false);
+      d->hashed = true;
+    }
+    if (d->hash == hash && trx_structural_equal(&dv, &fv, false)) return trx__ref(d->gvar);
   }
   if (trx__fresh_name(b, name, len, &gname) != 0) goto fail;
   TVMFFIByteArray s = trx__str(&gname);
@@ -1104,9 +1141,11 @@ TVMFFIObject* trx_block_builder_add_function(TVMFFIObject* bb, TVMFFIObject* fun
   trx_ir_module_t* m = (trx_ir_module_t*)b->mod;
   TVMFFIAny gv = tether_any_object(gvar);
   if (trx__map_put(&m->functions, &gv, &fv) != 0 || trx__map_put(&m->global_var_map_, &gname, &gv) != 0 ||
-      trx__dedup_add(b, hash, func, gvar) != 0) {
+      trx__dedup_add(b, func, gvar) != 0) {
     goto fail;
   }
+  b->dedup[b->ndedup - 1].hash = hash;
+  b->dedup[b->ndedup - 1].hashed = hashed;
   tether_any_release(&gname);
   return gvar;
 fail:

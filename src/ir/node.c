@@ -14,15 +14,14 @@
 #include "node.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include <tether/container.h>
 #include <tether/tensor.h>
 
-static int32_t trx__type_index[TRX_NUM_KINDS];
-
-const int32_t* trx_type_index_table(void) { return trx__type_index; }
+int32_t trx__type_index[TRX_NUM_KINDS];
 
 const DLDataType trx__dtype_void = {kDLOpaqueHandle, 0, 0};
 const DLDataType trx__dtype_int64 = {kDLInt, 64, 1};
@@ -148,10 +147,146 @@ static const trx__field_t trx__fields[] = {
 #undef DEF
 #undef WR
 
-bool trx_is(const TVMFFIObject* obj, trx_kind kind) {
-  if (obj == NULL || (unsigned)kind >= TRX_NUM_KINDS) return false;
-  int32_t want = trx_type_index[kind];
-  return obj->type_index == want || tether_type_is_subclass(obj->type_index, want);
+/* ---- per-type caches: kind masks and field tables -----------------------------------------
+ * Every hot path asks "is this object a <kind>?" and walks objects' fields; both answers
+ * depend only on the runtime type, which never changes once allocated (a type's ancestors
+ * are fixed when its index is allocated; its fields once its metadata is registered).  So
+ * they are computed once per type index and cached here:
+ * - trx__isa[ti]: bit k set when type ti is kind k or derives from it, TRX__ISA_KNOWN once
+ *   computed (0 = not yet).  Racing threads compute and store the same value.
+ * - trx__ftabs[ti]: the flattened field table (ancestors first), published with a CAS and
+ *   freed at unload.  Types without metadata are not cached (their fields may still come).
+ * Indices past TRX__TYPE_CACHE are computed on each call (correct, only slower). */
+#define TRX__ISA_KNOWN (UINT64_C(1) << 63)
+_Static_assert(TRX_NUM_KINDS < 63, "the kind mask needs one bit per kind");
+_Atomic uint64_t trx__isa[TRX__TYPE_CACHE];
+_Atomic(trx__ftab_t*) trx__ftabs[TRX__TYPE_CACHE];
+static _Atomic bool trx__types_ready; /* set once every kind has its index */
+
+static uint64_t trx__isa_compute(int32_t ti) {
+  uint64_t m = TRX__ISA_KNOWN;
+  for (int k = 0; k < TRX_NUM_KINDS; ++k) {
+    if (tether_type_is_subclass(ti, trx__type_index[k])) m |= UINT64_C(1) << k;
+  }
+  return m;
+}
+
+uint64_t trx__isa_mask_slow(int32_t ti) {
+  if ((uint32_t)ti >= TRX__TYPE_CACHE || !atomic_load_explicit(&trx__types_ready, memory_order_acquire)) {
+    return trx__isa_compute(ti);
+  }
+  uint64_t m = atomic_load_explicit(&trx__isa[ti], memory_order_relaxed);
+  if (m == 0) {
+    m = trx__isa_compute(ti);
+    atomic_store_explicit(&trx__isa[ti], m, memory_order_relaxed);
+  }
+  return m;
+}
+
+bool(trx_is)(const TVMFFIObject* obj, trx_kind kind) { return trx__is(obj, kind); }
+
+const int32_t* trx_type_index_table(void) { return trx__type_index; }
+
+static trx__ftab_t* trx__ftab_build(int32_t ti, const TVMFFITypeInfo* info) {
+  int32_t n = 0;
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    n += (d < info->type_depth ? info->type_ancestors[d] : info)->num_fields;
+  }
+  trx__ftab_t* t = malloc(sizeof(*t) + sizeof(trx__fdesc_t) * (size_t)n);
+  if (t == NULL) return NULL;
+  t->n = 0;
+  t->info = info;
+  t->isa = trx__isa_mask_slow(ti);
+  t->tree_node = ti >= kTVMFFIDynObjectBegin && info->metadata != NULL && info->metadata->total_size > 0 &&
+                 (info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindTreeNode ||
+                  info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindConstTreeNode);
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* a = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < a->num_fields; ++i) {
+      trx__fdesc_t* f = &t->f[t->n++];
+      f->info = &a->fields[i];
+      f->offset = a->fields[i].offset;
+      f->flags = a->fields[i].flags;
+      f->kind = tether_field_kind_of_getter(a->fields[i].getter);
+    }
+  }
+  return t;
+}
+
+static const trx__ftab_t trx__ftab_empty = {0, false, 0, NULL};
+
+const trx__ftab_t* trx__ftab_slow(int32_t ti) {
+  bool cacheable = (uint32_t)ti < TRX__TYPE_CACHE;
+  if (cacheable) {
+    trx__ftab_t* t = atomic_load_explicit(&trx__ftabs[ti], memory_order_acquire);
+    if (t != NULL) return t;
+  }
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(ti);
+  if (info == NULL || info->metadata == NULL || !cacheable ||
+      !atomic_load_explicit(&trx__types_ready, memory_order_acquire)) {
+    /* Uncached (rare: a type still being defined, or past the cache): an empty table,
+     * which callers treat as "not a tree node". */
+    return &trx__ftab_empty;
+  }
+  trx__ftab_t* t = trx__ftab_build(ti, info);
+  if (t == NULL) return &trx__ftab_empty;
+  trx__ftab_t* expected = NULL;
+  if (!atomic_compare_exchange_strong_explicit(&trx__ftabs[ti], &expected, t, memory_order_acq_rel,
+                                               memory_order_acquire)) {
+    free(t);
+    return expected;
+  }
+  return t;
+}
+
+TVMFFIAny trx__field_read(TVMFFIObject* o, const trx__fdesc_t* f, bool* owned) {
+  const char* p = (const char*)o + f->offset;
+  *owned = false;
+  switch (f->kind) {
+    case TETHER_FIELD_INT64:
+      return tether_any_int(*(const int64_t*)p);
+    case TETHER_FIELD_INT32:
+      return tether_any_int(*(const int32_t*)p);
+    case TETHER_FIELD_FLOAT64:
+      return tether_any_float(*(const double*)p);
+    case TETHER_FIELD_BOOL:
+      return tether_any_bool(*(const bool*)p);
+    case TETHER_FIELD_DTYPE:
+      return tether_any_dtype(*(const DLDataType*)p);
+    case TETHER_FIELD_DEVICE: {
+      const DLDevice* d = (const DLDevice*)p;
+      return tether_any_device(d->device_type, d->device_id);
+    }
+    case TETHER_FIELD_STRING:
+    case TETHER_FIELD_OPT_STRING:
+    case TETHER_FIELD_ANY:
+      return *(const TVMFFIAny*)p;
+    case TETHER_FIELD_OBJECT:
+    case TETHER_FIELD_OPT_OBJECT: {
+      TVMFFIObject* obj = *(TVMFFIObject* const*)p;
+      return obj != NULL ? tether_any_object(obj) : tether_any_none();
+    }
+    case TETHER_FIELD_OPT_INT64: {
+      const tether_opt_int64_t* v = (const tether_opt_int64_t*)p;
+      return v->has_value ? tether_any_int(v->value) : tether_any_none();
+    }
+    case TETHER_FIELD_OPT_FLOAT64: {
+      const tether_opt_float64_t* v = (const tether_opt_float64_t*)p;
+      return v->has_value ? tether_any_float(v->value) : tether_any_none();
+    }
+    default:
+      break;
+  }
+  /* Not one of tether's kinds: through the field's own getter (an owning value). */
+  TVMFFIAny v = tether_any_none();
+  if (tether_field_get(o, f->info, &v) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err) TVMFFIObjectDecRef(err);
+    v = tether_any_none();
+  }
+  *owned = true;
+  return v;
 }
 
 static TVMFFIByteArray trx__cstr_bytes(const char* s) {
@@ -224,7 +359,51 @@ TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n) {
   return rc == 0 ? (TVMFFIObject*)out : NULL;
 }
 
-static TVMFFIObject* trx__empty_array(void) { return trx__array_of(NULL, 0); }
+/* ---- shared immutable objects -------------------------------------------------------------
+ * Made once at load (so they are part of every test's baseline object count) and shared:
+ * the empty Array (Call.ty_args, ...) and PrimType of the common dtypes (the ty of every
+ * IntImm / FloatImm).  Neither can change: an Array is copy-on-write when shared, and
+ * PrimType has no writable field. */
+static TVMFFIObject* trx__shared_empty_array;
+static const DLDataType trx__shared_dtypes[] = {
+    {kDLInt, 64, 1}, {kDLInt, 32, 1}, {kDLInt, 16, 1}, {kDLInt, 8, 1}, {kDLUInt, 1, 1},
+    {kDLUInt, 8, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLFloat, 16, 1}, {kDLBool, 8, 1}};
+enum { TRX__NUM_SHARED_DTYPES = sizeof(trx__shared_dtypes) / sizeof(trx__shared_dtypes[0]) };
+static TVMFFIObject* trx__shared_prim_types[TRX__NUM_SHARED_DTYPES];
+
+static int trx__shared_init(void) {
+  TVMFFIObjectHandle arr = NULL;
+  if (tether_array_new(NULL, 0, &arr) != 0) return -1;
+  trx__shared_empty_array = (TVMFFIObject*)arr;
+  for (int i = 0; i < TRX__NUM_SHARED_DTYPES; ++i) {
+    trx__shared_prim_types[i] = trx_prim_type_new(trx__shared_dtypes[i]);
+    if (trx__shared_prim_types[i] == NULL) return -1;
+  }
+  return 0;
+}
+
+static void trx__shared_fini(void) {
+  for (int i = 0; i < TRX__NUM_SHARED_DTYPES; ++i) {
+    if (trx__shared_prim_types[i] != NULL) TVMFFIObjectDecRef(trx__shared_prim_types[i]);
+    trx__shared_prim_types[i] = NULL;
+  }
+  if (trx__shared_empty_array != NULL) TVMFFIObjectDecRef(trx__shared_empty_array);
+  trx__shared_empty_array = NULL;
+}
+
+TVMFFIObject* trx__prim_type_shared(DLDataType dtype) {
+  for (int i = 0; i < TRX__NUM_SHARED_DTYPES; ++i) {
+    if (trx__shared_prim_types[i] != NULL && trx__dtype_equal(trx__shared_dtypes[i], dtype)) {
+      return trx__ref(trx__shared_prim_types[i]);
+    }
+  }
+  return trx_prim_type_new(dtype);
+}
+
+TVMFFIObject* trx__empty_array(void) {
+  if (trx__shared_empty_array != NULL) return trx__ref(trx__shared_empty_array);
+  return trx__array_of(NULL, 0);
+}
 
 TVMFFIObject* trx__array_obj(TVMFFIObject* arr, int64_t i) {
   const TVMFFIAny* a = tether_array_at(arr, i);
@@ -453,11 +632,12 @@ TVMFFIObject* trx_var_new(const char* name, size_t name_len, TVMFFIObject* ty, b
   return (TVMFFIObject*)v;
 }
 
-/* An Expr node of `kind` whose ty is a new PrimType(dtype); NULL on failure. */
+/* An Expr node of `kind` whose ty is PrimType(dtype) (the shared one for common dtypes);
+ * NULL on failure. */
 static TVMFFIObject* trx__prim_expr_alloc(trx_kind kind, DLDataType dtype) {
   trx_expr_t* e = (trx_expr_t*)trx__alloc(kind);
   if (e == NULL) return NULL;
-  e->ty = trx_prim_type_new(dtype);
+  e->ty = trx__prim_type_shared(dtype);
   if (e->ty == NULL) {
     TVMFFIObjectDecRef(e);
     return NULL;
@@ -467,7 +647,12 @@ static TVMFFIObject* trx__prim_expr_alloc(trx_kind kind, DLDataType dtype) {
 
 TVMFFIObject* trx_int_imm_new(DLDataType dtype, int64_t value) {
   char ds[64];
-  trx__dtype_str(dtype, ds, sizeof(ds));
+  if (dtype.code == kDLInt && dtype.bits == 64 && dtype.lanes == 1) { /* the common case: no checks */
+    trx_int_imm_t* imm = (trx_int_imm_t*)trx__prim_expr_alloc(TRX_INT_IMM, dtype);
+    if (imm != NULL) imm->value = value;
+    return (TVMFFIObject*)imm;
+  }
+  trx__dtype_str(dtype, ds, sizeof(ds)); /* for the error texts below */
   if (dtype.lanes != 1) {
     tether_raise("ValueError", "IntImm can only take scalar, but %s was supplied.", ds);
     return NULL;
@@ -505,7 +690,12 @@ TVMFFIObject* trx_int_imm_new(DLDataType dtype, int64_t value) {
 
 TVMFFIObject* trx_float_imm_new(DLDataType dtype, double value) {
   char ds[64];
-  trx__dtype_str(dtype, ds, sizeof(ds));
+  if (dtype.code == kDLFloat && (dtype.bits == 32 || dtype.bits == 64) && dtype.lanes == 1) {
+    trx_float_imm_t* imm = (trx_float_imm_t*)trx__prim_expr_alloc(TRX_FLOAT_IMM, dtype);
+    if (imm != NULL) imm->value = value;
+    return (TVMFFIObject*)imm;
+  }
+  trx__dtype_str(dtype, ds, sizeof(ds)); /* for the error texts below */
   bool is_float = dtype.code == kDLFloat || dtype.code == kDLBfloat ||
                   (dtype.code >= kDLFloat8_e3m4 && dtype.code <= kDLFloat4_e2m1fn);
   if (dtype.lanes != 1) {
@@ -1805,7 +1995,16 @@ int trx__node_init(void) {
   for (int k = 0; k < TRX_NUM_KINDS; ++k) {
     if (tether_type_def_finish(trx_type_index[k], trx__kinds[k].size, NULL) != 0) return -1;
   }
+  atomic_store_explicit(&trx__types_ready, true, memory_order_release);
+  if (trx__shared_init() != 0) return -1;
   return trx__node_register_globals();
 }
 
-void trx__node_fini(void) {}
+void trx__node_fini(void) {
+  trx__shared_fini();
+  atomic_store_explicit(&trx__types_ready, false, memory_order_release);
+  for (int32_t i = 0; i < TRX__TYPE_CACHE; ++i) {
+    free(atomic_exchange_explicit(&trx__ftabs[i], NULL, memory_order_acq_rel));
+    atomic_store_explicit(&trx__isa[i], 0, memory_order_relaxed);
+  }
+}

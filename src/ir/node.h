@@ -11,6 +11,69 @@
 
 #include "internal.h"
 
+/*
+ * Per-type caches (node.c; see the comment above trx__isa there), read inline on hot paths.
+ * trx__type_index: the runtime type index of each kind (what trx_type_index[] reads).
+ * trx__isa_mask(ti): bit k set when runtime type ti is kind k or one of its descendants.
+ * trx__is(obj, kind): trx_is inlined (obj may be NULL -> false).
+ */
+#define TRX__TYPE_CACHE 8192
+extern int32_t trx__type_index[TRX_NUM_KINDS];
+#undef trx_type_index
+#define trx_type_index trx__type_index
+extern _Atomic uint64_t trx__isa[TRX__TYPE_CACHE];
+uint64_t trx__isa_mask_slow(int32_t type_index);
+static inline uint64_t trx__isa_mask(int32_t ti) {
+  if ((uint32_t)ti < TRX__TYPE_CACHE) {
+    uint64_t m = __atomic_load_n((uint64_t*)&trx__isa[ti], __ATOMIC_RELAXED);
+    if (m != 0) return m;
+  }
+  return trx__isa_mask_slow(ti);
+}
+static inline bool trx__is(const TVMFFIObject* obj, trx_kind kind) {
+  if (obj == NULL || (unsigned)kind >= TRX_NUM_KINDS) return false;
+  return obj->type_index == trx__type_index[kind] || ((trx__isa_mask(obj->type_index) >> kind) & 1);
+}
+/* Inside libtether_ir every trx_is is the inline test. */
+#define trx_is(obj, kind) trx__is((obj), (kind))
+
+/* One field of a reflected type: where it lives and how to read it without its getter. */
+typedef struct {
+  int64_t offset;
+  int64_t flags;                /* kTVMFFIFieldFlagBitMask* */
+  int32_t kind;                 /* tether_field_kind, or -1 (read through info->getter) */
+  const TVMFFIFieldInfo* info;  /* borrowed from the type table */
+} trx__fdesc_t;
+/* The fields of a type and its ancestors, ancestors first (reflection order). */
+typedef struct {
+  int32_t n;
+  bool tree_node; /* dynamic type with a reflected layout compared field by field */
+  uint64_t isa;   /* trx__isa_mask of the type */
+  const TVMFFITypeInfo* info;
+  trx__fdesc_t f[];
+} trx__ftab_t;
+/* The cached field table of runtime type `type_index` (borrowed, lives until unload; an
+ * empty non-tree table, isa 0, for types without metadata).  Thread-safe. */
+extern _Atomic(trx__ftab_t*) trx__ftabs[TRX__TYPE_CACHE];
+const trx__ftab_t* trx__ftab_slow(int32_t type_index);
+static inline const trx__ftab_t* trx__ftab(int32_t ti) {
+  if ((uint32_t)ti < TRX__TYPE_CACHE) {
+    trx__ftab_t* t = __atomic_load_n((trx__ftab_t**)&trx__ftabs[ti], __ATOMIC_ACQUIRE);
+    if (t != NULL) return t;
+  }
+  return trx__ftab_slow(ti);
+}
+/* Field `f` of `o` as an Any.  Normally a borrowed view (*owned = false: no reference was
+ * taken, do not release); for fields of non-tether kinds an owning value (*owned = true). */
+TVMFFIAny trx__field_read(TVMFFIObject* o, const trx__fdesc_t* f, bool* owned);
+
+/* The elements of an ffi.Array (borrowed; *n = its size). */
+static inline const TVMFFIAny* trx__arr_items(const TVMFFIObject* arr, int64_t* n) {
+  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((const char*)arr + sizeof(TVMFFIObject));
+  *n = cell->size;
+  return (const TVMFFIAny*)cell->data;
+}
+
 /* The "unknown" dtype of TensorType ({kDLOpaqueHandle, 0, 0}, prints "void"). */
 extern const DLDataType trx__dtype_void;
 extern const DLDataType trx__dtype_int64;
@@ -46,6 +109,10 @@ int trx__arg_opt_object(const char* fname, const char* argname, const TVMFFIAny*
 
 /* New Array of `n` borrowed objects (new reference), NULL with MemoryError raised. */
 TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n);
+/* The shared empty Array (new reference), NULL with an error raised. */
+TVMFFIObject* trx__empty_array(void);
+/* PrimType(dtype): the shared instance for common dtypes, else a new one (new reference). */
+TVMFFIObject* trx__prim_type_shared(DLDataType dtype);
 /* Element i of an Array as an object (borrowed; NULL if not an object). */
 TVMFFIObject* trx__array_obj(TVMFFIObject* arr, int64_t i);
 

@@ -145,19 +145,20 @@ static void trx__key_text(trx__str_t* b, const TVMFFIAny* k) {
 
 /* ---- shared leaf comparisons --------------------------------------------------------------- */
 
-static const TVMFFITypeInfo* trx__info(int32_t type_index) { return TVMFFIGetTypeInfo(type_index); }
+
+/* Cheap pre-test for tether_any_get_str: only these type indices can hold a string. */
+static inline bool trx__maybe_str(const TVMFFIAny* v) {
+  return v->type_index == kTVMFFIStr || v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFIRawStr;
+}
 
 /* Objects compared field by field: our IR nodes and any reflected tree-node type. */
 static bool trx__is_reflected(const TVMFFIObject* o) {
-  if (o->type_index < kTVMFFIDynObjectBegin) return false;
-  const TVMFFITypeInfo* info = trx__info(o->type_index);
-  return info != NULL && info->metadata != NULL && info->metadata->total_size > 0 &&
-         (info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindTreeNode ||
-          info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindConstTreeNode);
+  return o->type_index >= kTVMFFIDynObjectBegin && trx__ftab(o->type_index)->tree_node;
 }
 
 static bool trx__is_free_var(const TVMFFIObject* o) {
-  return trx_is(o, TRX_VAR) || trx_is(o, TRX_GLOBAL_VAR);
+  uint64_t m = trx__isa_mask(o->type_index);
+  return ((m >> TRX_VAR) & 1) || ((m >> TRX_GLOBAL_VAR) & 1);
 }
 
 /* Byte size of a compact tensor's data, or -1 if it is not compact (then identity rules). */
@@ -202,17 +203,6 @@ static bool trx__op_name_equal(const TVMFFIObject* a, const TVMFFIObject* b) {
   return x.size == y.size && memcmp(x.data, y.data, x.size) == 0;
 }
 
-/* A field's value as an owning Any (None if it cannot be read). */
-static TVMFFIAny trx__field(TVMFFIObject* o, const TVMFFIFieldInfo* f) {
-  TVMFFIAny v = tether_any_none();
-  if (tether_field_get(o, f, &v) != 0) {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err) TVMFFIObjectDecRef(err);
-    v = tether_any_none();
-  }
-  return v;
-}
 
 /* ---- equality ------------------------------------------------------------------------------ */
 
@@ -254,36 +244,42 @@ static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, boo
 static bool trx__eq_obj(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def);
 
 static bool trx__eq_fields(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  const TVMFFITypeInfo* info = trx__info(a->type_index);
-  for (int32_t d = 0; d <= info->type_depth; ++d) {
-    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
-    for (int32_t i = 0; i < t->num_fields; ++i) {
-      const TVMFFIFieldInfo* f = &t->fields[i];
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+  const trx__ftab_t* tab = trx__ftab(a->type_index);
+  for (int32_t i = 0; i < tab->n; ++i) {
+    const trx__fdesc_t* f = &tab->f[i];
+    if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+    size_t ln = c->lp.n, rn = c->rp.n;
+    if (c->record) {
       char seg[128];
-      size_t ln, rn;
-      snprintf(seg, sizeof(seg), ".%.*s", (int)f->name.size, f->name.data);
+      snprintf(seg, sizeof(seg), ".%.*s", (int)f->info->name.size, f->info->name.data);
       trx__push(c, seg, NULL, &ln, &rn);
-      TVMFFIAny va = trx__field(a, f), vb = trx__field(b, f);
-      bool ok = trx__eq_any(c, &va, &vb, def || (f->flags & TRX__DEF_FLAGS) != 0);
-      tether_any_release(&va);
-      tether_any_release(&vb);
-      trx__pop(c, ln, rn);
-      if (!ok) return false;
     }
+    bool oa, ob;
+    TVMFFIAny va = trx__field_read(a, f, &oa), vb = trx__field_read(b, f, &ob);
+    bool ok = trx__eq_any(c, &va, &vb, def || (f->flags & TRX__DEF_FLAGS) != 0);
+    if (oa) tether_any_release(&va);
+    if (ob) tether_any_release(&vb);
+    trx__pop(c, ln, rn);
+    if (!ok) return false;
   }
   return true;
 }
 
 static bool trx__eq_array(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  int64_t na = tether_array_size(a), nb = tether_array_size(b);
+  int64_t na, nb;
+  const TVMFFIAny* xa = trx__arr_items(a, &na);
+  const TVMFFIAny* xb = trx__arr_items(b, &nb);
   int64_t n = na < nb ? na : nb;
   char seg[64], miss[64];
   size_t ln, rn;
   for (int64_t i = 0; i < n; ++i) {
-    snprintf(seg, sizeof(seg), "[%lld]", (long long)i);
-    trx__push(c, seg, NULL, &ln, &rn);
-    bool ok = trx__eq_any(c, tether_array_at(a, i), tether_array_at(b, i), def);
+    ln = c->lp.n;
+    rn = c->rp.n;
+    if (c->record) {
+      snprintf(seg, sizeof(seg), "[%lld]", (long long)i);
+      trx__push(c, seg, NULL, &ln, &rn);
+    }
+    bool ok = trx__eq_any(c, &xa[i], &xb[i], def);
     trx__pop(c, ln, rn);
     if (!ok) return false;
   }
@@ -432,7 +428,8 @@ static bool trx__eq_obj(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def)
 
 static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def) {
   TVMFFIByteArray sa, sb;
-  bool as = tether_any_get_str(a, &sa), bs = tether_any_get_str(b, &sb);
+  bool as = trx__maybe_str(a) && tether_any_get_str(a, &sa);
+  bool bs = trx__maybe_str(b) && tether_any_get_str(b, &sb);
   if (as || bs) {
     return as && bs && sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0 ? true : trx__mismatch(c);
   }
@@ -518,10 +515,16 @@ int trx_structural_first_mismatch(const TVMFFIAny* a, const TVMFFIAny* b, bool m
 
 /* ---- hash ---------------------------------------------------------------------------------- */
 
+/* Types are hashed with a memo: a type object (and everything below it) that reaches no
+ * variable hashes the same wherever it appears, so its hash is kept by address for the rest
+ * of the run (var.ty and the bound Call's ty are often one object).  nvars counts the
+ * variables reached so far, which tells whether a subtree reached one. */
 typedef struct {
   bool map_free_vars;
   trx__pmap defs; /* var -> definition order + 1 */
+  trx__pmap memo; /* var-free type -> its hash (never 0) */
   uintptr_t next;
+  uint64_t nvars;
   bool oom;
 } trx__shash;
 
@@ -540,24 +543,27 @@ static uint64_t trx__bytes_hash(const void* p, size_t n) {
 static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def);
 static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def);
 
-static uint64_t trx__h_fields(trx__shash* h, TVMFFIObject* o, bool def) {
-  const TVMFFITypeInfo* info = trx__info(o->type_index);
+static uint64_t trx__h_fields_of(trx__shash* h, TVMFFIObject* o, const trx__ftab_t* tab, bool def) {
+  const TVMFFITypeInfo* info = tab->info;
   uint64_t r = info->type_key_hash ? info->type_key_hash
                                    : trx__bytes_hash(info->type_key.data, info->type_key.size);
-  for (int32_t d = 0; d <= info->type_depth; ++d) {
-    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
-    for (int32_t i = 0; i < t->num_fields; ++i) {
-      const TVMFFIFieldInfo* f = &t->fields[i];
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-      TVMFFIAny v = trx__field(o, f);
-      r = trx__mix(r, trx__h_any(h, &v, def || (f->flags & TRX__DEF_FLAGS) != 0));
-      tether_any_release(&v);
-    }
+  for (int32_t i = 0; i < tab->n; ++i) {
+    const trx__fdesc_t* f = &tab->f[i];
+    if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+    bool owned;
+    TVMFFIAny v = trx__field_read(o, f, &owned);
+    r = trx__mix(r, trx__h_any(h, &v, def || (f->flags & TRX__DEF_FLAGS) != 0));
+    if (owned) tether_any_release(&v);
   }
   return r;
 }
 
+static uint64_t trx__h_fields(trx__shash* h, TVMFFIObject* o, bool def) {
+  return trx__h_fields_of(h, o, trx__ftab(o->type_index), def);
+}
+
 static uint64_t trx__h_var(trx__shash* h, TVMFFIObject* o, bool def) {
+  h->nvars++;
   const void* idx = trx__pmap_get(&h->defs, o);
   uint64_t tag = trx_is(o, TRX_GLOBAL_VAR) ? 0x6776 : (trx_is(o, TRX_DATAFLOW_VAR) ? 0x6476 : 0x7676);
   if (idx != NULL) return trx__mix(tag, (uint64_t)(uintptr_t)idx);
@@ -609,14 +615,35 @@ static uint64_t trx__h_module(trx__shash* h, TVMFFIObject* o) {
 static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
   if (o == NULL) return 0x6e6f6e65;
   int32_t ti = o->type_index;
+  if (ti >= kTVMFFIDynObjectBegin) {
+    /* IR nodes and other dynamic types: one table lookup decides (same order as below). */
+    const trx__ftab_t* tab = trx__ftab(ti);
+    uint64_t m = tab->isa;
+    if ((m >> TRX_OP) & 1) {
+      TVMFFIByteArray name = trx__str(&((const trx_op_t*)o)->name);
+      return trx__mix(0x6f70, trx__bytes_hash(name.data, name.size));
+    }
+    if (((m >> TRX_VAR) & 1) || ((m >> TRX_GLOBAL_VAR) & 1)) return trx__h_var(h, o, def);
+    if ((m >> TRX_IR_MODULE) & 1) return trx__h_module(h, o);
+    if (!tab->tree_node) return trx__mix(0x6964, (uint64_t)(uintptr_t)o);
+    if (!((m >> TRX_TYPE) & 1)) return trx__h_fields_of(h, o, tab, def);
+    const void* memo = trx__pmap_get(&h->memo, o);
+    if (memo != NULL) return (uint64_t)(uintptr_t)memo;
+    uint64_t nvars = h->nvars;
+    uint64_t r = trx__h_fields_of(h, o, tab, def);
+    if (r == 0) r = 1; /* memo values are never 0 (whether memoized or not, for consistency) */
+    if (h->nvars == nvars && !trx__pmap_put(&h->memo, o, (const void*)(uintptr_t)r)) h->oom = true;
+    return r;
+  }
   if (ti == kTVMFFIStr || ti == kTVMFFIBytes) {
     TVMFFIAny v = tether_any_object(o);
     return trx__h_any(h, &v, def);
   }
   if (ti == kTVMFFIArray) {
-    int64_t n = tether_array_size(o);
+    int64_t n;
+    const TVMFFIAny* items = trx__arr_items(o, &n);
     uint64_t r = trx__mix(0x617272, (uint64_t)n);
-    for (int64_t i = 0; i < n; ++i) r = trx__mix(r, trx__h_any(h, tether_array_at(o, i), def));
+    for (int64_t i = 0; i < n; ++i) r = trx__mix(r, trx__h_any(h, &items[i], def));
     return r;
   }
   if (ti == kTVMFFIList) {
@@ -662,7 +689,7 @@ static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
 
 static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def) {
   TVMFFIByteArray s;
-  if (tether_any_get_str(v, &s)) return trx__mix(0x737472, trx__bytes_hash(s.data, s.size));
+  if (trx__maybe_str(v) && tether_any_get_str(v, &s)) return trx__mix(0x737472, trx__bytes_hash(s.data, s.size));
   if (tether_any_is_object(v)) return trx__h_obj(h, v->v_obj, def);
   uint64_t payload;
   switch (v->type_index) {
@@ -682,6 +709,10 @@ static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def) {
     case kTVMFFIDevice:
       payload = (uint64_t)(uint32_t)v->v_device.device_type << 32 | (uint32_t)v->v_device.device_id;
       break;
+    case kTVMFFIInt:
+    case kTVMFFIBool:
+      payload = v->v_uint64;
+      break;
     default:
       payload = tether_any_hash(v);
   }
@@ -695,6 +726,7 @@ uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars) {
   h.map_free_vars = map_free_vars;
   uint64_t r = trx__h_any(&h, v, false);
   trx__pmap_free(&h.defs);
+  trx__pmap_free(&h.memo);
   return r;
 }
 

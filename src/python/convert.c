@@ -100,10 +100,16 @@ static int tpy_int_arg(PyObject* obj, TVMFFIAny* out) {
   return 0;
 }
 
-static int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   Py_ssize_t n;
-  const char* s = PyUnicode_AsUTF8AndSize(obj, &n);
-  if (s == NULL) return -1;
+  const char* s;
+  if (PyUnicode_IS_COMPACT_ASCII(obj)) { /* the characters are the UTF-8, NUL-terminated */
+    n = PyUnicode_GET_LENGTH(obj);
+    s = (const char*)PyUnicode_DATA(obj);
+  } else {
+    s = PyUnicode_AsUTF8AndSize(obj, &n);
+    if (s == NULL) return -1;
+  }
   if (n <= 7) {
     out->type_index = kTVMFFISmallStr;
     out->v_int64 = 0;

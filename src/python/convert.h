@@ -64,9 +64,13 @@ void tpy_decref_deleter(void* pyobj);
 extern TVMFFIObject* tpy_missing_handle;
 extern TVMFFIObject* tpy_kwargs_handle;
 
+/* A str (or subclass) as SmallStr (<= 7 UTF-8 bytes), RawStr view of its UTF-8 buffer, or
+ * (embedded NUL) a temporary String.  0 or -1 with a Python error set. */
+int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
+
 /* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
 
-/* Exact int/float/bool/None/Object first; everything else via tpy_arg_from_py. */
+/* Exact int/float/str/Object first; everything else via tpy_arg_from_py. */
 static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   PyTypeObject* t = Py_TYPE(obj);
   out->zero_padding = 0;
@@ -92,6 +96,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
     return 0;
   }
+  if (t == &PyUnicode_Type) return tpy_str_arg(obj, out, temps);
   if (Py_TYPE(t) == &TpyObjectMeta_Type) {
     TVMFFIObject* h = ((TpyObject*)obj)->handle;
     if (h != NULL) {

@@ -16,10 +16,10 @@ static int tpy_release_gil_default;
 
 /* ---- calling ------------------------------------------------------------------------------- */
 
-TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args,
-                                                        size_t nargsf, PyObject* kwnames) {
-  TpyFunction* f = (TpyFunction*)self;
-  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+/* The general call: arguments converted into a stack array (heap beyond TPY_STACK_ARGS),
+ * temporaries released after the call, the GIL released around it when asked. */
+TPY_BACKTRACE_VISIBLE PyObject* tpy_function_call_general(TpyFunction* f, PyObject* const* args,
+                                                          Py_ssize_t n, PyObject* kwnames) {
   if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
     PyErr_Format(PyExc_TypeError, "%s() does not accept keyword arguments",
                  f->name ? PyUnicode_AsUTF8(f->name) : "ffi.Function");
@@ -28,15 +28,6 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject
   if (f->safe_call == NULL) {
     PyErr_SetString(PyExc_ValueError, "cannot call a Function without a handle");
     return NULL;
-  }
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  if (n == 0 && !f->release_gil) { /* the common no-argument call, without the frame below */
-    if (f->safe_call(f->base.handle, NULL, 0, &result) != 0) return tpy_raise_ffi_error();
-    if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
-    return tpy_from_any_steal(&result);
   }
   TVMFFIAny stack[TPY_STACK_ARGS];
   TVMFFIAny* views = stack;
@@ -57,6 +48,10 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject
       return NULL;
     }
   }
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
   int rc;
   if (!f->release_gil) {
     rc = f->safe_call(f->base.handle, views, (int32_t)n, &result);
@@ -68,6 +63,24 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject
   tpy_temps_release(&temps);
   if (views != stack) PyMem_Free(views);
   if (rc != 0) return tpy_raise_ffi_error();
+  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+  return tpy_from_any_steal(&result);
+}
+
+/* Function's vectorcall.  The no-argument call with the GIL held is done here with a
+ * minimal frame; everything else goes to tpy_function_call_general. */
+TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args,
+                                                        size_t nargsf, PyObject* kwnames) {
+  TpyFunction* f = (TpyFunction*)self;
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+  if (n != 0 || kwnames != NULL || f->release_gil || f->safe_call == NULL) {
+    return tpy_function_call_general(f, args, n, kwnames);
+  }
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  if (f->safe_call(f->base.handle, NULL, 0, &result) != 0) return tpy_raise_ffi_error();
   if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
   return tpy_from_any_steal(&result);
 }

@@ -35,6 +35,8 @@ int tpy_function_from_callable(PyObject* callable, TVMFFIObject** out);
 /* Function's vectorcall and the safe_call of callbacks (exported for backtraces only). */
 PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                                   PyObject* kwnames);
+PyObject* tpy_function_call_general(TpyFunction* f, PyObject* const* args, Py_ssize_t n,
+                                    PyObject* kwnames);
 int tpy_callback_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result);
 
 /* Module functions. */

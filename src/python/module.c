@@ -101,6 +101,7 @@ static struct PyModuleDef tpy_module_def = {
     .m_methods = tpy_methods,
 };
 
+PyMODINIT_FUNC PyInit_core(void); /* the module's entry point */
 PyMODINIT_FUNC PyInit_core(void) {
   TVMFFITestingDummyTarget();
   if (TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", (void*)&PyErr_CheckSignals) != 0 ||

@@ -36,8 +36,6 @@
 #include "object.h"
 #include "value.h"
 
-/* The class is defined at the end of the file (it needs the method tables). */
-
 /* ---- numpy's C layout (numpy/ndarraytypes.h, public ABI; read-only use) ----------------- */
 
 typedef struct {
@@ -64,25 +62,26 @@ typedef struct {
 
 #define TPY_NPY_ARRAY_WRITEABLE 0x0400
 
-/* numpy type_num -> DLPack dtype (bits 0 = no DLPack equivalent: use the slow path). */
+/* numpy type_num (NPY_TYPES, the same in 1.x and 2.x) -> DLPack dtype; bits 0 = no DLPack
+ * equivalent (object, string, datetime, long double, user dtypes): numpy's exporter decides. */
 static DLDataType tpy_np_dtype(int type_num) {
   static const DLDataType table[24] = {
-      [0] = {kDLBool, 8, 1},
-      [1] = {kDLInt, 8, 1},
-      [2] = {kDLUInt, 8, 1},
-      [3] = {kDLInt, 16, 1},
-      [4] = {kDLUInt, 16, 1},
-      [5] = {kDLInt, 8 * sizeof(int), 1},
-      [6] = {kDLUInt, 8 * sizeof(int), 1},
-      [7] = {kDLInt, 8 * sizeof(long), 1},
-      [8] = {kDLUInt, 8 * sizeof(long), 1},
-      [9] = {kDLInt, 8 * sizeof(long long), 1},
-      [10] = {kDLUInt, 8 * sizeof(long long), 1},
-      [11] = {kDLFloat, 32, 1},
-      [12] = {kDLFloat, 64, 1},
-      [14] = {kDLComplex, 64, 1},
-      [15] = {kDLComplex, 128, 1},
-      [23] = {kDLFloat, 16, 1},
+      [0] = {kDLBool, 8, 1},                        /* NPY_BOOL */
+      [1] = {kDLInt, 8, 1},                         /* NPY_BYTE */
+      [2] = {kDLUInt, 8, 1},                        /* NPY_UBYTE */
+      [3] = {kDLInt, 16, 1},                        /* NPY_SHORT */
+      [4] = {kDLUInt, 16, 1},                       /* NPY_USHORT */
+      [5] = {kDLInt, 8 * sizeof(int), 1},           /* NPY_INT */
+      [6] = {kDLUInt, 8 * sizeof(int), 1},          /* NPY_UINT */
+      [7] = {kDLInt, 8 * sizeof(long), 1},          /* NPY_LONG */
+      [8] = {kDLUInt, 8 * sizeof(long), 1},         /* NPY_ULONG */
+      [9] = {kDLInt, 8 * sizeof(long long), 1},     /* NPY_LONGLONG */
+      [10] = {kDLUInt, 8 * sizeof(long long), 1},   /* NPY_ULONGLONG */
+      [11] = {kDLFloat, 32, 1},                     /* NPY_FLOAT */
+      [12] = {kDLFloat, 64, 1},                     /* NPY_DOUBLE */
+      [14] = {kDLComplex, 64, 1},                   /* NPY_CFLOAT */
+      [15] = {kDLComplex, 128, 1},                  /* NPY_CDOUBLE */
+      [23] = {kDLFloat, 16, 1},                     /* NPY_HALF */
   };
   DLDataType none = {0, 0, 0};
   return type_num >= 0 && type_num < 24 ? table[type_num] : none;
@@ -619,7 +618,14 @@ PyObject* tpy_tensor_wrap_steal(TVMFFIObject* tensor) {
     PyErr_SetString(PyExc_ValueError, "tpy_tensor_wrap_steal: NULL tensor handle");
     return NULL;
   }
+  /* The class registered for ffi.Tensor when it is a Tensor subclass, else Tensor. */
   PyTypeObject* cls = &TpyTensor_Type;
+  if (kTVMFFITensor < tpy_class_table_size) {
+    PyTypeObject* registered = tpy_class_table[kTVMFFITensor];
+    if (registered != NULL && registered != cls && PyType_IsSubtype(registered, cls)) {
+      cls = registered;
+    }
+  }
   TpyObject* self = (TpyObject*)cls->tp_alloc(cls, 0);
   if (self == NULL) {
     TVMFFIObjectDecRef(tensor);

@@ -2,7 +2,7 @@
  * tensor.h -- the Tensor side of `tether.core` (owner: pytensor): the `Tensor` type,
  * DLPack import/export, numpy/torch arguments passed zero-copy, from_dlpack.
  *
- * The rest of the extension calls exactly these three functions.  convert.c and module.c
+ * The rest of the extension calls only the functions below.  convert.c and module.c
  * reference them weakly, so the extension still links (treating tensors as plain objects)
  * while tensor.c is absent.
  */

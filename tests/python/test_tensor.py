@@ -424,3 +424,12 @@ def test_no_leaks_across_round_trips():
     gc.collect()
     assert core._live_object_count() == objects
     assert sys.getrefcount(a) == refs
+
+
+def test_tensor_without_handle_raises():
+    t = core.Tensor.__new__(core.Tensor)
+    for f in (lambda: t.shape, lambda: t.dtype, lambda: t.data_ptr(), lambda: t.numel(),
+              lambda: t.__dlpack__(), lambda: t.__dlpack_device__(), lambda: echo(t),
+              lambda: tether.from_dlpack(t)):
+        with pytest.raises(ValueError, match="handle"):
+            f()
