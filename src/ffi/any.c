@@ -104,6 +104,12 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* view, TVMFFIAny* out) {
         return tether_raise("ValueError",
                             "TVMFFIAnyViewToOwnedAny: a `TVMFFIByteArray*` view holds NULL");
       }
+      if (((const TVMFFIByteArray*)view->v_ptr)->data == NULL &&
+          ((const TVMFFIByteArray*)view->v_ptr)->size != 0) {
+        return tether_raise("ValueError", "TVMFFIAnyViewToOwnedAny: a `TVMFFIByteArray*` view "
+                            "holds NULL data with size %zu",
+                            ((const TVMFFIByteArray*)view->v_ptr)->size);
+      }
       if (TVMFFIBytesFromByteArray(view->v_ptr, &owned) != 0) return -1;
       break;
     case kTVMFFIObjectRValueRef: {

@@ -201,6 +201,13 @@ void tether__error_set_steal(TVMFFIObject* err) {
 }
 
 void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
+  /* Only an Error may be parked: whoever moves it out reads it as an ErrorCell.  Anything
+   * else parks a TypeError saying so (the function has no other way to report). */
+  if (error != NULL && ((TVMFFIObject*)error)->type_index != kTVMFFIError) {
+    tether_raise("TypeError", "TVMFFIErrorSetRaised: argument `error` must be an ffi.Error, "
+                 "got %s", tether_type_key(((TVMFFIObject*)error)->type_index));
+    return;
+  }
   if (error != NULL) TVMFFIObjectIncRef(error);
   tether__error_set_steal(error);
 }

@@ -80,20 +80,47 @@ int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*delete
   return 0;
 }
 
-/* The hot path: one load and a tail call (spec 2).  The NULL check is a never-taken
- * branch that keeps bad input from crashing. */
+/* Raises why a call cannot be made and returns -1, or returns 0 when it can; `api` names
+ * the entry point.  `check_args`: also refuse NULL `args` with a non-zero count. */
+static int tether__call_check(const char* api, TVMFFIObjectHandle func, const TVMFFIAny* args,
+                              int32_t num_args, const TVMFFIAny* result, bool check_args) {
+  if (func == NULL) {
+    return tether_raise("ValueError", "%s: argument `func` must not be NULL", api);
+  }
+  /* Anything else has no FunctionCell: its "safe_call" would be whatever bytes follow
+   * the header (a string's characters, an array's element pointer). */
+  int32_t type = ((TVMFFIObject*)func)->type_index;
+  if (type != kTVMFFIFunction) {
+    return tether_raise("TypeError", "%s: argument `func` must be an ffi.Function, got %s", api,
+                        tether_type_key(type));
+  }
+  if (num_args < 0 || (check_args && args == NULL && num_args != 0)) {
+    return tether_raise("ValueError", "%s: %d argument(s) at %p: expected a count >= 0 and, "
+                        "unless it is 0, non-NULL `args`", api, (int)num_args, (const void*)args);
+  }
+  if (result == NULL) {
+    return tether_raise("ValueError", "%s: argument `result` must not be NULL", api);
+  }
+  return 0;
+}
+
+/*
+ * The hot path: one load and a tail call (spec 2).  The checks are never-taken branches
+ * on the header the call reads anyway; they keep bad input from crashing.  NULL `args`
+ * with a count still reaches the callee, as in the reference (a callee may ignore its
+ * arguments, and callers rely on that); tether_func_call refuses it.
+ */
 int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                        TVMFFIAny* result) {
-  if (TETHER_UNLIKELY(func == NULL)) {
-    return tether_raise("ValueError", "TVMFFIFunctionCall: argument `func` must not be NULL");
+  if (TETHER_UNLIKELY(func == NULL || ((TVMFFIObject*)func)->type_index != kTVMFFIFunction ||
+                      num_args < 0 || result == NULL)) {
+    return tether__call_check("TVMFFIFunctionCall", func, args, num_args, result, false);
   }
   return TETHER_CELL(TVMFFIFunctionCell, func)->safe_call(func, args, num_args, result);
 }
 
 int tether_func_call(TVMFFIObjectHandle f, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  if (result == NULL) {
-    return tether_raise("ValueError", "tether_func_call: argument `result` must not be NULL");
-  }
+  if (tether__call_check("tether_func_call", f, args, n, result, true) != 0) return -1;
   *result = tether_any_none();
   return TVMFFIFunctionCall(f, (TVMFFIAny*)args, n, result);
 }
@@ -116,6 +143,7 @@ TVMFFIObjectHandle tether_func_get(const char* name) {
 
 /* Type key shown for a value in a mismatch message ("int", "ffi.SmallStr", "None", ...). */
 static const char* tether__arg_type_key(const TVMFFIAny* v) {
+  if (v->type_index == kTVMFFISmallStr && v->small_str_len > 7) return "malformed ffi.SmallStr";
   if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) {
     return tether_type_key(v->v_obj->type_index);
   }

@@ -75,10 +75,15 @@ int64_t tether_object_live_count(void) {
 }
 
 uint32_t tether_object_use_count(TVMFFIObjectHandle obj) {
+  if (obj == NULL) return 0;
   return (uint32_t)(atomic_load_explicit(tether__rc(obj), memory_order_relaxed) & TETHER_STRONG_MASK);
 }
 
 int TVMFFIObjectIncRef(TVMFFIObjectHandle handle) {
+  /* The reference dereferences NULL here (spec 1.6); tether reports it instead. */
+  if (TETHER_UNLIKELY(handle == NULL)) {
+    return tether_raise("ValueError", "TVMFFIObjectIncRef: argument `obj` must not be NULL");
+  }
   atomic_fetch_add_explicit(tether__rc(handle), TETHER_STRONG_ONE, memory_order_relaxed);
   return 0;
 }
@@ -113,13 +118,18 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   return 0;
 }
 
+/* The weak-reference helpers ignore NULL (no object: nothing to count). */
 void tether_object_inc_weak(TVMFFIObjectHandle handle) {
+  if (handle == NULL) return;
   atomic_fetch_add_explicit(tether__rc(handle), TETHER_WEAK_ONE, memory_order_relaxed);
 }
 
-void tether_object_dec_weak(TVMFFIObjectHandle handle) { tether__dec_weak_slow(handle); }
+void tether_object_dec_weak(TVMFFIObjectHandle handle) {
+  if (handle != NULL) tether__dec_weak_slow(handle);
+}
 
 TVMFFIObjectHandle tether_object_lock_weak(TVMFFIObjectHandle handle) {
+  if (handle == NULL) return NULL;
   tether_refcount_t* rc = tether__rc(handle);
   uint64_t old = atomic_load_explicit(rc, memory_order_relaxed);
   while ((old & TETHER_STRONG_MASK) != 0) {

@@ -434,6 +434,10 @@ int tether_func_register(const char* name, TVMFFISafeCallType fn, const char* do
   if (name == NULL) {
     return tether_raise("ValueError", "tether_func_register: argument `name` must not be NULL");
   }
+  if (fn == NULL) {
+    return tether_raise("ValueError", "tether_func_register: argument `fn` (the `safe_call` of "
+                        "`%s`) must not be NULL", name);
+  }
   TVMFFIObjectHandle f = NULL;
   if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) return -1;
   TVMFFIByteArray d = doc != NULL ? (TVMFFIByteArray){doc, strlen(doc)} : tether__empty;

@@ -550,7 +550,46 @@ bool trx__is_int64_expr(const TVMFFIObject* e) {
 
 TVMFFIObject* trx_int64(int64_t v) { return trx_int_imm_new(trx__dtype_int64, v); }
 
+bool trx__const_i64(const TVMFFIObject* e, int64_t* out) {
+  if (!trx_is(e, TRX_INT_IMM)) return false;
+  const TVMFFIObject* ty = ((const trx_expr_t*)e)->ty;
+  if (!trx_is(ty, TRX_PRIM_TYPE) || !trx__dtype_equal(((const trx_prim_type_t*)ty)->dtype, trx__dtype_int64)) {
+    return false;
+  }
+  *out = ((const trx_int_imm_t*)e)->value;
+  return true;
+}
+
+/* a <kind> b on int64 constants as the canonical form folds it; false where the general path
+ * does not fold to a constant (overflow, division by zero, INT64_MIN / -1). */
+static bool trx__fold(trx_kind kind, int64_t a, int64_t b, int64_t* out) {
+  switch (kind) {
+    case TRX_PRIM_ADD:
+      return !__builtin_add_overflow(a, b, out);
+    case TRX_PRIM_SUB: /* the canonical form adds -1 * b: b = INT64_MIN does not fold */
+      return b != INT64_MIN && !__builtin_sub_overflow(a, b, out);
+    case TRX_PRIM_MUL:
+      return !__builtin_mul_overflow(a, b, out);
+    case TRX_PRIM_FLOORDIV:
+    case TRX_PRIM_FLOORMOD:
+      if (b == 0 || (b == -1 && a == INT64_MIN)) return false;
+      *out = kind == TRX_PRIM_FLOORDIV ? trx__floordiv_i(a, b) : trx__floormod_i(a, b);
+      return true;
+    case TRX_PRIM_MIN:
+    case TRX_PRIM_MAX: {
+      int64_t d;
+      if (b == INT64_MIN || __builtin_sub_overflow(a, b, &d)) return false;
+      *out = (kind == TRX_PRIM_MIN) == (d <= 0) ? a : b;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 TVMFFIObject* trx_simplify(TVMFFIObject* e) {
+  int64_t v;
+  if (trx__const_i64(e, &v)) return trx__ref(e); /* already canonical */
   if (!trx_is(e, TRX_EXPR)) {
     tether_raise("TypeError", "trx_simplify: expected an Expr, but got %s",
                  e ? tether_type_key(e->type_index) : "None");
@@ -600,6 +639,9 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
 }
 
 static TVMFFIObject* trx__build(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
+  int64_t x, y, folded;
+  /* Constants fold without building the binop (the common case of static shapes). */
+  if (trx__const_i64(a, &x) && trx__const_i64(b, &y) && trx__fold(kind, x, y, &folded)) return trx_int64(folded);
   TVMFFIObject* raw = trx_binop_new(kind, a, b);
   if (raw == NULL) return NULL;
   TVMFFIObject* r = trx_simplify(raw);

@@ -15,5 +15,7 @@
 bool trx__is_int64_expr(const TVMFFIObject* e);
 /* true and *out set if `e` is literally an IntImm (no simplification). */
 bool trx__int_imm_value(const TVMFFIObject* e, int64_t* out);
+/* true and *out set if `e` is an IntImm of dtype int64 (no simplification). */
+bool trx__const_i64(const TVMFFIObject* e, int64_t* out);
 
 #endif /* TETHER_SRC_IR_ARITH_H_ */

@@ -315,6 +315,18 @@ void trx__dtype_str(DLDataType t, char* buf, size_t n) {
     snprintf(buf, n, "void");
     return;
   }
+  /* The common scalar dtypes, spelled as TVMFFIDataTypeToString spells them. */
+  static const char* const prefix[] = {[kDLInt] = "int", [kDLUInt] = "uint", [kDLFloat] = "float"};
+  if (t.lanes == 1 && (t.code == kDLInt || t.code == kDLUInt || t.code == kDLFloat) &&
+      (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64) && !(t.code == kDLFloat && t.bits == 8) &&
+      n >= 8) {
+    size_t k = strlen(prefix[t.code]);
+    memcpy(buf, prefix[t.code], k);
+    if (t.bits >= 10) buf[k++] = (char)('0' + t.bits / 10);
+    buf[k++] = (char)('0' + t.bits % 10);
+    buf[k] = '\0';
+    return;
+  }
   TVMFFIAny s = tether_any_none();
   TVMFFIByteArray b;
   if (TVMFFIDataTypeToString(&t, &s) != 0 || !tether_any_get_str(&s, &b)) {
@@ -337,14 +349,59 @@ static const char* trx__key(const TVMFFIObject* obj) {
   return obj == NULL ? "None" : tether_type_key(obj->type_index);
 }
 
-static TVMFFIObject* trx__alloc(trx_kind kind) {
-  TVMFFIObjectHandle h = NULL;
-  if (tether_object_new_reflected(trx_type_index[kind], &h) != 0) return NULL;
-  return (TVMFFIObject*)h;
+/*
+ * Node deleter.  Nodes are reflected objects; libtether's reflected deleter finds each
+ * field's kind from its getter on every destruction, which dominated the cost of dropping
+ * small nodes.  trx__node_deleter releases the owning fields through the cached field table
+ * (same rules: Any-held kinds are released, object kinds DecRef'd, scalars left) and hands
+ * the memory back through the reflected deleter (weak part only, which frees it).  Without a
+ * cached table (the library is unloading) the reflected deleter does everything.
+ */
+static void (*trx__reflected_deleter)(void* self, int flags); /* libtether's; set at first alloc */
+
+static void trx__node_deleter(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    const trx__ftab_t* tab = trx__ftab(((TVMFFIObject*)self)->type_index);
+    if (tab->info == NULL) {
+      trx__reflected_deleter(self, flags);
+      return;
+    }
+    for (int32_t i = 0; i < tab->n; ++i) {
+      char* p = (char*)self + tab->f[i].offset;
+      switch (tab->f[i].kind) {
+        case TETHER_FIELD_STRING:
+        case TETHER_FIELD_OPT_STRING:
+        case TETHER_FIELD_ANY:
+          if (((TVMFFIAny*)p)->type_index >= kTVMFFIStaticObjectBegin) tether_any_release((TVMFFIAny*)p);
+          break;
+        case TETHER_FIELD_OBJECT:
+        case TETHER_FIELD_OPT_OBJECT: {
+          TVMFFIObject* o = *(TVMFFIObject**)p;
+          *(TVMFFIObject**)p = NULL;
+          if (o != NULL) TVMFFIObjectDecRef(o);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) trx__reflected_deleter(self, kTVMFFIObjectDeleterFlagBitMaskWeak);
 }
 
+TVMFFIObject* trx__node_new(int32_t type_index) {
+  TVMFFIObjectHandle h = NULL;
+  if (tether_object_new_reflected(type_index, &h) != 0) return NULL;
+  TVMFFIObject* o = (TVMFFIObject*)h;
+  if (trx__reflected_deleter == NULL) trx__reflected_deleter = o->deleter; /* racing writers agree */
+  if (o->deleter == trx__reflected_deleter) o->deleter = trx__node_deleter;
+  return o;
+}
+
+static TVMFFIObject* trx__alloc(trx_kind kind) { return trx__node_new(trx_type_index[kind]); }
+
 TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n) {
-  TVMFFIAny small[16] = {{0}};
+  TVMFFIAny small[16];
   TVMFFIAny* views = n <= 16 ? small : malloc(sizeof(TVMFFIAny) * (size_t)n);
   if (views == NULL) {
     tether_raise("MemoryError", "out of memory building an Array of %lld items", (long long)n);
@@ -811,6 +868,22 @@ TVMFFIObject* trx_binop_new(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
   e->b = trx__ref(b);
   e->base.ty = trx__ref(at);
   return (TVMFFIObject*)e;
+}
+
+TVMFFIObject* trx__call_new_steal(TVMFFIObject* op, TVMFFIObject* args, TVMFFIObject* attrs,
+                                  TVMFFIObject* ty_args) {
+  trx_call_t* c = (trx_call_t*)trx__alloc(TRX_CALL);
+  if (c == NULL) {
+    TVMFFIObjectDecRef(args);
+    TVMFFIObjectDecRef(ty_args);
+    if (attrs) TVMFFIObjectDecRef(attrs);
+    return NULL;
+  }
+  c->op = trx__ref(op);
+  c->args = args;
+  c->attrs = attrs;
+  c->ty_args = ty_args;
+  return (TVMFFIObject*)c;
 }
 
 TVMFFIObject* trx_call_new(TVMFFIObject* op, TVMFFIObject* args, TVMFFIObject* attrs,

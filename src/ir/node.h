@@ -67,6 +67,16 @@ static inline const trx__ftab_t* trx__ftab(int32_t ti) {
  * taken, do not release); for fields of non-tether kinds an owning value (*owned = true). */
 TVMFFIAny trx__field_read(TVMFFIObject* o, const trx__fdesc_t* f, bool* owned);
 
+/* A new zeroed node of reflected type `type_index` whose deleter releases its fields through
+ * the cached field table (new reference; NULL with an error raised). */
+TVMFFIObject* trx__node_new(int32_t type_index);
+
+/* trx_call_new without the argument checks, for callers that built `args` (Array<Expr>) and
+ * `ty_args` (Array<Type>) themselves; steals args, attrs (may be NULL) and ty_args, borrows
+ * op.  New reference, or NULL with an error raised (the stolen references are released). */
+TVMFFIObject* trx__call_new_steal(TVMFFIObject* op, TVMFFIObject* args, TVMFFIObject* attrs,
+                                  TVMFFIObject* ty_args);
+
 /* The elements of an ffi.Array (borrowed; *n = its size). */
 static inline const TVMFFIAny* trx__arr_items(const TVMFFIObject* arr, int64_t* n) {
   const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((const char*)arr + sizeof(TVMFFIObject));

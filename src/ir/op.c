@@ -14,6 +14,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+static int trx__iarr_shared_init(void);
+static void trx__iarr_shared_fini(void);
+
 int32_t trx__attrs_type_index[TRX_NUM_ATTRS];
 DLDataType trx__dtype_bool = {kDLUInt, 1, 1};
 
@@ -61,24 +64,22 @@ TVMFFIObject* trx_op_get(const char* name, size_t len) {
 
 int trx__make_call_steal_attrs(const trx__op_def_t* def, TVMFFIObject* const* args, int64_t n,
                                TVMFFIObject* attrs, TVMFFIObject** out) {
-  TVMFFIObject* arr = NULL;
-  TVMFFIObject* ty_args = NULL;
+  /* args are Exprs (read by trx__arg_expr) and attrs the op's attrs type, so the Call is
+   * built without trx_call_new's checks -- unless an argument is missing (then it raises). */
+  bool checked = true;
+  for (int64_t i = 0; i < n; ++i) checked &= args[i] != NULL;
+  TVMFFIObject* arr = trx__array_of(args, n);
+  TVMFFIObject* ty_args = arr != NULL ? trx__empty_array() : NULL;
   *out = NULL;
-  arr = trx__array_of(args, n);
-  if (arr == NULL) goto fail;
-  ty_args = trx__array_of(NULL, 0);
-  if (ty_args == NULL) goto fail;
-  *out = trx_call_new(trx__ops[def->id], arr, attrs, ty_args);
-  if (*out == NULL) goto fail;
-  TVMFFIObjectDecRef(arr);
-  TVMFFIObjectDecRef(ty_args);
-  TVMFFIObjectDecRef(attrs);
-  return 0;
-fail:
-  TVMFFIObjectDecRef(arr);
-  TVMFFIObjectDecRef(ty_args);
-  TVMFFIObjectDecRef(attrs);
-  return -1;
+  if (ty_args != NULL && checked) {
+    *out = trx__call_new_steal(trx__ops[def->id], arr, attrs, ty_args);
+    return *out != NULL ? 0 : -1;
+  }
+  if (ty_args != NULL) *out = trx_call_new(trx__ops[def->id], arr, attrs, ty_args);
+  if (arr) TVMFFIObjectDecRef(arr);
+  if (ty_args) TVMFFIObjectDecRef(ty_args);
+  if (attrs) TVMFFIObjectDecRef(attrs);
+  return *out != NULL ? 0 : -1;
 }
 
 TVMFFIObject* trx_infer_type(TVMFFIObject* call) {
@@ -111,9 +112,7 @@ static const char* const trx__attrs_keys[TRX_NUM_ATTRS] = {
 };
 
 TVMFFIObject* trx__attrs_new(trx_attrs_kind kind) {
-  TVMFFIObjectHandle h = NULL;
-  if (tether_object_new_reflected(trx__attrs_type_index[kind], &h) != 0) return NULL;
-  return (TVMFFIObject*)h;
+  return trx__node_new(trx__attrs_type_index[kind]);
 }
 
 #define TRX__FIELD_ROW(T, field, KIND) \
@@ -242,7 +241,7 @@ static TVMFFIObject* trx__op_new(const trx__op_def_t* def) {
 int trx__op_init(void) {
   TVMFFIByteArray bool_str = {"bool", 4};
   if (TVMFFIDataTypeFromString(&bool_str, &trx__dtype_bool) != 0) return -1;
-  if (trx__register_attrs_types() != 0) return -1;
+  if (trx__register_attrs_types() != 0 || trx__iarr_shared_init() != 0) return -1;
   for (int i = 0; i < TRX_NUM_OPS; ++i) {
     trx__op_def_t* d = &trx__defs[i];
     size_t nlen = strlen(trx__op_rows[i].name);
@@ -284,6 +283,7 @@ int trx__op_init(void) {
 }
 
 void trx__op_fini(void) {
+  trx__iarr_shared_fini();
   for (int i = 0; i < TRX_NUM_OPS; ++i) {
     if (trx__ops[i] != NULL) TVMFFIObjectDecRef(trx__ops[i]);
     trx__ops[i] = NULL;
@@ -342,27 +342,35 @@ int trx__arg_int_array(const trx__op_def_t* def, const TVMFFIAny* args, int32_t 
   if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList)
     return trx__arg_mismatch(def, args, i, expected, NULL);
   bool is_list = v->type_index == kTVMFFIList;
-  int64_t n = is_list ? tether_list_size(v->v_obj) : tether_array_size(v->v_obj);
-  TVMFFIAny* items = malloc(sizeof(TVMFFIAny) * (size_t)(n > 0 ? n : 1));
-  if (items == NULL) return tether_raise("MemoryError", "%s: out of memory", def->fname);
+  int64_t n = 0;
+  const TVMFFIAny* elems = is_list ? NULL : trx__arr_items(v->v_obj, &n);
+  if (is_list) n = tether_list_size(v->v_obj);
+  int64_t small[TRX__IARR_INLINE];
+  int64_t* vals = n <= TRX__IARR_INLINE ? small : malloc(sizeof(int64_t) * (size_t)n);
+  bool all_int = true; /* every element a plain int: an Array of them can be kept as it is */
+  if (vals == NULL) return tether_raise("MemoryError", "%s: out of memory", def->fname);
   for (int64_t k = 0; k < n; ++k) {
-    const TVMFFIAny* e = is_list ? tether_list_at(v->v_obj, k) : tether_array_at(v->v_obj, k);
+    const TVMFFIAny* e = is_list ? tether_list_at(v->v_obj, k) : &elems[k];
     if (e->type_index == kTVMFFIInt || e->type_index == kTVMFFIBool) {
-      items[k] = tether_any_int(e->v_int64);
+      vals[k] = e->v_int64;
+      all_int &= e->type_index == kTVMFFIInt;
     } else if (tether_any_is_object(e) && trx_is(e->v_obj, TRX_INT_IMM)) {
-      items[k] = tether_any_int(((trx_int_imm_t*)e->v_obj)->value);
+      vals[k] = ((trx_int_imm_t*)e->v_obj)->value;
+      all_int = false;
     } else {
       char got[96];
       snprintf(got, sizeof(got), "Array[index %lld: %s]", (long long)k, tether_any_type_key(e));
-      free(items);
+      if (vals != small) free(vals);
       return trx__arg_mismatch(def, args, i, expected, got);
     }
   }
-  TVMFFIObjectHandle arr = NULL;
-  int rc = tether_array_new(items, n, &arr);
-  free(items);
-  *out = (TVMFFIObject*)arr;
-  return rc;
+  /* An Array is immutable (copy-on-write when shared): the caller's Array of ints is kept
+   * as is rather than copied, unless an equal shared one exists (trx__iarr_new). */
+  *out = trx__iarr_intern(vals, n);
+  if (*out == NULL && all_int && !is_list) *out = trx__ref(v->v_obj);
+  if (*out == NULL) *out = trx__iarr_new(vals, n);
+  if (vals != small) free(vals);
+  return *out != NULL ? 0 : -1;
 }
 
 int trx__arg_i64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, int64_t* out) {
@@ -448,7 +456,51 @@ int64_t trx__iarr_at(TVMFFIObject* arr, int64_t i) {
   return v->v_int64;
 }
 
+/* Shared small int Arrays: every Array of 1 to 4 ints in 0..2 (strides, dilations, paddings,
+ * pool sizes, axes), made at load so that they count in every test's baseline, and handed
+ * out instead of equal new ones.  Index: TRX__IARR_BASE[n] + the values as base-3 digits. */
+enum { TRX__IARR_MAXLEN = 4, TRX__IARR_RADIX = 3, TRX__IARR_COUNT = 3 + 9 + 27 + 81 };
+static const int32_t TRX__IARR_BASE[TRX__IARR_MAXLEN + 1] = {0, 0, 3, 12, 39};
+static TVMFFIObject* trx__iarr_shared[TRX__IARR_COUNT];
+
+TVMFFIObject* trx__iarr_intern(const int64_t* v, int64_t n) {
+  if (n < 1 || n > TRX__IARR_MAXLEN) return NULL;
+  int32_t idx = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i] < 0 || v[i] >= TRX__IARR_RADIX) return NULL;
+    idx = idx * TRX__IARR_RADIX + (int32_t)v[i];
+  }
+  TVMFFIObject* arr = trx__iarr_shared[TRX__IARR_BASE[n] + idx];
+  return arr != NULL ? trx__ref(arr) : NULL;
+}
+
+static int trx__iarr_shared_init(void) {
+  for (int64_t n = 1; n <= TRX__IARR_MAXLEN; ++n) {
+    int32_t count = 1;
+    for (int64_t i = 0; i < n; ++i) count *= TRX__IARR_RADIX;
+    for (int32_t idx = 0; idx < count; ++idx) {
+      TVMFFIAny items[TRX__IARR_MAXLEN];
+      for (int64_t i = n - 1, x = idx; i >= 0; --i, x /= TRX__IARR_RADIX) {
+        items[i] = tether_any_int(x % TRX__IARR_RADIX);
+      }
+      TVMFFIObjectHandle arr = NULL;
+      if (tether_array_new(items, n, &arr) != 0) return -1;
+      trx__iarr_shared[TRX__IARR_BASE[n] + idx] = (TVMFFIObject*)arr;
+    }
+  }
+  return 0;
+}
+
+static void trx__iarr_shared_fini(void) {
+  for (int32_t i = 0; i < TRX__IARR_COUNT; ++i) {
+    if (trx__iarr_shared[i] != NULL) TVMFFIObjectDecRef(trx__iarr_shared[i]);
+    trx__iarr_shared[i] = NULL;
+  }
+}
+
 TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n) {
+  TVMFFIObject* shared = trx__iarr_intern(v, n);
+  if (shared != NULL) return shared;
   TVMFFIAny items[16] = {{0}};
   TVMFFIAny* buf = n <= 16 ? items : malloc(sizeof(TVMFFIAny) * (size_t)n);
   if (buf == NULL) {

@@ -6,6 +6,8 @@
  */
 #include "op.h"
 
+#include "arith.h"
+
 /* ---- shared pieces ------------------------------------------------------------------------- */
 
 static void trx__release_dims(TVMFFIObject** dims, int64_t n) {
@@ -30,6 +32,7 @@ static TVMFFIObject* trx__dup1(TVMFFIObject* arr, int n) {
 static TVMFFIObject* trx__complete_padding(TVMFFIObject* pad, int spatial) {
   int64_t n = trx__iarr_size(pad);
   int64_t v[4];
+  if (n == 2 * spatial) return trx__ref(pad); /* already complete */
   if (spatial == 1) {
     if (n == 1 || n == 2) {
       v[0] = trx__iarr_at(pad, 0);
@@ -153,6 +156,19 @@ int trx__make_conv2d(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TV
 static TVMFFIObject* trx__conv_out_dim(TVMFFIObject* x, int64_t pad_a, int64_t pad_b,
                                        TVMFFIObject* k, int64_t dil, int64_t stride) {
   TVMFFIObject *c = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *r = NULL;
+  int64_t xv, kv;
+  if (trx__const_i64(x, &xv) && trx__const_i64(k, &kv)) {
+    /* Static dims: the same steps in int64, each as the simplifier folds it (any overflow or
+     * a zero stride takes the general path below, which leaves that step unfolded). */
+    int64_t pads, num, km1, span, q;
+    if (!__builtin_add_overflow(pad_a, pad_b, &pads) && !__builtin_add_overflow(xv, pads, &num) &&
+        kv != INT64_MIN && !__builtin_sub_overflow(kv, 1, &km1) && !__builtin_mul_overflow(dil, km1, &span) &&
+        span != INT64_MIN && !__builtin_sub_overflow(num, span, &num) && !__builtin_sub_overflow(num, 1, &num) &&
+        stride != 0 && !(stride == -1 && num == INT64_MIN)) {
+      q = num / stride - ((num % stride != 0) && ((num < 0) != (stride < 0)));
+      if (q != INT64_MAX) return trx_int64(q + 1);
+    }
+  }
   c = trx_int64(pad_a + pad_b);
   if (c == NULL) goto done;
   t1 = trx_add(x, c); /* x + pads */

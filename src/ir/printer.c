@@ -60,6 +60,19 @@ static void sb_put(trx__sb* b, const char* s, size_t n) {
 
 static void sb_puts(trx__sb* b, const char* s) { sb_put(b, s, strlen(s)); }
 
+/* The decimal text of v (what "%lld" prints), without going through printf. */
+static void sb_put_i64(trx__sb* b, int64_t v) {
+  char buf[24];
+  char* p = buf + sizeof(buf);
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do {
+    *--p = (char)('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (v < 0) *--p = '-';
+  sb_put(b, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 static void sb_printf(trx__sb* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(trx__sb* b, const char* fmt, ...) {
   char buf[512];
@@ -519,7 +532,8 @@ static const char* p_define_free(trx__P* P, TVMFFIObject* v) {
       add_typevar(P, name);
     } else {
       trx__sb line = {0};
-      sb_printf(&line, "%s = ", name);
+      sb_puts(&line, name);
+      sb_puts(&line, " = ");
       put_T(P, &line, "");
       put_dtype(&line, ((trx_prim_type_t*)ty)->dtype);
       sb_puts(&line, "()");
@@ -533,7 +547,8 @@ static const char* p_define_free(trx__P* P, TVMFFIObject* v) {
   const char* name = name_define(P, v, raw.data, raw.size, fr);
   if (name != NULL && ty != NULL) {
     trx__sb line = {0};
-    sb_printf(&line, "%s: ", name);
+    sb_puts(&line, name);
+    sb_puts(&line, ": ");
     sb_put(&line, ann.s ? ann.s : "", ann.n);
     stmts_push_line(P, frame_body(P, fr), &line);
   }
@@ -591,7 +606,7 @@ static void p_int_imm(trx__P* P, trx_int_imm_t* v, trx__sb* b) {
     if (is_bool) {
       sb_puts(b, v->value ? "True" : "False");
     } else {
-      sb_printf(b, "%lld", (long long)v->value);
+      sb_put_i64(b, v->value);
     }
     return;
   }
@@ -600,7 +615,9 @@ static void p_int_imm(trx__P* P, trx_int_imm_t* v, trx__sb* b) {
   if (is_bool) {
     sb_puts(b, v->value ? "(True)" : "(False)");
   } else {
-    sb_printf(b, "(%lld)", (long long)v->value);
+    sb_puts(b, "(");
+    sb_put_i64(b, v->value);
+    sb_puts(b, ")");
   }
 }
 
@@ -754,7 +771,7 @@ static void p_value(trx__P* P, const TVMFFIAny* v, trx__sb* b) {
   TVMFFIByteArray s;
   switch (v->type_index) {
     case kTVMFFINone: sb_puts(b, "None"); return;
-    case kTVMFFIInt: sb_printf(b, "%lld", (long long)v->v_int64); return;
+    case kTVMFFIInt: sb_put_i64(b, v->v_int64); return;
     case kTVMFFIBool: sb_puts(b, v->v_int64 ? "True" : "False"); return;
     case kTVMFFIFloat: put_float(b, v->v_float64); return;
     case kTVMFFIDataType:
@@ -966,7 +983,9 @@ static void p_expr(trx__P* P, TVMFFIObject* e, trx__sb* b, int prec) {
   } else if (trx_is(e, TRX_TUPLE_GET_ITEM)) {
     trx_tuple_get_item_t* g = (trx_tuple_get_item_t*)e;
     p_expr(P, g->tuple_value, b, PREC_ATOM);
-    sb_printf(b, "[%lld]", (long long)g->index);
+    sb_puts(b, "[");
+    sb_put_i64(b, g->index);
+    sb_puts(b, "]");
   } else if (trx_is(e, TRX_SHAPE_EXPR)) {
     put_R(P, b, "shape([");
     p_items(P, ((trx_shape_expr_t*)e)->values, b, false, true);

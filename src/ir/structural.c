@@ -519,6 +519,7 @@ int trx_structural_first_mismatch(const TVMFFIAny* a, const TVMFFIAny* b, bool m
  * variable hashes the same wherever it appears, so its hash is kept by address for the rest
  * of the run (var.ty and the bound Call's ty are often one object).  nvars counts the
  * variables reached so far, which tells whether a subtree reached one. */
+_Static_assert(sizeof(uintptr_t) >= sizeof(uint64_t), "the memo keeps hashes in pointer slots");
 typedef struct {
   bool map_free_vars;
   trx__pmap defs; /* var -> definition order + 1 */
@@ -632,7 +633,7 @@ static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
     uint64_t nvars = h->nvars;
     uint64_t r = trx__h_fields_of(h, o, tab, def);
     if (r == 0) r = 1; /* memo values are never 0 (whether memoized or not, for consistency) */
-    if (h->nvars == nvars && !trx__pmap_put(&h->memo, o, (const void*)(uintptr_t)r)) h->oom = true;
+    if (h->nvars == nvars) (void)trx__pmap_put(&h->memo, o, (const void*)(uintptr_t)r); /* best effort */
     return r;
   }
   if (ti == kTVMFFIStr || ti == kTVMFFIBytes) {

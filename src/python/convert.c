@@ -117,7 +117,7 @@ int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     out->small_str_len = (uint32_t)n;
     return 0;
   }
-  if (memchr(s, '\0', (size_t)n) == NULL) {
+  if (!tpy_has_nul(s, (size_t)n)) {
     out->type_index = kTVMFFIRawStr;
     out->v_c_str = s;
     return 0;

@@ -68,6 +68,20 @@ extern TVMFFIObject* tpy_kwargs_handle;
  * (embedded NUL) a temporary String.  0 or -1 with a Python error set. */
 int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
 
+/* true if s[0..n) (n >= 8) contains a NUL byte: 8 bytes at a time, the last word
+ * overlapping the previous one, never reading outside the n bytes. */
+static inline bool tpy_has_nul(const char* s, size_t n) {
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  uint64_t w;
+  size_t i = 0;
+  for (; i + 8 < n; i += 8) {
+    memcpy(&w, s + i, 8);
+    if ((w - ones) & ~w & highs) return true;
+  }
+  memcpy(&w, s + n - 8, 8);
+  return ((w - ones) & ~w & highs) != 0;
+}
+
 /* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
 
 /* Exact int/float/str/Object first; everything else via tpy_arg_from_py. */
@@ -96,7 +110,25 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
     return 0;
   }
-  if (t == &PyUnicode_Type) return tpy_str_arg(obj, out, temps);
+  if (t == &PyUnicode_Type) {
+    if (PyUnicode_IS_COMPACT_ASCII(obj)) { /* the characters are the UTF-8, NUL-terminated */
+      size_t n = (size_t)PyUnicode_GET_LENGTH(obj);
+      const char* s = (const char*)PyUnicode_DATA(obj);
+      if (n <= 7) {
+        out->type_index = kTVMFFISmallStr;
+        out->v_int64 = 0;
+        memcpy(out->v_bytes, s, n);
+        out->small_str_len = (uint32_t)n;
+        return 0;
+      }
+      if (!tpy_has_nul(s, n)) {
+        out->type_index = kTVMFFIRawStr;
+        out->v_c_str = s;
+        return 0;
+      }
+    }
+    return tpy_str_arg(obj, out, temps);
+  }
   if (Py_TYPE(t) == &TpyObjectMeta_Type) {
     TVMFFIObject* h = ((TpyObject*)obj)->handle;
     if (h != NULL) {

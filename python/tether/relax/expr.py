@@ -179,7 +179,8 @@ def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
             arr = arr.astype("int32")
         elif arr.dtype == np.float64:
             arr = arr.astype("float32")
-    arr = np.ascontiguousarray(arr)
+    if not arr.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+        arr = arr.copy(order="C")
     return GenericConst(core.from_dlpack(arr))
 
 
