@@ -124,8 +124,8 @@ _first_mismatch = _g("ir.GetFirstStructuralMismatch")
 # ---- base classes ---------------------------------------------------------------------------
 
 class Node(core.Object):
-    """Mixin of every IR node: script() / show() print TVMScript (print(node) gives the same
-    text as node.script())."""
+    """Base of every IR node: script() / show() print TVMScript; repr() and print(node) give
+    the printer's default text (through the types' __ffi_repr__)."""
 
     __slots__ = ()
 
@@ -139,12 +139,6 @@ class Node(core.Object):
         """Print script(**kwargs)."""
         print(self.script(**kwargs))
 
-    def __str__(self) -> str:
-        return str(_print(self))
-
-
-def _prim_operand(x: Any) -> Any:
-    return x
 
 
 @register_object("ir.Expr")
@@ -165,11 +159,6 @@ class Expr(Node):
     def __mod__(self, other): return _prim["FloorMod"](self, other)
     def __rmod__(self, other): return _prim["FloorMod"](other, self)
 
-    # Objects compare by identity (same handle) and hash by handle, as in TVM; the arithmetic
-    # operators above must not change that.
-    __eq__ = core.Object.__eq__
-    __ne__ = core.Object.__ne__
-    __hash__ = core.Object.__hash__
 
 
 @register_object("ir.Type")
@@ -355,8 +344,6 @@ class Op(Expr):
         """The Op registered as `op_name`; AttributeError if there is none."""
         return _op_get(op_name)
 
-    def __str__(self) -> str:
-        return core.Object.__repr__(self)
 
 
 @register_object("ir.Call")
@@ -484,6 +471,9 @@ class PrimType(Type):
 
     def __init__(self, dtype: str, span: Any = None) -> None:
         self.__init_handle_by_constructor__(_prim_type, dtype)
+
+    def __str__(self) -> str:  # as in TVM: str() is the dtype, repr() the TVMScript (T.int64)
+        return str(self.dtype)
 
 
 # ---- structural equality ----------------------------------------------------------------------

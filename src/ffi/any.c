@@ -38,12 +38,20 @@ static bool tether__any_chars(const TVMFFIAny* v, int32_t small_index, int32_t h
   return false;
 }
 
+/* The helpers below have no error channel: a NULL Any pointer is a no-op, false, or an
+ * empty answer rather than a crash. */
 void tether_any_release(TVMFFIAny* v) {
+  if (v == NULL) return;
   if (v->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v->v_obj);
   *v = tether_any_none();
 }
 
 void tether_any_copy(const TVMFFIAny* v, TVMFFIAny* out) {
+  if (out == NULL) return;
+  if (v == NULL) {
+    *out = tether_any_none();
+    return;
+  }
   TVMFFIAny copy = *v; /* out may alias v */
   if (copy.type_index >= kTVMFFIStaticObjectBegin && copy.v_obj != NULL) {
     TVMFFIObjectIncRef(copy.v_obj);
@@ -52,6 +60,7 @@ void tether_any_copy(const TVMFFIAny* v, TVMFFIAny* out) {
 }
 
 bool tether_any_get_str(const TVMFFIAny* v, TVMFFIByteArray* out) {
+  if (v == NULL || out == NULL) return false;
   if (v->type_index == kTVMFFIRawStr) {
     if (v->v_c_str == NULL) return false;
     out->data = v->v_c_str;
@@ -62,6 +71,7 @@ bool tether_any_get_str(const TVMFFIAny* v, TVMFFIByteArray* out) {
 }
 
 bool tether_any_get_bytes(const TVMFFIAny* v, TVMFFIByteArray* out) {
+  if (v == NULL || out == NULL) return false;
   if (v->type_index == kTVMFFIByteArrayPtr) {
     if (v->v_ptr == NULL) return false;
     const TVMFFIByteArray* b = v->v_ptr;
@@ -72,7 +82,9 @@ bool tether_any_get_bytes(const TVMFFIAny* v, TVMFFIByteArray* out) {
   return tether__any_chars(v, kTVMFFISmallBytes, kTVMFFIBytes, out);
 }
 
-const char* tether_any_type_key(const TVMFFIAny* v) { return tether_type_key(tether__any_type(v)); }
+const char* tether_any_type_key(const TVMFFIAny* v) {
+  return v != NULL ? tether_type_key(tether__any_type(v)) : "<unknown>";
+}
 
 /* ---- view -> owned (spec 1.4) ------------------------------------------------------------ */
 
@@ -239,6 +251,7 @@ static bool tether__call_custom(const TVMFFIAny* fn, const TVMFFIAny* args, int3
 }
 
 uint64_t tether_any_hash(const TVMFFIAny* v) {
+  if (v == NULL) return tether__hash_combine(kTVMFFINone, 0); /* hashes like None */
   int32_t type = tether__any_type(v);
   TVMFFIByteArray chars;
   switch (v->type_index) {
@@ -279,6 +292,7 @@ static bool tether__bytes_equal(TVMFFIByteArray a, TVMFFIByteArray b) {
 }
 
 bool tether_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+  if (a == NULL || b == NULL) return false;
   if (memcmp(a, b, sizeof(TVMFFIAny)) == 0) return true;
   TVMFFIByteArray ca, cb;
   /* Strings compare by content across the small and heap forms; Str never equals Bytes. */

@@ -177,7 +177,7 @@ int tether_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out)
                         "tether_array_new: expected items for n >= 0 elements and non-NULL out");
   }
   TVMFFIObject* arr = NULL;
-  if (tether__array_new(items, n, &arr) != 0) return -1;
+  if (tether__array_new(items, n, &arr) != 0) return tether__error_add_context("tether_array_new");
   *out = arr;
   return 0;
 }
@@ -194,6 +194,7 @@ const TVMFFIAny* tether_array_at(TVMFFIObjectHandle arr, int64_t i) {
 
 int tether_array_get(TVMFFIObjectHandle arr, int64_t i, TVMFFIAny* out) {
   if (tether__array_check("tether_array_get", arr) != 0) return -1;
+  if (out == NULL) return tether_raise("ValueError", "tether_array_get: argument `out` is NULL");
   const TVMFFIAny* item = tether__array_get(arr, i);
   if (item == NULL) {
     return tether_raise("IndexError", "Index %lld out of bounds %lld", (long long)i,
@@ -204,13 +205,28 @@ int tether_array_get(TVMFFIObjectHandle arr, int64_t i, TVMFFIAny* out) {
 }
 
 int tether_array_append(TVMFFIObjectHandle* arr, const TVMFFIAny* item) {
-  if (arr == NULL || tether__array_check("tether_array_append", *arr) != 0) return -1;
-  return tether__array_push((TVMFFIObject**)arr, item);
+  if (arr == NULL) {
+    return tether_raise("ValueError",
+                        "tether_array_append: argument `arr` (the handle's address) is NULL");
+  }
+  if (tether__array_check("tether_array_append", *arr) != 0) return -1;
+  /* A NULL or malformed item fails in TVMFFIAnyViewToOwnedAny: name this function. */
+  if (tether__array_push((TVMFFIObject**)arr, item) != 0) {
+    return tether__error_add_context("tether_array_append");
+  }
+  return 0;
 }
 
 int tether_array_set(TVMFFIObjectHandle* arr, int64_t i, const TVMFFIAny* item) {
-  if (arr == NULL || tether__array_check("tether_array_set", *arr) != 0) return -1;
-  return tether__array_set((TVMFFIObject**)arr, i, item);
+  if (arr == NULL) {
+    return tether_raise("ValueError",
+                        "tether_array_set: argument `arr` (the handle's address) is NULL");
+  }
+  if (tether__array_check("tether_array_set", *arr) != 0) return -1;
+  if (tether__array_set((TVMFFIObject**)arr, i, item) != 0) {
+    return tether__error_add_context("tether_array_set");
+  }
+  return 0;
 }
 
 /* ---- globals -------------------------------------------------------------------------- */

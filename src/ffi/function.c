@@ -169,7 +169,16 @@ int tether_check_nargs(const char* fname, const char* sig, int32_t num_args, int
                       fname, sig, (int)expected, (int)num_args);
 }
 
+/* The argument helpers' own preconditions (a caller's bug, not a user's bad value). */
+static int tether__arg_check(const char* helper, const TVMFFIAny* args, int32_t i,
+                             const void* out) {
+  if (TETHER_LIKELY(args != NULL && i >= 0 && out != NULL)) return 0;
+  return tether_raise("ValueError", "%s: needs non-NULL `args` and `out` and an index >= 0, got "
+                      "args=%p, i=%d, out=%p", helper, (const void*)args, (int)i, out);
+}
+
 int tether_arg_int(const char* fname, const TVMFFIAny* args, int32_t i, int64_t* out) {
+  if (tether__arg_check("tether_arg_int", args, i, out) != 0) return -1;
   const TVMFFIAny* v = &args[i];
   if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
     *out = v->v_int64;
@@ -179,6 +188,7 @@ int tether_arg_int(const char* fname, const TVMFFIAny* args, int32_t i, int64_t*
 }
 
 int tether_arg_float(const char* fname, const TVMFFIAny* args, int32_t i, double* out) {
+  if (tether__arg_check("tether_arg_float", args, i, out) != 0) return -1;
   const TVMFFIAny* v = &args[i];
   switch (v->type_index) {
     case kTVMFFIFloat:
@@ -194,6 +204,7 @@ int tether_arg_float(const char* fname, const TVMFFIAny* args, int32_t i, double
 }
 
 int tether_arg_bool(const char* fname, const TVMFFIAny* args, int32_t i, bool* out) {
+  if (tether__arg_check("tether_arg_bool", args, i, out) != 0) return -1;
   const TVMFFIAny* v = &args[i];
   if (v->type_index == kTVMFFIBool || v->type_index == kTVMFFIInt) {
     *out = v->v_int64 != 0;
@@ -203,6 +214,7 @@ int tether_arg_bool(const char* fname, const TVMFFIAny* args, int32_t i, bool* o
 }
 
 int tether_arg_str(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIByteArray* out) {
+  if (tether__arg_check("tether_arg_str", args, i, out) != 0) return -1;
   const TVMFFIAny* v = &args[i];
   switch (v->type_index) {
     case kTVMFFIRawStr:
@@ -225,6 +237,7 @@ int tether_arg_str(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIBy
 
 int tether_arg_object(const char* fname, const TVMFFIAny* args, int32_t i, int32_t type_index,
                       TVMFFIObject** out) {
+  if (tether__arg_check("tether_arg_object", args, i, out) != 0) return -1;
   const TVMFFIAny* v = &args[i];
   if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) {
     int32_t actual = v->v_obj->type_index;

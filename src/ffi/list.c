@@ -243,7 +243,7 @@ int tether_list_new(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) 
                         "tether_list_new: expected items for n >= 0 elements and non-NULL out");
   }
   TVMFFIObject* list = NULL;
-  if (tether__list_new(items, n, &list) != 0) return -1;
+  if (tether__list_new(items, n, &list) != 0) return tether__error_add_context("tether_list_new");
   *out = list;
   return 0;
 }
@@ -260,6 +260,7 @@ const TVMFFIAny* tether_list_at(TVMFFIObjectHandle list, int64_t i) {
 
 int tether_list_get(TVMFFIObjectHandle list, int64_t i, TVMFFIAny* out) {
   if (tether__list_check("tether_list_get", list) != 0) return -1;
+  if (out == NULL) return tether_raise("ValueError", "tether_list_get: argument `out` is NULL");
   const TVMFFIAny* item = tether__list_get(list, i);
   if (item == NULL) return tether__index_error(i, tether__list_size(list));
   tether_any_copy(item, out);
@@ -268,17 +269,23 @@ int tether_list_get(TVMFFIObjectHandle list, int64_t i, TVMFFIAny* out) {
 
 int tether_list_set(TVMFFIObjectHandle list, int64_t i, const TVMFFIAny* item) {
   if (tether__list_check("tether_list_set", list) != 0) return -1;
-  return tether__list_set(list, i, item);
+  /* A NULL or malformed item fails in TVMFFIAnyViewToOwnedAny: name this function. */
+  if (tether__list_set(list, i, item) != 0) return tether__error_add_context("tether_list_set");
+  return 0;
 }
 
 int tether_list_append(TVMFFIObjectHandle list, const TVMFFIAny* item) {
   if (tether__list_check("tether_list_append", list) != 0) return -1;
-  return tether__list_append(list, item);
+  /* A NULL or malformed item fails in TVMFFIAnyViewToOwnedAny: name this function. */
+  if (tether__list_append(list, item) != 0) return tether__error_add_context("tether_list_append");
+  return 0;
 }
 
 int tether_list_insert(TVMFFIObjectHandle list, int64_t i, const TVMFFIAny* item) {
   if (tether__list_check("tether_list_insert", list) != 0) return -1;
-  return tether__list_insert(list, i, item);
+  /* A NULL or malformed item fails in TVMFFIAnyViewToOwnedAny: name this function. */
+  if (tether__list_insert(list, i, item) != 0) return tether__error_add_context("tether_list_insert");
+  return 0;
 }
 
 int tether_list_pop(TVMFFIObjectHandle list, int64_t i, TVMFFIAny* out) {
@@ -297,7 +304,10 @@ int tether_list_replace_slice(TVMFFIObjectHandle list, int64_t start, int64_t st
   if (n < 0 || (items == NULL && n > 0)) {
     return tether_raise("ValueError", "tether_list_replace_slice: expected n >= 0 items");
   }
-  return tether__list_replace_slice(list, start, stop, items, n);
+  if (tether__list_replace_slice(list, start, stop, items, n) != 0) {
+    return tether__error_add_context("tether_list_replace_slice");
+  }
+  return 0;
 }
 
 int tether_list_reverse(TVMFFIObjectHandle list) {

@@ -375,7 +375,9 @@ static int tether__map_new_public(const char* fname, int32_t type_index, const T
                         fname);
   }
   TVMFFIObject* map = NULL;
-  if (tether__map_new_from_pairs(type_index, kvs, n, &map) != 0) return -1;
+  if (tether__map_new_from_pairs(type_index, kvs, n, &map) != 0) {
+    return tether__error_add_context(fname); /* a malformed key or value */
+  }
   *out = map;
   return 0;
 }
@@ -400,6 +402,10 @@ const TVMFFIAny* tether_map_find(TVMFFIObjectHandle map, const TVMFFIAny* key) {
 
 int tether_map_get(TVMFFIObjectHandle map, const TVMFFIAny* key, TVMFFIAny* out) {
   if (tether__map_check("tether_map_get", map, false) != 0) return -1;
+  if (key == NULL || out == NULL) {
+    return tether_raise("ValueError", "tether_map_get: argument `%s` is NULL",
+                        key == NULL ? "key" : "out");
+  }
   const TVMFFIAny* value = tether__map_get(map, key);
   if (value == NULL) return tether_raise("KeyError", "key is not in Map");
   tether_any_copy(value, out);
@@ -413,22 +419,37 @@ bool tether_map_next(TVMFFIObjectHandle map, int64_t* pos, const TVMFFIAny** key
 }
 
 int tether_map_set(TVMFFIObjectHandle* map, const TVMFFIAny* key, const TVMFFIAny* value) {
-  if (map == NULL || tether__map_check("tether_map_set", *map, false) != 0) return -1;
-  return tether__map_cow_set((TVMFFIObject**)map, key, value);
+  if (map == NULL) {
+    return tether_raise("ValueError",
+                        "tether_map_set: argument `map` (the handle's address) is NULL");
+  }
+  if (tether__map_check("tether_map_set", *map, false) != 0) return -1;
+  /* A NULL or malformed key/value fails in TVMFFIAnyViewToOwnedAny: name this function. */
+  if (tether__map_cow_set((TVMFFIObject**)map, key, value) != 0) {
+    return tether__error_add_context("tether_map_set");
+  }
+  return 0;
 }
 
 int tether_map_erase(TVMFFIObjectHandle* map, const TVMFFIAny* key) {
-  if (map == NULL || tether__map_check("tether_map_erase", *map, false) != 0) return -1;
+  if (map == NULL) {
+    return tether_raise("ValueError",
+                        "tether_map_erase: argument `map` (the handle's address) is NULL");
+  }
+  if (tether__map_check("tether_map_erase", *map, false) != 0) return -1;
+  if (key == NULL) return tether_raise("ValueError", "tether_map_erase: argument `key` is NULL");
   return tether__map_cow_erase((TVMFFIObject**)map, key) < 0 ? -1 : 0;
 }
 
 int tether_dict_set(TVMFFIObjectHandle dict, const TVMFFIAny* key, const TVMFFIAny* value) {
   if (tether__map_check("tether_dict_set", dict, true) != 0) return -1;
-  return tether__map_set(dict, key, value);
+  if (tether__map_set(dict, key, value) != 0) return tether__error_add_context("tether_dict_set");
+  return 0;
 }
 
 int tether_dict_erase(TVMFFIObjectHandle dict, const TVMFFIAny* key) {
   if (tether__map_check("tether_dict_erase", dict, true) != 0) return -1;
+  if (key == NULL) return tether_raise("ValueError", "tether_dict_erase: argument `key` is NULL");
   (void)tether__map_erase(dict, key);
   return 0;
 }

@@ -329,6 +329,12 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     return tether_raise("ValueError", "tether_type_def_field: field `%s` has unknown kind %d",
                         def->name, (int)def->kind);
   }
+  /* Offsets count from the header: a field inside it would overwrite the refcount. */
+  if (def->offset < (int64_t)sizeof(TVMFFIObject)) {
+    return tether_raise("ValueError", "tether_type_def_field: field `%s` has offset %lld, inside "
+                        "the %zu-byte object header", def->name, (long long)def->offset,
+                        sizeof(TVMFFIObject));
+  }
   const tether_field_kind_info_t* k = &tether__kinds[def->kind];
   char schema[256];
   const char* type_name = k->schema;
@@ -365,6 +371,10 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
 
 int tether_type_def_method(int32_t type_index, const char* name, TVMFFISafeCallType fn,
                            bool is_static, const char* doc) {
+  if (fn == NULL) {
+    return tether_raise("ValueError", "tether_type_def_method: argument `fn` of method `%s` must "
+                        "not be NULL", name != NULL ? name : "");
+  }
   TVMFFIObjectHandle f = NULL;
   if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) return -1;
   TVMFFIMethodInfo info;
@@ -380,8 +390,31 @@ int tether_type_def_method(int32_t type_index, const char* name, TVMFFISafeCallT
 }
 
 static int tether__register_auto_init(int32_t type_index);
+static int tether__for_each_field(const TVMFFITypeInfo* info,
+                                  int (*fn)(const TVMFFIFieldInfo* f, void* ctx), void* ctx);
+
+/* Raises if field `f` (ctx: the int32 total size) does not fit in objects of that size. */
+static int tether__check_field_fits(const TVMFFIFieldInfo* f, void* ctx) {
+  int32_t total_size = *(const int32_t*)ctx;
+  if (f->offset < 0 || f->size < 0 || f->offset + f->size > total_size) {
+    return tether_raise("ValueError", "tether_type_def_finish: total_size %d cannot hold field "
+                        "`%.*s` (offset %lld, size %lld)", (int)total_size, (int)f->name.size,
+                        f->name.data, (long long)f->offset, (long long)f->size);
+  }
+  return 0;
+}
 
 int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* doc) {
+  /* Objects are allocated with total_size bytes (tether_object_new_reflected): too small,
+   * and the field setters would write past their end. */
+  const TVMFFITypeInfo* info = tether__type_info_or_null(type_index);
+  if (info != NULL && total_size < (int32_t)sizeof(TVMFFIObject)) {
+    return tether_raise("ValueError", "tether_type_def_finish: total_size %d of `%s` is smaller "
+                        "than the object header", (int)total_size, tether_type_key(type_index));
+  }
+  if (info != NULL && tether__for_each_field(info, tether__check_field_fits, &total_size) != 0) {
+    return -1;
+  }
   TVMFFITypeMetadata md;
   memset(&md, 0, sizeof(md));
   md.doc = tether__bytes(doc);
@@ -425,10 +458,40 @@ const TVMFFIFieldInfo* tether_type_find_field(int32_t type_index, const char* na
   return ctx.found;
 }
 
+/*
+ * true if `field` describes a field of obj's type or one of its ancestors: the same entry,
+ * or a copy of it (bindings keep copies, since a type's field array moves as it grows).
+ * Without this a field of another type would read or write foreign memory at its offset.
+ */
+static bool tether__field_of(const TVMFFIObject* obj, const TVMFFIFieldInfo* field) {
+  const TVMFFITypeInfo* info = tether__type_info_or_null(obj->type_index);
+  for (int32_t d = 0; info != NULL && d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      const TVMFFIFieldInfo* f = &t->fields[i];
+      if (f == field || (f->offset == field->offset && f->getter == field->getter &&
+                         f->setter == field->setter && f->name.size == field->name.size &&
+                         (f->name.size == 0 ||
+                          memcmp(f->name.data, field->name.data, f->name.size) == 0))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+static int tether__field_mismatch(const char* fname, const TVMFFIObject* obj,
+                                  const TVMFFIFieldInfo* field) {
+  return tether_raise("TypeError", "%s: `%.*s` is not a field of type `%s`", fname,
+                      (int)field->name.size, field->name.data != NULL ? field->name.data : "",
+                      tether_type_key(obj->type_index));
+}
+
 int tether_field_get(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field, TVMFFIAny* out) {
   if (obj == NULL || field == NULL || out == NULL || field->getter == NULL) {
     return tether_raise("ValueError", "tether_field_get: object, field (with a getter) and out must not be NULL");
   }
+  if (!tether__field_of(obj, field)) return tether__field_mismatch("tether_field_get", obj, field);
   *out = tether_any_none();
   return field->getter((char*)obj + field->offset, out);
 }
@@ -436,6 +499,12 @@ int tether_field_get(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field, TVMFF
 int tether_field_set(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
   if (obj == NULL || field == NULL || value == NULL || field->setter == NULL) {
     return tether_raise("ValueError", "tether_field_set: object, field (with a setter) and value must not be NULL");
+  }
+  if (!tether__field_of(obj, field)) return tether__field_mismatch("tether_field_set", obj, field);
+  if (value->type_index >= kTVMFFIStaticObjectBegin && value->v_obj == NULL) {
+    return tether_raise("ValueError", "tether_field_set: the value of field `%.*s` is an object "
+                        "view (type index %d) holding NULL", (int)field->name.size,
+                        field->name.data, (int)value->type_index);
   }
   int32_t want = field->field_static_type_index;
   int32_t got = value->type_index;
@@ -489,7 +558,8 @@ int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandle* out) {
     return tether_raise("ValueError", "tether_object_new_reflected: argument `out` must not be NULL");
   }
   if (info == NULL || info->metadata == NULL || info->metadata->total_size < (int32_t)sizeof(TVMFFIObject)) {
-    return tether_raise("TypeError", "Type `%s` (index %d) has no reflected layout to create objects from",
+    return tether_raise("TypeError", "tether_object_new_reflected: type `%s` (index %d) has no "
+                        "reflected layout to create objects from",
                         tether_type_key(type_index), (int)type_index);
   }
   void* obj = tether__object_alloc((size_t)info->metadata->total_size, type_index,
@@ -578,7 +648,8 @@ static int tether__make_object_from_packed_args(void* self, const TVMFFIAny* arg
     goto fail;
   }
   if (tether__create_default(info, &obj) != 0) {
-    /* e.g. "Type `int` (index 1) has no reflected layout ...": say who was called. */
+    /* e.g. "tether_object_new_reflected: type `int` has no reflected layout": say who was
+     * called. */
     tether__error_add_context(fname);
     goto fail;
   }
@@ -595,18 +666,25 @@ static int tether__make_object_from_packed_args(void* self, const TVMFFIAny* arg
       --j;
     }
     if (j < 0) {
-      tether_raise("TypeError", "Type `%.*s` does not have field `%.*s`", (int)info->type_key.size,
-                   info->type_key.data, (int)name.size, name.data);
+      tether_raise("TypeError", "%s: Type `%.*s` does not have field `%.*s`", fname,
+                   (int)info->type_key.size, info->type_key.data, (int)name.size, name.data);
       goto fail;
     }
-    if (tether_field_set(obj, fields.items[j], &args[i + 1]) != 0) goto fail;
+    if (tether_field_set(obj, fields.items[j], &args[i + 1]) != 0) {
+      /* "Cannot convert from type `X` to `int`" alone names neither the call nor the field. */
+      char context[256];
+      snprintf(context, sizeof(context), "%s: field `%.*s` of `%.*s`", fname, (int)name.size,
+               name.data, (int)info->type_key.size, info->type_key.data);
+      tether__error_add_context(context);
+      goto fail;
+    }
     is_set[j] = true;
   }
   for (int32_t j = 0; j < fields.n; ++j) {
     if (is_set[j]) continue;
     const TVMFFIFieldInfo* f = fields.items[j];
     if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
-      tether_raise("TypeError", "Required field `%.*s` not set in type `%.*s`", (int)f->name.size,
+      tether_raise("TypeError", "%s: Required field `%.*s` not set in type `%.*s`", fname, (int)f->name.size,
                    f->name.data, (int)info->type_key.size, info->type_key.data);
       goto fail;
     }
@@ -800,6 +878,7 @@ const char* tether_device_type_name(int32_t device_type) {
 }
 
 int32_t tether_device_type_from_name(const char* name, size_t len) {
+  if (name == NULL) return -1;
   for (size_t i = 0; i < sizeof(tether__device_names) / sizeof(tether__device_names[0]); ++i) {
     const char* cand = tether__device_names[i].name;
     if (strlen(cand) == len && memcmp(cand, name, len) == 0) return tether__device_names[i].type;
@@ -1137,6 +1216,10 @@ static int tether__repr_into(tether_sb* sb, const TVMFFIAny* v) {
 }
 
 int tether_repr(const TVMFFIAny* v, TVMFFIAny* out) {
+  if (v == NULL || out == NULL) {
+    return tether_raise("ValueError", "tether_repr: argument `%s` must not be NULL",
+                        v == NULL ? "v" : "out");
+  }
   tether_sb sb;
   memset(&sb, 0, sizeof(sb));
   int rc = tether__repr_into(&sb, v);

@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "container.h"
+#include "error.h"
 #include "object.h"
 #include "shape.h"
 
@@ -48,7 +49,7 @@ int tether_shape_new(const int64_t* dims, int64_t n, TVMFFIObjectHandle* out) {
     return tether_raise("ValueError", "tether_shape_new: expected n dims and non-NULL out");
   }
   TVMFFIObject* shape = NULL;
-  if (tether__shape_new(dims, n, &shape) != 0) return -1;
+  if (tether__shape_new(dims, n, &shape) != 0) return tether__error_add_context("tether_shape_new");
   *out = shape;
   return 0;
 }

@@ -237,8 +237,9 @@ static void trx__release_func(trx__func_frame_t* f) {
  * later hint equal to it ("lv1") continues from its own counter ("lv11"). */
 
 static int trx__fresh_name(trx__builder_t* b, const char* prefix, size_t len, TVMFFIAny* out) {
-  char* base = malloc(len + 2);
-  char* cand = malloc(len + 24);
+  char base_buf[64], cand_buf[88]; /* the usual short hints need no heap */
+  char* base = len + 2 <= sizeof(base_buf) ? base_buf : malloc(len + 2);
+  char* cand = len + 24 <= sizeof(cand_buf) ? cand_buf : malloc(len + 24);
   int rc = -1;
   if (base == NULL || cand == NULL) {
     tether_raise("MemoryError", "BlockBuilder: out of memory");
@@ -273,8 +274,8 @@ static int trx__fresh_name(trx__builder_t* b, const char* prefix, size_t len, TV
     }
   }
 done:
-  free(base);
-  free(cand);
+  if (base != base_buf) free(base);
+  if (cand != cand_buf) free(cand);
   return rc;
 }
 

@@ -411,7 +411,7 @@ TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n) {
     views[i] = items[i] ? tether_any_object(items[i]) : tether_any_none();
   }
   TVMFFIObjectHandle out = NULL;
-  int rc = tether_array_new(views, n, &out);
+  int rc = tether_array_new(n > 0 ? views : NULL, n, &out);
   if (views != small) free(views);
   return rc == 0 ? (TVMFFIObject*)out : NULL;
 }

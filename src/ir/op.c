@@ -893,7 +893,9 @@ int trx__check_layout(const trx__op_def_t* def, const TVMFFIAny* layout, const c
                       const char* which, trx__layout_t* out) {
   TVMFFIByteArray s = trx__str(layout);
   memset(out, 0, sizeof(*out));
-  snprintf(out->text, sizeof(out->text), "%.*s", (int)s.size, s.data);
+  size_t keep = s.size < sizeof(out->text) ? s.size : sizeof(out->text) - 1; /* truncated like %.*s */
+  memcpy(out->text, s.data, keep);
+  out->text[keep] = '\0';
   bool ok = s.size < sizeof(out->text);
   bool foreign = false;
   int64_t factor = 0;

@@ -619,7 +619,7 @@ static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
   if (ti >= kTVMFFIDynObjectBegin) {
     /* IR nodes and other dynamic types: one table lookup decides (same order as below). */
     const trx__ftab_t* tab = trx__ftab(ti);
-    uint64_t m = tab->isa;
+    uint64_t m = tab->info != NULL ? tab->isa : trx__isa_mask(ti);
     if ((m >> TRX_OP) & 1) {
       TVMFFIByteArray name = trx__str(&((const trx_op_t*)o)->name);
       return trx__mix(0x6f70, trx__bytes_hash(name.data, name.size));

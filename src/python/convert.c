@@ -3,9 +3,11 @@
  * owning TVMFFIAny values to Python (results, 6.4).
  *
  * Argument order: the exact builtin types first (None, bool, int, float, str, FFI objects:
- * one pointer compare each), then the value types of tether.core, builtin subclasses,
- * tensors, containers, and last the protocol checks in the spec's order; anything left
- * travels as an OpaquePyObject and comes back as itself.
+ * one pointer compare each), then tensors (numpy/torch/DLPack; tensor.c's per-type cache
+ * says "not a tensor" in a few instructions), the value types of tether.core, builtin
+ * subclasses, containers, and last the protocol checks in the spec's order; anything left
+ * travels as an OpaquePyObject and comes back as itself.  (So a value type or builtin
+ * subclass that also defines __dlpack__ travels as a Tensor.)
  *
  * Strings need no allocation: up to 7 UTF-8 bytes become a SmallStr, longer ones a RawStr
  * view of the str's own UTF-8 buffer (which the caller's reference keeps alive for the
@@ -20,6 +22,7 @@
 
 /* tensor.c may be absent while it is being written: link its functions weakly. */
 #pragma weak tpy_tensor_arg_from_py
+#pragma weak tpy_tensor_temp_release
 #pragma weak tpy_tensor_wrap_steal
 
 TVMFFIObject* tpy_missing_handle;
@@ -45,8 +48,17 @@ int tpy_temps_push(tpy_temps* temps, TVMFFIObject* obj_steal) {
   return 0;
 }
 
+/* Tensors go back through tensor.c, which recycles the argument Tensors it made from numpy
+ * arrays and torch tensors (and simply DecRefs any other Tensor). */
 void tpy_temps_release_slow(tpy_temps* temps) {
-  for (int32_t i = 0; i < temps->n; ++i) TVMFFIObjectDecRef(temps->items[i]);
+  for (int32_t i = 0; i < temps->n; ++i) {
+    TVMFFIObject* obj = temps->items[i];
+    if (obj->type_index == kTVMFFITensor && tpy_tensor_temp_release != NULL) {
+      tpy_tensor_temp_release(obj);
+    } else {
+      TVMFFIObjectDecRef(obj);
+    }
+  }
   if (temps->items != temps->inline_items) PyMem_Free(temps->items);
   tpy_temps_init(temps);
 }
@@ -437,6 +449,20 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     return 0;
   }
   if (t == &PyUnicode_Type) return tpy_str_arg(obj, out, temps);
+  /* An FFI object of the usual metaclass (one compare), before the tensor check so that
+   * object-heavy callers (convert(), callback results) never touch its per-type cache. */
+  if (Py_TYPE(t) == &TpyObjectMeta_Type && ((TpyObject*)obj)->handle != NULL) {
+    TVMFFIObject* h = ((TpyObject*)obj)->handle;
+    out->type_index = h->type_index;
+    out->v_obj = h;
+    return 0;
+  }
+  /* Tensors next: numpy arrays and torch tensors are the common non-builtin arguments, and
+   * the per-type cache answers "not a tensor" cheaply for everything else. */
+  if (tpy_tensor_arg_from_py != NULL) {
+    int r = tpy_tensor_arg_from_py(obj, out, temps);
+    if (r != 0) return r > 0 ? 0 : -1;
+  }
   if (tpy_is_object(obj)) {
     TVMFFIObject* h = ((TpyObject*)obj)->handle;
     if (h == NULL) {
@@ -499,10 +525,6 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
     return 0;
-  }
-  if (tpy_tensor_arg_from_py != NULL) {
-    int r = tpy_tensor_arg_from_py(obj, out, temps);
-    if (r != 0) return r > 0 ? 0 : -1;
   }
   if (PyTuple_Check(obj) || PyList_Check(obj)) return tpy_seq_arg(obj, out, temps);
   if (PyDict_Check(obj)) return tpy_dict_arg(obj, out, temps);

@@ -182,6 +182,7 @@ static TVMFFIObjectHandle syslib_module; /* ffi.SystemLib(""), cached by the lib
   X(RAW_STR, "const char* \"harden.no.such\"")                                  \
   X(RAW_STR_EMPTY, "const char* \"\"")                                          \
   X(RAW_STR_NULL, "const char* NULL")                                           \
+  X(TYPE_KEY, "const char* \"harden.Point\" (a reflected type)")                 \
   X(SMALL_STR, "SmallStr \"abc\"")                                              \
   X(SMALL_STR_BAD, "SmallStr of length 9 (malformed)")                          \
   X(STR, "Str \"tether-harden-long-string\"")                                   \
@@ -338,6 +339,7 @@ static TVMFFIAny make_value(pool_t* pool, int kind) {
     case K_RAW_STR: return tether_any_raw_str("harden.no.such");
     case K_RAW_STR_EMPTY: return tether_any_raw_str("");
     case K_RAW_STR_NULL: return tether_any_raw_str(NULL);
+    case K_TYPE_KEY: return tether_any_raw_str("harden.Point");
     case K_SMALL_STR:
     case K_SMALL_BYTES:
       v.type_index = kind == K_SMALL_STR ? kTVMFFISmallStr : kTVMFFISmallBytes;
@@ -948,20 +950,439 @@ static void test_abi_tensors(void) {
   zoo_free(&z);
 }
 
+/* ---- tether.h ------------------------------------------------------------------------------- */
+
+static void test_tether_any_helpers(void) {
+  pool_t pool;
+  memset(&pool, 0, sizeof(pool));
+  TVMFFIAny v = tether_any_int(1), out = tether_any_none();
+  TVMFFIByteArray b;
+  /* void/bool helpers have no error channel: NULL is a no-op, false, or an empty answer. */
+  tether_any_release(NULL);
+  tether_any_copy(NULL, &out);
+  CHECK_EQ_INT(out.type_index, kTVMFFINone);
+  tether_any_copy(&v, NULL);
+  CHECK(!tether_any_get_str(NULL, &b));
+  CHECK(!tether_any_get_str(&v, NULL));
+  CHECK(!tether_any_get_bytes(NULL, &b));
+  CHECK(!tether_any_get_bytes(&v, NULL));
+  (void)tether_any_hash(NULL);
+  CHECK(!tether_any_equal(NULL, &v));
+  CHECK(!tether_any_equal(&v, NULL));
+  CHECK(tether_any_type_key(NULL) != NULL);
+  /* Malformed views: the getters refuse them; hash/equal/type_key do not crash. */
+  for (int k = 0; k < K_COUNT; ++k) {
+    TVMFFIAny x = make_value(&pool, k);
+    bool is_str = tether_any_get_str(&x, &b);
+    if (k == K_RAW_STR_NULL || k == K_SMALL_STR_BAD) CHECK(!is_str);
+    bool is_bytes = tether_any_get_bytes(&x, &b);
+    if (k == K_BYTES_PTR_NULL || k == K_BYTES_PTR_BAD) CHECK(!is_bytes);
+    if (k == K_OBJ_NULL || k == K_RVALUE_NULL || k == K_RVALUE_MOVED) CHECK(!is_str && !is_bytes);
+    (void)tether_any_hash(&x);
+    (void)tether_any_equal(&x, &x);
+    (void)tether_any_equal(&x, &v);
+    CHECK(tether_any_type_key(&x) != NULL);
+  }
+  pool_release(&pool);
+  check_outcome(0, NULL, "tether_any_* on malformed values");
+
+  /* Objects and types. */
+  CHECK_EQ_INT(tether_object_use_count(NULL), 0);
+  tether_object_inc_weak(NULL);
+  tether_object_dec_weak(NULL);
+  CHECK(tether_object_lock_weak(NULL) == NULL);
+  CHECK(!tether_type_is_subclass(-5, kTVMFFIObject));
+  CHECK(!tether_type_is_subclass(99999, kTVMFFIArray));
+  CHECK(!tether_type_is_subclass(kTVMFFIArray, 99999));
+  CHECK(!tether_type_is_subclass(INT32_MIN, INT32_MAX));
+  CHECK_EQ_STR(tether_type_key(-5), "<unknown>");
+  CHECK_EQ_STR(tether_type_key(INT32_MAX), "<unknown>");
+
+  /* Raising with NULLs still parks an error. */
+  CHECK_EQ_INT(tether_error_raisef_at(NULL, -1, NULL, NULL, NULL), -1);
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  CHECK(err != NULL);
+  CHECK_BYTES(tether_error_kind(err), "RuntimeError");
+  TVMFFIObjectDecRef(err);
+  CHECK_EQ_INT(tether_error_kind(NULL).size, 0);
+  CHECK_EQ_INT(tether_error_message(NULL).size, 0);
+  CHECK_EQ_INT(tether_error_backtrace(NULL).size, 0);
+  TVMFFIObjectHandle s = make_object(K_STR);
+  CHECK_EQ_INT(tether_error_message(s).size, 0); /* not an Error: reads as empty */
+  TVMFFIObjectDecRef(s);
+}
+
+static void test_tether_arg_helpers(void) {
+  TVMFFIAny args[2] = {tether_any_int(1), tether_any_raw_str(NULL)};
+  int64_t i64;
+  double f64;
+  bool b;
+  TVMFFIByteArray str;
+  TVMFFIObject* obj;
+  EXPECT_FAIL("f(0: int)", tether_check_nargs("f(0: int)", NULL, 0, 1));
+  EXPECT_FAIL("Mismatched number", tether_check_nargs(NULL, NULL, -1, 1));
+  EXPECT_FAIL("tether_arg_int", tether_arg_int("f", NULL, 0, &i64));
+  EXPECT_FAIL("tether_arg_int", tether_arg_int("f", args, -1, &i64));
+  EXPECT_FAIL("tether_arg_int", tether_arg_int("f", args, 0, NULL));
+  EXPECT_FAIL("tether_arg_float", tether_arg_float("f", NULL, 0, &f64));
+  EXPECT_FAIL("tether_arg_float", tether_arg_float("f", args, 0, NULL));
+  EXPECT_FAIL("tether_arg_bool", tether_arg_bool("f", NULL, 0, &b));
+  EXPECT_FAIL("tether_arg_bool", tether_arg_bool("f", args, 0, NULL));
+  EXPECT_FAIL("tether_arg_str", tether_arg_str("f", NULL, 0, &str));
+  EXPECT_FAIL("tether_arg_str", tether_arg_str("f", args, 0, NULL));
+  EXPECT_FAIL("f", tether_arg_str("f", args, 1, &str)); /* a NULL const char* */
+  EXPECT_FAIL("tether_arg_object", tether_arg_object("f", NULL, 0, kTVMFFIObject, &obj));
+  EXPECT_FAIL("tether_arg_object", tether_arg_object("f", args, 0, kTVMFFIObject, NULL));
+  EXPECT_FAIL("f", tether_arg_object("f", args, 0, 99999, &obj));
+  EXPECT_FAIL("Mismatched type", tether_arg_int(NULL, args, 1, &i64));
+}
+
+/* ---- container.h ---------------------------------------------------------------------- */
+
+/* Every handle-taking container function against every object of the wrong kind. */
+static void test_containers_wrong_handles(void) {
+  zoo_t z;
+  zoo_make(&z);
+  TVMFFIAny v = tether_any_int(1), out = tether_any_none();
+  int64_t pos = 0;
+  for (size_t i = 0; i <= ZOO_SIZE; ++i) {
+    TVMFFIObjectHandle h = i < ZOO_SIZE ? z.obj[i] : NULL; /* last round: NULL */
+    int32_t t = h != NULL ? ((TVMFFIObject*)h)->type_index : -1;
+    TVMFFIObjectHandle hv = h;
+    if (t != kTVMFFIArray) {
+      CHECK_EQ_INT(tether_array_size(h), -1);
+      expect_fail(-1, "tether_array_size", "tether_array_size(wrong)");
+      CHECK(tether_array_at(h, 0) == NULL);
+      EXPECT_FAIL("tether_array_get", tether_array_get(h, 0, &out));
+      EXPECT_FAIL("tether_array_append", tether_array_append(&hv, &v));
+      EXPECT_FAIL("tether_array_set", tether_array_set(&hv, 0, &v));
+      CHECK(hv == h);
+    }
+    if (t != kTVMFFIList) {
+      CHECK_EQ_INT(tether_list_size(h), -1);
+      expect_fail(-1, "tether_list_size", "tether_list_size(wrong)");
+      CHECK(tether_list_at(h, 0) == NULL);
+      EXPECT_FAIL("tether_list_get", tether_list_get(h, 0, &out));
+      EXPECT_FAIL("tether_list_set", tether_list_set(h, 0, &v));
+      EXPECT_FAIL("tether_list_append", tether_list_append(h, &v));
+      EXPECT_FAIL("tether_list_insert", tether_list_insert(h, 0, &v));
+      EXPECT_FAIL("tether_list_pop", tether_list_pop(h, 0, &out));
+      EXPECT_FAIL("tether_list_erase_range", tether_list_erase_range(h, 0, 0));
+      EXPECT_FAIL("tether_list_replace_slice", tether_list_replace_slice(h, 0, 0, &v, 1));
+      EXPECT_FAIL("tether_list_reverse", tether_list_reverse(h));
+      EXPECT_FAIL("tether_list_clear", tether_list_clear(h));
+    }
+    if (t != kTVMFFIMap && t != kTVMFFIDict) {
+      CHECK_EQ_INT(tether_map_size(h), -1);
+      expect_fail(-1, "tether_map_size", "tether_map_size(wrong)");
+      CHECK(tether_map_find(h, &v) == NULL);
+      EXPECT_FAIL("tether_map_get", tether_map_get(h, &v, &out));
+      CHECK(!tether_map_next(h, &pos, NULL, NULL));
+      EXPECT_FAIL("tether_map_set", tether_map_set(&hv, &v, &v));
+      EXPECT_FAIL("tether_map_erase", tether_map_erase(&hv, &v));
+      CHECK(hv == h);
+    }
+    if (t != kTVMFFIDict) {
+      EXPECT_FAIL("tether_dict_set", tether_dict_set(h, &v, &v));
+      EXPECT_FAIL("tether_dict_erase", tether_dict_erase(h, &v));
+      EXPECT_FAIL("tether_dict_clear", tether_dict_clear(h));
+    }
+    if (t != kTVMFFIShape) {
+      CHECK_EQ_INT(tether_shape_size(h), -1);
+      expect_fail(-1, "tether_shape_size", "tether_shape_size(wrong)");
+      CHECK(tether_shape_data(h) == NULL);
+    }
+    if (t != kTVMFFITensor) CHECK(tether_tensor_dl(h) == NULL);
+  }
+  EXPECT_FAIL("tether_array_append", tether_array_append(NULL, &v));
+  EXPECT_FAIL("tether_array_set", tether_array_set(NULL, 0, &v));
+  EXPECT_FAIL("tether_map_set", tether_map_set(NULL, &v, &v));
+  EXPECT_FAIL("tether_map_erase", tether_map_erase(NULL, &v));
+  zoo_free(&z);
+}
+
+/* NULL out-params, NULL/negative counts, out-of-range indices, NULL and malformed values. */
+static void test_containers_bad_arguments(void) {
+  pool_t pool;
+  memset(&pool, 0, sizeof(pool));
+  TVMFFIObjectHandle arr = make_object(K_ARRAY), list = make_object(K_LIST);
+  TVMFFIObjectHandle map = make_object(K_MAP), dict = make_object(K_DICT), h = NULL;
+  TVMFFIAny v = tether_any_int(1), out = tether_any_none();
+  TVMFFIAny kv[2] = {tether_any_int(1), tether_any_int(2)};
+  static const int64_t bad_index[] = {-1, 2, 3, INT64_MAX, INT64_MIN};
+
+  EXPECT_FAIL("tether_array_new", tether_array_new(NULL, 2, &h));
+  EXPECT_FAIL("tether_array_new", tether_array_new(kv, -1, &h));
+  EXPECT_FAIL("tether_array_new", tether_array_new(kv, 2, NULL));
+  EXPECT_FAIL("tether_list_new", tether_list_new(NULL, 2, &h));
+  EXPECT_FAIL("tether_list_new", tether_list_new(kv, -1, &h));
+  EXPECT_FAIL("tether_list_new", tether_list_new(kv, 2, NULL));
+  EXPECT_FAIL("tether_map_new", tether_map_new(NULL, 1, &h));
+  EXPECT_FAIL("tether_map_new", tether_map_new(kv, -1, &h));
+  EXPECT_FAIL("tether_map_new", tether_map_new(kv, 1, NULL));
+  EXPECT_FAIL("tether_dict_new", tether_dict_new(NULL, 1, &h));
+  EXPECT_FAIL("tether_dict_new", tether_dict_new(kv, -1, &h));
+  EXPECT_FAIL("tether_dict_new", tether_dict_new(kv, 1, NULL));
+  EXPECT_FAIL("tether_shape_new", tether_shape_new(NULL, 2, &h));
+  EXPECT_FAIL("tether_shape_new", tether_shape_new(tensor_shape, -1, &h));
+  EXPECT_FAIL("tether_shape_new", tether_shape_new(tensor_shape, 2, NULL));
+  EXPECT_FAIL("tether_shape_new", tether_shape_new(tensor_shape, INT64_MAX, &h));
+
+  for (size_t i = 0; i < sizeof(bad_index) / sizeof(bad_index[0]); ++i) {
+    int64_t x = bad_index[i];
+    CHECK(tether_array_at(arr, x) == NULL);
+    CHECK(tether_list_at(list, x) == NULL);
+    EXPECT_FAIL(NULL, tether_array_get(arr, x, &out));
+    EXPECT_FAIL(NULL, tether_array_set(&arr, x, &v));
+    EXPECT_FAIL(NULL, tether_list_get(list, x, &out));
+    EXPECT_FAIL(NULL, tether_list_set(list, x, &v));
+    EXPECT_FAIL(NULL, tether_list_pop(list, x, &out));
+    EXPECT_FAIL(NULL, tether_list_erase_range(list, x, 1));
+    EXPECT_FAIL(NULL, tether_list_erase_range(list, 0, x == 2 ? 3 : x));
+    EXPECT_FAIL(NULL, tether_list_replace_slice(list, x, x == 2 ? 3 : x, &v, 1));
+    if (x != 2) EXPECT_FAIL(NULL, tether_list_insert(list, x, &v));
+  }
+  EXPECT_FAIL("tether_list_replace_slice", tether_list_replace_slice(list, 0, 0, NULL, 1));
+  EXPECT_FAIL("tether_list_replace_slice", tether_list_replace_slice(list, 0, 0, &v, -1));
+  CHECK_EQ_INT(tether_array_size(arr), 2);
+  CHECK_EQ_INT(tether_list_size(list), 2);
+
+  /* NULL out and NULL values. */
+  EXPECT_FAIL("tether_array_get", tether_array_get(arr, 0, NULL));
+  EXPECT_FAIL("tether_list_get", tether_list_get(list, 0, NULL));
+  EXPECT_FAIL("tether_map_get", tether_map_get(map, &v, NULL));
+  EXPECT_FAIL("tether_map_get", tether_map_get(map, NULL, &out));
+  CHECK(tether_map_find(map, NULL) == NULL);
+  EXPECT_FAIL("tether_array_append", tether_array_append(&arr, NULL));
+  EXPECT_FAIL("tether_array_set", tether_array_set(&arr, 0, NULL));
+  EXPECT_FAIL("tether_list_set", tether_list_set(list, 0, NULL));
+  EXPECT_FAIL("tether_list_append", tether_list_append(list, NULL));
+  EXPECT_FAIL("tether_list_insert", tether_list_insert(list, 0, NULL));
+  EXPECT_FAIL("tether_map_set", tether_map_set(&map, NULL, &v));
+  EXPECT_FAIL("tether_map_set", tether_map_set(&map, &v, NULL));
+  EXPECT_FAIL("tether_map_erase", tether_map_erase(&map, NULL));
+  EXPECT_FAIL("tether_dict_set", tether_dict_set(dict, NULL, &v));
+  EXPECT_FAIL("tether_dict_set", tether_dict_set(dict, &v, NULL));
+  EXPECT_FAIL("tether_dict_erase", tether_dict_erase(dict, NULL));
+  CHECK(!tether_map_next(map, NULL, NULL, NULL));
+  int64_t pos = INT64_MAX;
+  CHECK(!tether_map_next(map, &pos, NULL, NULL));
+  pos = INT64_MIN;
+  const TVMFFIAny *key = NULL, *value = NULL;
+  CHECK(tether_map_next(map, &pos, &key, &value)); /* negative: from the start */
+  CHECK_OK(tether_list_pop(list, 0, NULL));         /* NULL out: value dropped */
+  CHECK_OK(tether_list_append(list, &v));
+
+  /* Every malformed value, as element, key and value: refused, nothing changes. */
+  static const int malformed[] = {K_RAW_STR_NULL, K_SMALL_STR_BAD, K_BYTES_PTR_NULL, K_BYTES_PTR_BAD,
+                                  K_RVALUE_MOVED, K_RVALUE_NULL,   K_RESERVED_20,    K_NEG_INDEX,
+                                  K_ANY_INDEX,    K_OBJ_NULL};
+  for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); ++i) {
+    TVMFFIAny bad = make_value(&pool, malformed[i]);
+    TVMFFIAny pair[2] = {bad, v};
+    EXPECT_FAIL("tether_array_new", tether_array_new(&bad, 1, &h));
+    EXPECT_FAIL("tether_list_new", tether_list_new(&bad, 1, &h));
+    EXPECT_FAIL("tether_map_new", tether_map_new(pair, 1, &h));
+    EXPECT_FAIL("tether_dict_new", tether_dict_new(pair, 1, &h));
+    EXPECT_FAIL("tether_array_append", tether_array_append(&arr, &bad));
+    EXPECT_FAIL("tether_array_set", tether_array_set(&arr, 0, &bad));
+    EXPECT_FAIL("tether_list_set", tether_list_set(list, 0, &bad));
+    EXPECT_FAIL("tether_list_append", tether_list_append(list, &bad));
+    EXPECT_FAIL("tether_list_insert", tether_list_insert(list, 0, &bad));
+    EXPECT_FAIL("tether_list_replace_slice", tether_list_replace_slice(list, 0, 1, &bad, 1));
+    EXPECT_FAIL("tether_map_set", tether_map_set(&map, &bad, &v));
+    EXPECT_FAIL("tether_map_set", tether_map_set(&map, &v, &bad));
+    EXPECT_FAIL("tether_dict_set", tether_dict_set(dict, &bad, &v));
+    EXPECT_FAIL("tether_dict_set", tether_dict_set(dict, &v, &bad));
+    /* Lookups with a malformed key find nothing (and erase nothing). */
+    CHECK(tether_map_find(map, &bad) == NULL);
+    EXPECT_FAIL(NULL, tether_map_get(map, &bad, &out));
+    EXPECT_OUTCOME(NULL, tether_map_erase(&map, &bad));
+    EXPECT_OUTCOME(NULL, tether_dict_erase(dict, &bad));
+  }
+  pool_release(&pool);
+  CHECK_EQ_INT(tether_array_size(arr), 2);
+  CHECK_EQ_INT(tether_list_size(list), 2);
+  CHECK_EQ_INT(tether_map_size(map), 1);
+  CHECK_EQ_INT(tether_map_size(dict), 1);
+  TVMFFIObjectDecRef(arr);
+  TVMFFIObjectDecRef(list);
+  TVMFFIObjectDecRef(map);
+  TVMFFIObjectDecRef(dict);
+}
+
+/* ---- tensor.h ------------------------------------------------------------------------------ */
+
+static int set_error_calls;
+static void record_set_error(void* ctx, const char* kind, const char* message) {
+  (void)ctx;
+  set_error_calls++;
+  TVMFFIErrorSetRaisedFromCStr(kind, message);
+}
+
+static void test_tensor_helpers(void) {
+  TVMFFIObjectHandle t = NULL;
+  DLDataType f32 = {kDLFloat, 32, 1};
+  DLDevice cpu = {kDLCPU, 0};
+  int64_t shape[2] = {2, 3}, neg[2] = {2, -1}, huge[2] = {INT64_MAX, 2};
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(shape, 2, f32, cpu, NULL));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(NULL, 2, f32, cpu, &t));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(shape, -1, f32, cpu, &t));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(neg, 2, f32, cpu, &t));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(huge, 2, f32, cpu, &t));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(shape, 2, (DLDataType){kDLFloat, 0, 1}, cpu, &t));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(shape, 2, (DLDataType){kDLFloat, 32, 0}, cpu, &t));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(shape, 2, f32, (DLDevice){kDLCUDA, 0}, &t));
+  EXPECT_FAIL("tether_tensor_empty", tether_tensor_empty(shape, 2, f32, (DLDevice){-1, -1}, &t));
+  CHECK(tether_tensor_dl(NULL) == NULL);
+
+  DLManagedTensorVersioned* mt = NULL;
+  DLTensor bad = static_dltensor;
+  bad.ndim = -3;
+  EXPECT_FAIL("tether_cpu_dlpack_allocator", tether_cpu_dlpack_allocator(NULL, &mt, NULL, NULL));
+  EXPECT_FAIL("tether_cpu_dlpack_allocator",
+              tether_cpu_dlpack_allocator(&static_dltensor, NULL, NULL, NULL));
+  EXPECT_FAIL("tether_cpu_dlpack_allocator", tether_cpu_dlpack_allocator(&bad, &mt, NULL, NULL));
+  set_error_calls = 0;
+  EXPECT_FAIL("tether_cpu_dlpack_allocator",
+              tether_cpu_dlpack_allocator(&bad, &mt, NULL, record_set_error));
+  CHECK_EQ_INT(set_error_calls, 1);
+  CHECK(mt == NULL);
+}
+
+/* ---- reflection.h ------------------------------------------------------------------------ */
+
+/* A reflected type of this test: harden.Point {int64 abc = 0; str name = "p"}.  The field
+ * is called `abc` so that the sweep's small-string value names it. */
+typedef struct {
+  TVMFFIObject header;
+  int64_t abc;
+  TVMFFIAny name;
+} harden_point_t;
+
+static int32_t point_index = -1;
+
+static void define_point_type(void) {
+  TVMFFIByteArray key = {"harden.Point", 12};
+  point_index = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 1, kTVMFFIObject);
+  TVMFFIAny zero = tether_any_int(0), p = tether_any_raw_str("p");
+  tether_field_def_t abc = {"abc", TETHER_FIELD_INT64, offsetof(harden_point_t, abc),
+                            kTVMFFIFieldFlagBitMaskWritable, 0, &zero, NULL};
+  tether_field_def_t name = {"name", TETHER_FIELD_STRING, offsetof(harden_point_t, name),
+                             kTVMFFIFieldFlagBitMaskWritable, 0, &p, NULL};
+  if (point_index < 0 || tether_type_def_field(point_index, &abc) != 0 ||
+      tether_type_def_field(point_index, &name) != 0 ||
+      tether_type_def_finish(point_index, sizeof(harden_point_t), "a test type") != 0) {
+    fprintf(stderr, "cannot define harden.Point\n");
+    abort();
+  }
+}
+
+static void test_reflection_helpers(void) {
+  zoo_t z;
+  zoo_make(&z);
+  pool_t pool;
+  memset(&pool, 0, sizeof(pool));
+  TVMFFIAny v = tether_any_int(3), out = tether_any_none();
+  TVMFFIObjectHandle h = NULL;
+
+  CHECK(tether_field_getter((tether_field_kind)-1) == NULL);
+  CHECK(tether_field_getter(TETHER_FIELD_NUM_KINDS) == NULL);
+  CHECK(tether_field_setter((tether_field_kind)9999) == NULL);
+  CHECK_EQ_INT(tether_field_kind_of_getter(NULL), -1);
+  CHECK(tether_device_type_name(-1) == NULL);
+  CHECK(tether_device_type_name(INT32_MAX) == NULL);
+  CHECK_EQ_INT(tether_device_type_from_name(NULL, 3), -1);
+  CHECK_EQ_INT(tether_device_type_from_name("cpu", 0), -1);
+  CHECK_EQ_INT(tether_device_type_from_name("nope", 4), -1);
+
+  /* Definitions on bad indices and with bad descriptions. */
+  tether_field_def_t def = {"f", TETHER_FIELD_INT64, 24, 0, 0, NULL, NULL};
+  EXPECT_FAIL(NULL, tether_type_def_field(-1, &def));
+  EXPECT_FAIL(NULL, tether_type_def_field(99999, &def));
+  EXPECT_FAIL("tether_type_def_field", tether_type_def_field(point_index, NULL));
+  def.name = NULL;
+  EXPECT_FAIL("tether_type_def_field", tether_type_def_field(point_index, &def));
+  def.name = "f";
+  def.kind = (tether_field_kind)99;
+  EXPECT_FAIL("tether_type_def_field", tether_type_def_field(point_index, &def));
+  def.kind = TETHER_FIELD_INT64;
+  def.offset = 8; /* inside the header */
+  EXPECT_FAIL("tether_type_def_field", tether_type_def_field(point_index, &def));
+  def.offset = -100;
+  EXPECT_FAIL("tether_type_def_field", tether_type_def_field(point_index, &def));
+  EXPECT_FAIL(NULL, tether_type_def_method(-1, "m", return_none, false, NULL));
+  EXPECT_FAIL("tether_type_def_method", tether_type_def_method(point_index, "m", NULL, false, NULL));
+  EXPECT_FAIL(NULL, tether_type_def_finish(-1, 64, NULL));
+  EXPECT_FAIL(NULL, tether_type_def_finish(point_index, 64, NULL)); /* twice */
+  /* A total size that cannot hold the fields would let setters write past the object. */
+  TVMFFIByteArray key = {"harden.Small", 12};
+  int32_t small = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 1, kTVMFFIObject);
+  tether_field_def_t far = {"far", TETHER_FIELD_INT64, 64, 0, 0, NULL, NULL};
+  CHECK_OK(tether_type_def_field(small, &far));
+  EXPECT_FAIL("tether_type_def_finish", tether_type_def_finish(small, 32, NULL));
+  EXPECT_FAIL("tether_type_def_finish", tether_type_def_finish(small, -8, NULL));
+  EXPECT_FAIL(NULL, tether_object_new_reflected(small, &h)); /* no metadata */
+
+  CHECK(tether_type_find_field(-1, "abc", 3) == NULL);
+  CHECK(tether_type_find_field(point_index, NULL, 3) == NULL);
+  CHECK(tether_type_find_field(point_index, "nope", 4) == NULL);
+  const TVMFFIFieldInfo* abc = tether_type_find_field(point_index, "abc", 3);
+  CHECK(abc != NULL);
+
+  EXPECT_FAIL("tether_object_new_reflected", tether_object_new_reflected(point_index, NULL));
+  static const int32_t not_reflected[] = {-1, kTVMFFINone, kTVMFFIInt, kTVMFFIObject, kTVMFFIStr,
+                                          kTVMFFIArray, 99999};
+  for (size_t i = 0; i < sizeof(not_reflected) / sizeof(not_reflected[0]); ++i) {
+    EXPECT_FAIL("tether_object_new_reflected", tether_object_new_reflected(not_reflected[i], &h));
+  }
+  TVMFFIObjectHandle point = NULL;
+  CHECK_OK(tether_object_new_reflected(point_index, &point));
+
+  EXPECT_FAIL("tether_field_get", tether_field_get(NULL, abc, &out));
+  EXPECT_FAIL("tether_field_get", tether_field_get(point, NULL, &out));
+  EXPECT_FAIL("tether_field_get", tether_field_get(point, abc, NULL));
+  EXPECT_FAIL("tether_field_set", tether_field_set(NULL, abc, &v));
+  EXPECT_FAIL("tether_field_set", tether_field_set(point, NULL, &v));
+  EXPECT_FAIL("tether_field_set", tether_field_set(point, abc, NULL));
+  /* A field of harden.Point on any other object would read/write foreign memory. */
+  for (size_t i = 0; i < ZOO_SIZE; ++i) {
+    EXPECT_FAIL("tether_field_get", tether_field_get(z.obj[i], abc, &out));
+    EXPECT_FAIL("tether_field_set", tether_field_set(z.obj[i], abc, &v));
+  }
+  for (int k = 0; k < K_COUNT; ++k) {
+    TVMFFIAny x = make_value(&pool, k);
+    char call[128];
+    snprintf(call, sizeof(call), "tether_field_set(point.abc, %s)", kind_text[k]);
+    check_outcome(tether_field_set(point, abc, &x), NULL, call);
+    const TVMFFIFieldInfo* name = tether_type_find_field(point_index, "name", 4);
+    snprintf(call, sizeof(call), "tether_field_set(point.name, %s)", kind_text[k]);
+    check_outcome(tether_field_set(point, name, &x), NULL, call);
+  }
+  pool_release(&pool);
+
+  EXPECT_FAIL("tether_repr", tether_repr(NULL, &out));
+  EXPECT_FAIL("tether_repr", tether_repr(&v, NULL));
+  TVMFFIObjectDecRef(point);
+  zoo_free(&z);
+}
+
 /* ---- the sweep of the ffi.* globals ------------------------------------------------------ */
 
 /* Fillers for the positions not being varied: plausible arguments of the globals. */
 static const int fillers[] = {K_NONE, K_INT0, K_SMALL_STR, K_LIST, K_MODULE};
 /* Candidate arguments from which accepted combinations ("seeds") are searched, per arity
  * (fewer for more arguments, to bound the search). */
-static const int seed_fillers12[] = {K_NONE,  K_INT0, K_INT1, K_BOOL,   K_SMALL_STR,
+static const int seed_fillers12[] = {K_TYPE_KEY, K_NONE,  K_INT0, K_INT1, K_BOOL,   K_SMALL_STR,
                                      K_STR,   K_ARRAY, K_LIST, K_MAP,   K_DICT,
                                      K_FUNCTION, K_MODULE, K_TENSOR, K_SHAPE};
-static const int seed_fillers3[] = {K_NONE, K_INT0, K_INT1, K_SMALL_STR, K_ARRAY,
+static const int seed_fillers3[] = {K_TYPE_KEY, K_NONE, K_INT0, K_INT1, K_SMALL_STR, K_ARRAY,
                                     K_LIST, K_MAP,  K_DICT, K_MODULE};
 static const int seed_fillers4[] = {K_NONE, K_INT0, K_INT1, K_SMALL_STR, K_LIST};
 
 static long sweep_calls;
+static int sweep_name_required = 1; /* the message must contain the swept function's name */
 
 static void describe(char* buf, size_t cap, const char* name, const int* kinds, int n) {
   int pos = snprintf(buf, cap, "%s(", name);
@@ -988,7 +1409,7 @@ static int sweep_call(TVMFFIObjectHandle f, const char* name, const int* kinds, 
   TVMFFIAny result = tether_any_none();
   int rc = TVMFFIFunctionCall(f, args, n, &result);
   sweep_calls++;
-  check_outcome(rc, name, call);
+  check_outcome(rc, sweep_name_required ? name : NULL, call);
   if (rc == 0) {
     if (result.type_index == kTVMFFIRawStr || result.type_index == kTVMFFIByteArrayPtr ||
         result.type_index == kTVMFFIObjectRValueRef) {
@@ -1105,6 +1526,60 @@ static char** global_names(void) {
   return names;
 }
 
+/* Functions the globals hand out, swept like the globals (their errors need not carry a
+ * global's name: only a known kind and a non-empty message). */
+static void test_sweep_derived_functions(void) {
+  TVMFFIObjectHandle lister = tether_func_get("ffi.FunctionListGlobalNamesFunctor");
+  TVMFFIObjectHandle map_iter = tether_func_get("ffi.MapForwardIterFunctor");
+  TVMFFIObjectHandle dict_iter = tether_func_get("ffi.DictForwardIterFunctor");
+  TVMFFIObjectHandle map = make_object(K_MAP), dict = make_object(K_DICT);
+  TVMFFIAny names, it_map, it_dict, arg;
+  CHECK_OK(tether_func_call(lister, NULL, 0, &names));
+  arg = tether_any_object(map);
+  CHECK_OK(tether_func_call(map_iter, &arg, 1, &it_map));
+  arg = tether_any_object(dict);
+  CHECK_OK(tether_func_call(dict_iter, &arg, 1, &it_dict));
+  /* harden.Point's generated __ffi_init__. */
+  TVMFFIByteArray init_name = {"__ffi_init__", 12};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&init_name);
+  CHECK(col != NULL && point_index < col->size);
+  TVMFFIObjectHandle init = col->data[point_index].v_obj;
+  struct {
+    TVMFFIObjectHandle f;
+    const char* name;
+  } targets[] = {
+      {names.v_obj, "the names functor"},
+      {it_map.v_obj, "a Map iterator"},
+      {it_dict.v_obj, "a Dict iterator"},
+      {init, "harden.Point.__ffi_init__"},
+  };
+  sweep_name_required = 0;
+  for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); ++i) {
+    int kinds[4] = {0, 0, 0, 0};
+    sweep_call(targets[i].f, targets[i].name, kinds, 0);
+    for (int n = 1; n <= 3; ++n) {
+      for (int p = 0; p < n; ++p) {
+        for (int k = 0; k < K_COUNT; ++k) {
+          for (size_t fi = 0; fi < sizeof(seed_fillers3) / sizeof(seed_fillers3[0]); ++fi) {
+            for (int j = 0; j < n; ++j) kinds[j] = seed_fillers3[fi];
+            kinds[p] = k;
+            sweep_call(targets[i].f, targets[i].name, kinds, n);
+          }
+        }
+      }
+    }
+  }
+  sweep_name_required = 1;
+  tether_any_release(&names);
+  tether_any_release(&it_map);
+  tether_any_release(&it_dict);
+  TVMFFIObjectDecRef(map);
+  TVMFFIObjectDecRef(dict);
+  TVMFFIObjectDecRef(lister);
+  TVMFFIObjectDecRef(map_iter);
+  TVMFFIObjectDecRef(dict_iter);
+}
+
 static void test_sweep_globals(void) {
   char** names = global_names();
   int count = 0;
@@ -1129,7 +1604,7 @@ static void test_sweep_globals(void) {
  */
 static void warm_up(void) {
   TVMFFIObjectHandle syslib = tether_func_get("ffi.SystemLib");
-  static const int prefixes[] = {K_RAW_STR, K_RAW_STR_EMPTY, K_SMALL_STR, K_STR};
+  static const int prefixes[] = {K_RAW_STR, K_RAW_STR_EMPTY, K_SMALL_STR, K_STR, K_TYPE_KEY};
   TVMFFIAny r;
   if (syslib == NULL || tether_func_call(syslib, NULL, 0, &r) != 0) abort();
   syslib_module = r.v_obj;
@@ -1153,6 +1628,13 @@ int main(void) {
       TEST_CASE(test_get_type_info_unknown_exits),
       TEST_CASE(test_abi_init_once_and_env),
       TEST_CASE(test_abi_tensors),
+      TEST_CASE(test_tether_any_helpers),
+      TEST_CASE(test_tether_arg_helpers),
+      TEST_CASE(test_containers_wrong_handles),
+      TEST_CASE(test_containers_bad_arguments),
+      TEST_CASE(test_tensor_helpers),
+      TEST_CASE(test_reflection_helpers),
+      TEST_CASE(test_sweep_derived_functions),
       TEST_CASE(test_sweep_globals),
   };
   /* Errors are the common outcome here; a one-frame backtrace keeps raising them cheap
@@ -1162,6 +1644,7 @@ int main(void) {
   sweep_trace = trace != NULL && trace[0] == '1';
   sweep_seeds = trace != NULL && strcmp(trace, "seeds") == 0;
   warm_up();
+  define_point_type();
   int rc = test_run_all(cases, sizeof(cases) / sizeof(cases[0]));
   TVMFFIObjectDecRef(syslib_module);
   if (contract_failures != 0) printf("%d contract violation(s)\n", contract_failures);

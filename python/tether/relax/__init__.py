@@ -6,7 +6,7 @@ the BlockBuilder, and the operators (relax.op, relax.op.nn) as Python functions 
 constructor globals "relax.op.<name>".  Everything is the C object itself: a Var passed to an
 op is the very handle stored in the Call's args.  print(node) shows TVMScript.
 """
-from .. import ir as _ir  # loads libtether_ir and binds the shared node classes
+from .. import ir  # noqa: F401  (loads libtether_ir and binds the shared node classes)
 from ..ir import IRModule, InternalError, Op, assert_structural_equal, structural_equal, \
     structural_hash
 from .expr import (BaseFunc, Binding, BindingBlock, Call, Constant, DataflowBlock, DataflowVar,

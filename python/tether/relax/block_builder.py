@@ -23,7 +23,7 @@ from ..registry import register_object
 # Typing names for annotations only.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional, Sequence, Union
+    from typing import Any, Dict, Optional, Sequence, Union
 
 __all__ = ["BlockBuilder", "FunctionScope", "DataflowScope"]
 

@@ -7,7 +7,6 @@ forwards to its C constructor global; fields are read through reflection.
 from __future__ import annotations
 
 from .. import core
-from .. import ir as _ir
 from ..ir import (BaseFunc, Call, Constant, DataTypeImm, Expr, FloatImm, GenericConst,
                   GlobalVar, IntImm, Node, StringImm, Tuple, TupleGetItem, Type, Var)
 from ..registry import register_object
