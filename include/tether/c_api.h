@@ -278,6 +278,7 @@ typedef struct TVMFFITypeInfo {
 /* ---- exported functions (c_api.h) ------------------------------------------------------ */
 TVM_FFI_DLL void TVMFFIGetVersion(TVMFFIVersion* out_version);
 
+/* NULL is refused with a ValueError (tvm-ffi does not tolerate it either). */
 TVM_FFI_DLL int TVMFFIObjectIncRef(TVMFFIObjectHandle obj);
 /* NULL is tolerated. */
 TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle obj);
@@ -298,13 +299,15 @@ TVM_FFI_DLL int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
 TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out);
 /* *out is overwritten with an owning value; an ObjectRValueRef is moved out of its slot. */
 TVM_FFI_DLL int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out);
-/* args: views; *result must be pre-set to a type index < 64 and receives an owning value. */
+/* args: views; *result must be pre-set to a type index < 64 and receives an owning value.
+ * A handle that is not a Function, a negative count or a NULL result is refused (-1). */
 TVM_FFI_DLL int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                                    TVMFFIAny* result);
 
 /* *result: the raised error (new reference to the caller) or NULL; the slot is cleared. */
 TVM_FFI_DLL void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result);
-/* Borrows `error` (takes its own reference). */
+/* Borrows `error` (takes its own reference).  A non-Error object is not parked: a TypeError
+ * saying so is parked instead. */
 TVM_FFI_DLL void TVMFFIErrorSetRaised(TVMFFIObjectHandle error);
 TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message);
 TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_parts,

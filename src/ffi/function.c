@@ -104,17 +104,30 @@ static int tether__call_check(const char* api, TVMFFIObjectHandle func, const TV
   return 0;
 }
 
+/* Stands in for NULL `args` with a small count (all zero bytes: None). */
+#define TETHER__NONE_ARGS 64
+static const TVMFFIAny tether__none_args[TETHER__NONE_ARGS];
+
 /*
  * The hot path: one load and a tail call (spec 2).  The checks are never-taken branches
- * on the header the call reads anyway; they keep bad input from crashing.  NULL `args`
- * with a count still reaches the callee, as in the reference (a callee may ignore its
- * arguments, and callers rely on that); tether_func_call refuses it.
+ * on the header the call reads anyway; they keep bad input from crashing.
+ * NULL `args` with a count still reaches the callee with that count, as in the reference
+ * (a callee may ignore its arguments, and callers rely on that), but reading them yields
+ * None instead of dereferencing NULL; more than TETHER__NONE_ARGS of them is refused.
+ * tether_func_call refuses NULL `args` with a count outright.
  */
 int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                        TVMFFIAny* result) {
   if (TETHER_UNLIKELY(func == NULL || ((TVMFFIObject*)func)->type_index != kTVMFFIFunction ||
-                      num_args < 0 || result == NULL)) {
-    return tether__call_check("TVMFFIFunctionCall", func, args, num_args, result, false);
+                      num_args < 0 || result == NULL || (args == NULL && num_args != 0))) {
+    if (args == NULL && num_args > 0 && num_args <= TETHER__NONE_ARGS) {
+      args = (TVMFFIAny*)tether__none_args; /* callees only read their arguments */
+    } else {
+      return tether__call_check("TVMFFIFunctionCall", func, args, num_args, result, true);
+    }
+    if (tether__call_check("TVMFFIFunctionCall", func, args, num_args, result, true) != 0) {
+      return -1;
+    }
   }
   return TETHER_CELL(TVMFFIFunctionCell, func)->safe_call(func, args, num_args, result);
 }

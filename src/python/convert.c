@@ -131,6 +131,7 @@ int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   }
   if (!tpy_has_nul(s, (size_t)n)) {
     out->type_index = kTVMFFIRawStr;
+    out->zero_padding = 0;
     out->v_c_str = s;
     return 0;
   }

@@ -33,8 +33,10 @@ static inline void tpy_temps_init(tpy_temps* temps) {
   temps->items = temps->inline_items;
 }
 void tpy_temps_release_slow(tpy_temps* temps);
+/* (items only leaves inline_items when the list grows past TPY_TEMPS_INLINE entries, so
+ * n == 0 means there is nothing to release or free.) */
 static inline void tpy_temps_release(tpy_temps* temps) {
-  if (temps->n != 0 || temps->items != temps->inline_items) tpy_temps_release_slow(temps);
+  if (temps->n != 0) tpy_temps_release_slow(temps);
 }
 /* Keeps `obj_steal` alive until release (steals the reference, also on failure).
  * 0, or -1 with a Python MemoryError set. */
@@ -68,30 +70,34 @@ extern TVMFFIObject* tpy_kwargs_handle;
  * (embedded NUL) a temporary String.  0 or -1 with a Python error set. */
 int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
 
-/* true if s[0..n) (n >= 8) contains a NUL byte: 8 bytes at a time, the last word
- * overlapping the previous one, never reading outside the n bytes. */
+/* true if s[0..n) (n >= 8) contains a NUL byte: the first and the last 8 bytes (they may
+ * overlap), then the words in between, never reading outside the n bytes; long strings go
+ * to memchr (vectorised).  (w - 0x01..01) & ~w & 0x80..80 is nonzero iff w has a zero byte. */
 static inline bool tpy_has_nul(const char* s, size_t n) {
   const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  uint64_t w;
-  size_t i = 0;
-  for (; i + 8 < n; i += 8) {
-    memcpy(&w, s + i, 8);
-    if ((w - ones) & ~w & highs) return true;
+  if (n > 64) return memchr(s, 0, n) != NULL;
+  uint64_t a, b;
+  memcpy(&a, s, 8);
+  memcpy(&b, s + n - 8, 8);
+  uint64_t acc = ((a - ones) & ~a) | ((b - ones) & ~b);
+  for (size_t i = 8; i + 8 < n; i += 8) {
+    memcpy(&a, s + i, 8);
+    acc |= (a - ones) & ~a;
   }
-  memcpy(&w, s + n - 8, 8);
-  return ((w - ones) & ~w & highs) != 0;
+  return (acc & highs) != 0;
 }
 
 /* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
 
-/* Exact int/float/str/Object first; everything else via tpy_arg_from_py. */
+/* Exact int/float/str/Object first; everything else via tpy_arg_from_py.  (Each branch
+ * writes type_index and zero_padding together: one 8-byte store.) */
 static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   PyTypeObject* t = Py_TYPE(obj);
-  out->zero_padding = 0;
   if (t == &PyLong_Type) {
 #if PY_VERSION_HEX >= 0x030C0000
     if (PyUnstable_Long_IsCompact((PyLongObject*)obj)) {
       out->type_index = kTVMFFIInt;
+      out->zero_padding = 0;
       out->v_int64 = (int64_t)PyUnstable_Long_CompactValue((PyLongObject*)obj);
       return 0;
     }
@@ -99,6 +105,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
     Py_ssize_t size = Py_SIZE(obj);
     if (size >= -1 && size <= 1) {
       out->type_index = kTVMFFIInt;
+      out->zero_padding = 0;
       out->v_int64 = (int64_t)size * (int64_t)((PyLongObject*)obj)->ob_digit[0];
       return 0;
     }
@@ -107,22 +114,25 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
   }
   if (t == &PyFloat_Type) {
     out->type_index = kTVMFFIFloat;
+    out->zero_padding = 0;
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
     return 0;
   }
   if (t == &PyUnicode_Type) {
-    if (PyUnicode_IS_COMPACT_ASCII(obj)) { /* the characters are the UTF-8, NUL-terminated */
-      size_t n = (size_t)PyUnicode_GET_LENGTH(obj);
-      const char* s = (const char*)PyUnicode_DATA(obj);
+    if (PyUnicode_IS_COMPACT_ASCII(obj)) {
+      /* The characters follow the header and are the UTF-8, NUL-terminated. */
+      size_t n = (size_t)((PyASCIIObject*)obj)->length;
+      const char* s = (const char*)((PyASCIIObject*)obj + 1);
       if (n <= 7) {
         out->type_index = kTVMFFISmallStr;
+        out->small_str_len = (uint32_t)n;
         out->v_int64 = 0;
         memcpy(out->v_bytes, s, n);
-        out->small_str_len = (uint32_t)n;
         return 0;
       }
       if (!tpy_has_nul(s, n)) {
         out->type_index = kTVMFFIRawStr;
+        out->zero_padding = 0;
         out->v_c_str = s;
         return 0;
       }
@@ -133,6 +143,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
     TVMFFIObject* h = ((TpyObject*)obj)->handle;
     if (h != NULL) {
       out->type_index = h->type_index;
+      out->zero_padding = 0;
       out->v_obj = h;
       return 0;
     }

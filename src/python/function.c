@@ -67,15 +67,49 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_call_general(TpyFunction* f, PyObje
   return tpy_from_any_steal(&result);
 }
 
-/* Function's vectorcall.  The no-argument call with the GIL held is done here with a
- * minimal frame; everything else goes to tpy_function_call_general. */
+/* The common call with 1..TPY_STACK_ARGS positional arguments and the GIL held (f has a
+ * handle): arguments converted into a stack array, no checks left to do.  Kept out of
+ * line so that the no-argument call keeps a minimal frame.  Called through the local name
+ * (a direct jump, no PLT); the exported alias only names the frame in C backtraces. */
+static __attribute__((noinline)) PyObject* tpy_function_call_args_local(TpyFunction* f,
+                                                                        PyObject* const* args,
+                                                                        size_t n) {
+  TVMFFIAny views[TPY_STACK_ARGS];
+  tpy_temps temps;
+  tpy_temps_init(&temps);
+  for (size_t i = 0; i < n; ++i) {
+    if (tpy_arg_fast(args[i], &views[i], &temps) != 0) {
+      tpy_temps_release(&temps);
+      return NULL;
+    }
+  }
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  int rc = f->safe_call(f->base.handle, views, (int32_t)n, &result);
+  tpy_temps_release(&temps);
+  if (rc != 0) return tpy_raise_ffi_error();
+  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+  return tpy_from_any_steal(&result);
+}
+TPY_BACKTRACE_VISIBLE PyObject* tpy_function_call_args(TpyFunction* f, PyObject* const* args,
+                                                       size_t n)
+    __attribute__((alias("tpy_function_call_args_local")));
+
+/*
+ * Function's vectorcall.  The common calls -- positional arguments only, at most
+ * TPY_STACK_ARGS of them, the GIL held -- are done here (no argument) or in
+ * tpy_function_call_args; everything else goes to tpy_function_call_general.
+ */
 TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args,
                                                         size_t nargsf, PyObject* kwnames) {
   TpyFunction* f = (TpyFunction*)self;
-  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-  if (n != 0 || kwnames != NULL || f->release_gil || f->safe_call == NULL) {
-    return tpy_function_call_general(f, args, n, kwnames);
+  size_t n = (size_t)PyVectorcall_NARGS(nargsf);
+  if (kwnames != NULL || n > TPY_STACK_ARGS || f->release_gil || f->safe_call == NULL) {
+    return tpy_function_call_general(f, args, (Py_ssize_t)n, kwnames);
   }
+  if (n != 0) return tpy_function_call_args_local(f, args, n);
   TVMFFIAny result;
   result.type_index = kTVMFFINone;
   result.zero_padding = 0;

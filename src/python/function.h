@@ -37,6 +37,7 @@ PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args, size_t 
                                   PyObject* kwnames);
 PyObject* tpy_function_call_general(TpyFunction* f, PyObject* const* args, Py_ssize_t n,
                                     PyObject* kwnames);
+PyObject* tpy_function_call_args(TpyFunction* f, PyObject* const* args, size_t n);
 int tpy_callback_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result);
 
 /* Module functions. */

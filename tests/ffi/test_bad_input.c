@@ -524,8 +524,10 @@ static void test_abi_functions_and_registry(void) {
     EXPECT_FAIL("TVMFFIFunctionCall", TVMFFIFunctionCall(z.obj[i], NULL, 0, &result));
   }
   /* NULL args with a count reach the callee (as in the reference; test_function relies
-   * on it): return_none ignores them.  tether_func_call refuses them (below). */
+   * on it), reading as None; too many are refused.  tether_func_call refuses them (below). */
   CHECK_OK(TVMFFIFunctionCall(f, NULL, 2, &result));
+  EXPECT_FAIL("TVMFFIFunctionCall", TVMFFIFunctionCall(f, NULL, 65, &result));
+  EXPECT_FAIL("TVMFFIFunctionCall", TVMFFIFunctionCall(f, NULL, INT32_MAX, &result));
   EXPECT_FAIL("TVMFFIFunctionCall", TVMFFIFunctionCall(f, &arg, -1, &result));
   EXPECT_FAIL("TVMFFIFunctionCall", TVMFFIFunctionCall(f, &arg, 1, NULL));
   CHECK_OK(TVMFFIFunctionCall(f, NULL, 0, &result));
@@ -1587,6 +1589,17 @@ static void test_sweep_globals(void) {
     TVMFFIObjectHandle f = tether_func_get(*p);
     CHECK(f != NULL);
     if (f != NULL) sweep_function(f, *p);
+    /* NULL `args` with a count: the callee reads Nones (never NULL). */
+    for (int32_t n = 1; f != NULL && n <= 4; ++n) {
+      TVMFFIAny result = tether_any_none();
+      char call[256];
+      snprintf(call, sizeof(call), "%s(NULL args, %d)", *p, (int)n);
+      int64_t live_before = tether_object_live_count();
+      if (check_outcome(TVMFFIFunctionCall(f, NULL, n, &result), *p, call) == 0) {
+        tether_any_release(&result);
+      }
+      CHECK_EQ_INT(tether_object_live_count(), live_before);
+    }
     TVMFFIObjectDecRef(f);
     free(*p);
   }
