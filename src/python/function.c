@@ -106,17 +106,19 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject
                                                         size_t nargsf, PyObject* kwnames) {
   TpyFunction* f = (TpyFunction*)self;
   size_t n = (size_t)PyVectorcall_NARGS(nargsf);
-  if (kwnames != NULL || n > TPY_STACK_ARGS || f->release_gil || f->safe_call == NULL) {
-    return tpy_function_call_general(f, args, (Py_ssize_t)n, kwnames);
+  if (kwnames == NULL && !f->release_gil && f->safe_call != NULL) {
+    if (n == 0) {
+      TVMFFIAny result;
+      result.type_index = kTVMFFINone;
+      result.zero_padding = 0;
+      result.v_int64 = 0;
+      if (f->safe_call(f->base.handle, NULL, 0, &result) != 0) return tpy_raise_ffi_error();
+      if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+      return tpy_from_any_steal(&result);
+    }
+    if (n <= TPY_STACK_ARGS) return tpy_function_call_args_local(f, args, n);
   }
-  if (n != 0) return tpy_function_call_args_local(f, args, n);
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  if (f->safe_call(f->base.handle, NULL, 0, &result) != 0) return tpy_raise_ffi_error();
-  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
-  return tpy_from_any_steal(&result);
+  return tpy_function_call_general(f, args, (Py_ssize_t)n, kwnames);
 }
 
 /* ---- the type ------------------------------------------------------------------------------ */
