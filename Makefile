@@ -41,15 +41,20 @@ NO_ASLR := $(shell setarch $$(uname -m) -R true >/dev/null 2>&1 && echo setarch 
 configure_build = $(CMAKE) -S . -B $(1) $(2) $(CMAKE_FLAGS) && \
                   $(CMAKE) --build $(1) -j$(JOBS) $(if $(3),--target $(3))
 
-.PHONY: all build demo test $(TEST_SUITES) test-asan test-valgrind test-tsan fuzz bench clean
+.PHONY: all build demo demo-c test $(TEST_SUITES) test-asan test-valgrind test-tsan fuzz bench clean
 
 all: build
 
 build:
 	$(call configure_build,$(BUILD),)
 
-# The example of README.md: register a C function, call it with every kind of value, catch an error.
-demo:
+# The main demo: the seed experiment (examples/seed_experiment.py) on tether -- the tether
+# package built into the virtualenv (only its build backend is needed, not the test deps).
+demo: venv-core
+	$(VENV_PY) examples/seed_experiment.py
+
+# The C example of README.md: register a C function, call it with every kind of value, catch an error.
+demo-c:
 	$(call configure_build,$(BUILD),,example_hello_ffi)
 	$(BUILD)/examples/example_hello_ffi
 
@@ -126,7 +131,7 @@ PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.14 torch==2.13.0
 # -DTETHER_PYTHON for the C configure, when the virtualenv exists (checked when run).
 TETHER_PYTHON_FLAG = $$(test -x $(VENV_PY) && echo -DTETHER_PYTHON=$(abspath $(VENV_PY)))
 
-.PHONY: venv test-python clean-python
+.PHONY: venv venv-core test-python clean-python
 
 # `make test`: the virtualenv first (so the C suite's compatibility tests run), pytest last.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
@@ -134,13 +139,21 @@ test-c: venv
 test-python: test-c
 endif
 
-$(VENV)/.deps-installed: Makefile
+$(VENV)/.core-deps-installed: Makefile
 	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
-	$(VENV_PY) -m pip install $(PIP_FLAGS) $(PY_BUILD_DEPS) $(PY_TEST_DEPS)
+	$(VENV_PY) -m pip install $(PIP_FLAGS) $(PY_BUILD_DEPS)
 	touch $@
 
-venv: $(VENV)/.deps-installed
+$(VENV)/.deps-installed: $(VENV)/.core-deps-installed
+	$(VENV_PY) -m pip install $(PIP_FLAGS) $(PY_TEST_DEPS)
+	touch $@
+
+# venv-core: the virtualenv with tether installed (what `make demo` needs); venv: plus the
+# test dependencies.
+venv-core: $(VENV)/.core-deps-installed
 	$(VENV_PY) -m pip install --no-build-isolation --no-deps .
+
+venv: $(VENV)/.deps-installed venv-core
 
 test-python: venv
 	$(call configure_build,$(BUILD),-DTETHER_WERROR=ON $(TETHER_PYTHON_FLAG),add_one_kernel)
