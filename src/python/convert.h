@@ -87,25 +87,33 @@ static inline bool tpy_has_nul(const char* s, size_t n) {
   return (acc & highs) != 0;
 }
 
+/* out->type_index = index and out->zero_padding = 0, as one 8-byte store. */
+static inline void tpy_set_tag(TVMFFIAny* out, int32_t index) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t tag = (uint32_t)index;
+  memcpy(out, &tag, sizeof(tag));
+#else
+  out->type_index = index;
+  out->zero_padding = 0;
+#endif
+}
+
 /* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
 
-/* Exact int/float/str/Object first; everything else via tpy_arg_from_py.  (Each branch
- * writes type_index and zero_padding together: one 8-byte store.) */
+/* Exact int/float/str/Object first; everything else via tpy_arg_from_py. */
 static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   PyTypeObject* t = Py_TYPE(obj);
   if (t == &PyLong_Type) {
 #if PY_VERSION_HEX >= 0x030C0000
     if (PyUnstable_Long_IsCompact((PyLongObject*)obj)) {
-      out->type_index = kTVMFFIInt;
-      out->zero_padding = 0;
+      tpy_set_tag(out, kTVMFFIInt);
       out->v_int64 = (int64_t)PyUnstable_Long_CompactValue((PyLongObject*)obj);
       return 0;
     }
 #else
     Py_ssize_t size = Py_SIZE(obj);
     if (size >= -1 && size <= 1) {
-      out->type_index = kTVMFFIInt;
-      out->zero_padding = 0;
+      tpy_set_tag(out, kTVMFFIInt);
       out->v_int64 = (int64_t)size * (int64_t)((PyLongObject*)obj)->ob_digit[0];
       return 0;
     }
@@ -113,8 +121,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
     return tpy_arg_from_py(obj, out, temps);
   }
   if (t == &PyFloat_Type) {
-    out->type_index = kTVMFFIFloat;
-    out->zero_padding = 0;
+    tpy_set_tag(out, kTVMFFIFloat);
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
     return 0;
   }
@@ -131,8 +138,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
         return 0;
       }
       if (!tpy_has_nul(s, n)) {
-        out->type_index = kTVMFFIRawStr;
-        out->zero_padding = 0;
+        tpy_set_tag(out, kTVMFFIRawStr);
         out->v_c_str = s;
         return 0;
       }
@@ -142,8 +148,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
   if (Py_TYPE(t) == &TpyObjectMeta_Type) {
     TVMFFIObject* h = ((TpyObject*)obj)->handle;
     if (h != NULL) {
-      out->type_index = h->type_index;
-      out->zero_padding = 0;
+      tpy_set_tag(out, h->type_index);
       out->v_obj = h;
       return 0;
     }
