@@ -98,6 +98,25 @@ static inline void tpy_set_tag(TVMFFIAny* out, int32_t index) {
 #endif
 }
 
+/* dst[0..n) = src[0..n) for n <= 7 with fixed-size moves (no call to memcpy). */
+static inline void tpy_copy_small(char* dst, const char* src, size_t n) {
+  if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + n - 4, 4);
+    memcpy(dst, &a, 4);
+    memcpy(dst + n - 4, &b, 4);
+  } else if (n >= 2) {
+    uint16_t a, b;
+    memcpy(&a, src, 2);
+    memcpy(&b, src + n - 2, 2);
+    memcpy(dst, &a, 2);
+    memcpy(dst + n - 2, &b, 2);
+  } else if (n == 1) {
+    dst[0] = src[0];
+  }
+}
+
 /* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
 
 /* Exact int/float/str/Object first; everything else via tpy_arg_from_py. */
@@ -134,7 +153,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
         out->type_index = kTVMFFISmallStr;
         out->small_str_len = (uint32_t)n;
         out->v_int64 = 0;
-        memcpy(out->v_bytes, s, n);
+        tpy_copy_small(out->v_bytes, s, n);
         return 0;
       }
       if (!tpy_has_nul(s, n)) {

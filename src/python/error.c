@@ -40,9 +40,33 @@ static bool tpy_bytes_eq(TVMFFIByteArray b, const char* s) {
 
 /* ---- synthetic tracebacks ------------------------------------------------------------------ */
 
+#if PY_VERSION_HEX < 0x030A0000
+/* A frame without a line (line 0) names a shared library.  Python 3.9's linecache lets the
+ * SyntaxError / UnicodeDecodeError of reading such a binary escape from traceback
+ * formatting (3.10 returns no lines).  An empty cache entry whose mtime is None (never
+ * re-checked) gives 3.10's behaviour.  Best effort: errors are swallowed. */
+static void tpy_linecache_hide(const char* file) {
+  PyObject* mod = PyImport_ImportModule("linecache");
+  PyObject* cache = mod ? PyObject_GetAttrString(mod, "cache") : NULL;
+  PyObject* key = cache ? PyUnicode_DecodeFSDefault(file) : NULL;
+  if (key != NULL && PyDict_Check(cache) && PyDict_Contains(cache, key) == 0) {
+    PyObject* entry = Py_BuildValue("(iO[]O)", 0, Py_None, key);
+    if (entry != NULL) PyDict_SetItem(cache, key, entry);
+    Py_XDECREF(entry);
+  }
+  Py_XDECREF(key);
+  Py_XDECREF(cache);
+  Py_XDECREF(mod);
+  PyErr_Clear();
+}
+#endif
+
 /* A traceback entry for (file, func, line) in front of `next` (borrowed, may be NULL). */
 static PyObject* tpy_tb_entry(PyObject* next, const char* file, const char* func, int line) {
   PyObject *frame = NULL, *tb = NULL;
+#if PY_VERSION_HEX < 0x030A0000
+  if (line == 0) tpy_linecache_hide(file);
+#endif
   PyCodeObject* code = PyCode_NewEmpty(file, func, line);
   if (code == NULL) return NULL;
   frame = (PyObject*)PyFrame_New(PyThreadState_Get(), code, tpy_frame_globals, NULL);

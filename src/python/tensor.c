@@ -106,13 +106,15 @@ static bool tpy_numpy_dl(PyObject* obj, DLTensor* dl, int64_t* dims) {
   }
   DLDataType dtype = tpy_np_dtype(d->type_num);
   if (dtype.bits == 0) return false;
-  int64_t itemsize = dtype.bits / 8;
+  /* Every item size in the table is a power of two: shifts, not divisions. */
+  int shift = __builtin_ctz((unsigned)dtype.bits / 8u);
+  int64_t mask = ((int64_t)1 << shift) - 1;
   int nd = a->nd;
   for (int i = 0; i < nd; ++i) {
     int64_t s = a->strides[i];
-    if (s % itemsize != 0) return false;
+    if ((s & mask) != 0) return false;
     dims[i] = a->dimensions[i];
-    dims[nd + i] = s / itemsize;
+    dims[nd + i] = s >> shift; /* exact (a multiple of the item size), also when negative */
   }
   dl->data = a->data;
   dl->device.device_type = kDLCPU;
@@ -453,6 +455,7 @@ typedef struct {
 #define TPY_KIND_CACHE 16
 static tpy_kind_entry tpy_kind_cache[TPY_KIND_CACHE];
 static int tpy_kind_next; /* round-robin victim once the cache is full */
+static int tpy_kind_last; /* the slot of the latest hit: checked first */
 static bool tpy_skip_exchange_api;
 
 /* true if `type` or one of its bases is numpy.ndarray (matched by name: numpy need not be
@@ -507,8 +510,12 @@ static tpy_kind_entry tpy_classify(PyTypeObject* type) {
  * evicting may run Python code, which may re-enter here: the cache is consistent whenever
  * that can happen, and the caller gets a copy.) */
 static inline tpy_kind_entry tpy_kind_of(PyTypeObject* type) {
+  if (tpy_kind_cache[tpy_kind_last].type == type) return tpy_kind_cache[tpy_kind_last];
   for (int i = 0; i < TPY_KIND_CACHE; ++i) {
-    if (tpy_kind_cache[i].type == type) return tpy_kind_cache[i];
+    if (tpy_kind_cache[i].type == type) {
+      tpy_kind_last = i;
+      return tpy_kind_cache[i];
+    }
   }
   tpy_kind_entry e = tpy_classify(type);
   int slot = -1;
@@ -569,8 +576,13 @@ static int tpy_tensor_import(PyObject* obj, const char* who, int32_t align, int3
 
 int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   PyTypeObject* type = Py_TYPE(obj);
-  if (tpy_plain_builtin(type)) return 0;
-  tpy_kind_entry e = tpy_kind_of(type);
+  tpy_kind_entry e;
+  if (tpy_kind_cache[tpy_kind_last].type == type) { /* the usual case: same type as last time */
+    e = tpy_kind_cache[tpy_kind_last];
+  } else {
+    if (tpy_plain_builtin(type)) return 0; /* (never cached) */
+    e = tpy_kind_of(type);
+  }
   int64_t dims[2 * TPY_STACK_NDIM];
   DLTensor dl;
   TVMFFIObject* h = NULL;

@@ -30,6 +30,38 @@
 #include <tether/reflection.h>
 #include <tether/tether.h>
 
+/* ---- compatibility: the package supports CPython 3.9+; these came in 3.10 ------------------ */
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject* tpy_compat_new_ref(PyObject* obj) {
+  Py_INCREF(obj);
+  return obj;
+}
+static inline PyObject* tpy_compat_xnew_ref(PyObject* obj) {
+  Py_XINCREF(obj);
+  return obj;
+}
+/* Like PyModule_AddObject, but never steals `value` (NULL `value`: an error is set). */
+static inline int tpy_compat_module_add_object_ref(PyObject* module, const char* name,
+                                                   PyObject* value) {
+  if (value == NULL) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_SystemError, "PyModule_AddObjectRef() called with a NULL value");
+    }
+    return -1;
+  }
+  Py_INCREF(value);
+  if (PyModule_AddObject(module, name, value) != 0) {
+    Py_DECREF(value);
+    return -1;
+  }
+  return 0;
+}
+#define Py_NewRef(obj) tpy_compat_new_ref((PyObject*)(obj))
+#define Py_XNewRef(obj) tpy_compat_xnew_ref((PyObject*)(obj))
+#define PyModule_AddObjectRef(module, name, value) \
+  tpy_compat_module_add_object_ref((module), (name), (PyObject*)(value))
+#endif
+
 /* Exported from the extension only so that C backtraces (TVMFFIBacktrace resolves names
  * with dladdr) name the boundary frames instead of printing bare offsets. */
 #define TPY_BACKTRACE_VISIBLE __attribute__((visibility("default"), noinline))
