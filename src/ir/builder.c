@@ -946,7 +946,10 @@ static int trx__switch_block(trx__builder_t* b, trx__func_frame_t* f, bool dataf
 
 int trx_block_builder_begin_dataflow(TVMFFIObject* bb) {
   trx__builder_t* b = trx__as_builder("relax.BlockBuilderBeginDataflow", bb);
-  trx__func_frame_t* f = b != NULL ? trx__open_func(b) : NULL;
+  if (b == NULL) return -1;
+  /* TVM: outside a function there is no block to end -> InternalError, not RuntimeError. */
+  if (trx__top_func(b) == NULL) return trx__no_block();
+  trx__func_frame_t* f = trx__open_func(b);
   return f != NULL ? trx__switch_block(b, f, true) : -1;
 }
 
@@ -1040,11 +1043,171 @@ fail:
   return NULL;
 }
 
+/* ---- erasing symbolic vars that leave scope ------------------------------------------------
+ * The function built by emit_func_output must not mention a symbolic (int64) var its caller
+ * cannot know.  As observed in TVM 0.27: a var is *defined* by a bare dim (`n`, not `n + 1`)
+ * of a TensorType shape or a ShapeType in the params' types (through tuples); the return type
+ * keeps a TensorType/ShapeType's dims only if every var in them is defined, else it keeps
+ * just ndim (and dtype).  The body SeqExpr's own type follows the same rule, where the
+ * body's MatchCast types define vars as well (they are in scope inside the body).  A
+ * TensorType whose shape is a relax Var is erased to its ndim likewise. */
+
+typedef struct {
+  TVMFFIObject** v; /* borrowed symbolic Vars */
+  size_t n, cap;
+} trx__var_set_t;
+
+static bool trx__is_sym_var(const TVMFFIObject* e) {
+  return trx__is(e, TRX_VAR) && trx__is(trx__ty(e), TRX_PRIM_TYPE);
+}
+
+static bool trx__var_set_has(const trx__var_set_t* s, const TVMFFIObject* v) {
+  for (size_t i = 0; i < s->n; ++i) {
+    if (s->v[i] == v) return true;
+  }
+  return false;
+}
+
+static int trx__var_set_add(trx__var_set_t* s, TVMFFIObject* v) {
+  if (trx__var_set_has(s, v)) return 0;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 8;
+    TVMFFIObject** p = realloc(s->v, cap * sizeof(*p));
+    if (p == NULL) return tether_raise("MemoryError", "relax.BlockBuilderEmitFuncOutput: out of memory");
+    s->v = p;
+    s->cap = cap;
+  }
+  s->v[s->n++] = v;
+  return 0;
+}
+
+/* Adds the bare symbolic vars of an Array<Expr> of dims (NULL: none). */
+static int trx__defs_dims(trx__var_set_t* s, TVMFFIObject* dims) {
+  if (dims == NULL) return 0;
+  int64_t n;
+  const TVMFFIAny* it = trx__arr_items(dims, &n);
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* d = it[i].type_index >= kTVMFFIStaticObjectBegin ? it[i].v_obj : NULL;
+    if (trx__is_sym_var(d) && trx__var_set_add(s, d) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Adds the vars that `ty` (may be NULL) defines. */
+static int trx__defs_of_type(trx__var_set_t* s, TVMFFIObject* ty) {
+  if (trx__is(ty, TRX_TENSOR_TYPE)) {
+    TVMFFIObject* shape = ((trx_tensor_type_t*)ty)->shape;
+    return trx__is(shape, TRX_SHAPE_EXPR) ? trx__defs_dims(s, ((trx_shape_expr_t*)shape)->values) : 0;
+  }
+  if (trx__is(ty, TRX_SHAPE_TYPE)) return trx__defs_dims(s, ((trx_shape_type_t*)ty)->values);
+  if (trx__is(ty, TRX_TUPLE_TYPE)) {
+    TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+    int64_t n = tether_array_size(fields);
+    for (int64_t i = 0; i < n; ++i) {
+      if (trx__defs_of_type(s, trx__array_obj(fields, i)) != 0) return -1;
+    }
+  }
+  return 0;
+}
+
+/* true if every symbolic var in the prim expr `e` is in `s`. */
+static bool trx__expr_defined(const trx__var_set_t* s, TVMFFIObject* e) {
+  if (trx__is(e, TRX_VAR)) return trx__var_set_has(s, e);
+  if (trx__kind_of(e) >= TRX_PRIM_ADD && trx__kind_of(e) <= TRX_PRIM_MAX) {
+    trx_binop_t* op = (trx_binop_t*)e;
+    return trx__expr_defined(s, op->a) && trx__expr_defined(s, op->b);
+  }
+  return true;
+}
+
+static bool trx__dims_defined(const trx__var_set_t* s, TVMFFIObject* dims) {
+  if (dims == NULL) return true;
+  int64_t n;
+  const TVMFFIAny* it = trx__arr_items(dims, &n);
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* d = it[i].type_index >= kTVMFFIStaticObjectBegin ? it[i].v_obj : NULL;
+    if (!trx__expr_defined(s, d)) return false;
+  }
+  return true;
+}
+
+/* `ty` (may be NULL) with every undefined var erased; new reference (`ty` itself when nothing
+ * changes), NULL with an error raised on failure (or when ty is NULL). */
+static TVMFFIObject* trx__erase_type(const trx__var_set_t* s, TVMFFIObject* ty) {
+  if (ty == NULL) return NULL;
+  if (trx__is(ty, TRX_TENSOR_TYPE)) {
+    trx_tensor_type_t* t = (trx_tensor_type_t*)ty;
+    bool keep = t->shape == NULL ||
+                (trx__is(t->shape, TRX_SHAPE_EXPR) && trx__dims_defined(s, ((trx_shape_expr_t*)t->shape)->values));
+    return keep ? trx__ref(ty) : trx_tensor_type_new(NULL, t->dtype, t->ndim);
+  }
+  if (trx__is(ty, TRX_SHAPE_TYPE)) {
+    trx_shape_type_t* t = (trx_shape_type_t*)ty;
+    return trx__dims_defined(s, t->values) ? trx__ref(ty) : trx_shape_type_new(NULL, t->ndim);
+  }
+  if (!trx__is(ty, TRX_TUPLE_TYPE)) return trx__ref(ty);
+  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+  int64_t n = tether_array_size(fields);
+  TVMFFIObject *out = trx__new_array(), *node = NULL;
+  bool changed = false;
+  if (out == NULL) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* f = trx__array_obj(fields, i);
+    TVMFFIObject* nf = trx__erase_type(s, f);
+    if (nf == NULL) goto fail;
+    changed |= nf != f;
+    int rc = trx__array_push_obj(&out, nf);
+    trx__unref(nf);
+    if (rc != 0) goto fail;
+  }
+  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
+fail:
+  trx__unref(out);
+  return node;
+}
+
+/* Erases the body's type (params + the body's MatchCasts define) and returns the return type
+ * (params define); new reference, NULL with an error raised. */
+static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body) {
+  trx__var_set_t s = {0};
+  TVMFFIObject *ret = NULL, *bty = NULL;
+  int64_t np = tether_array_size(params);
+  for (int64_t i = 0; i < np; ++i) {
+    TVMFFIObject* p = trx__array_obj(params, i);
+    if (trx__is(p, TRX_EXPR) && trx__defs_of_type(&s, trx__ty(p)) != 0) goto fail;
+  }
+  if ((ret = trx__erase_type(&s, trx__ty(body))) == NULL) goto fail;
+  if (trx__is(body, TRX_SEQ_EXPR)) {
+    TVMFFIObject* blocks = ((trx_seq_expr_t*)body)->blocks;
+    int64_t nb = tether_array_size(blocks);
+    for (int64_t i = 0; i < nb; ++i) {
+      TVMFFIObject* bindings = ((trx_binding_block_t*)trx__array_obj(blocks, i))->bindings;
+      int64_t n = tether_array_size(bindings);
+      for (int64_t j = 0; j < n; ++j) {
+        TVMFFIObject* bd = trx__array_obj(bindings, j);
+        if (trx__is(bd, TRX_MATCH_CAST) && trx__defs_of_type(&s, ((trx_match_cast_t*)bd)->ty) != 0) goto fail;
+      }
+    }
+    if ((bty = trx__erase_type(&s, trx__ty(body))) == NULL) goto fail;
+    if (bty != trx__ty(body)) {
+      trx__set_ty(body, bty);
+      bty = NULL;
+    }
+  }
+  trx__unref(bty);
+  free(s.v);
+  return ret;
+fail:
+  trx__unref(ret);
+  free(s.v);
+  return NULL;
+}
+
 TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject* output,
                                                  TVMFFIObject* params) {
   static const char fn[] = "relax.BlockBuilderEmitFuncOutput";
   trx__builder_t* b = trx__as_builder(fn, bb);
-  TVMFFIObject *seq = NULL, *nseq = NULL, *attrs = NULL, *func = NULL, *gvar = NULL;
+  TVMFFIObject *seq = NULL, *nseq = NULL, *attrs = NULL, *func = NULL, *gvar = NULL, *ret_ty = NULL;
   if (b == NULL || trx__check_expr(fn, "output", output) != 0) return NULL;
   trx__func_frame_t* f = trx__top_func(b);
   if (f == NULL) {
@@ -1077,13 +1240,15 @@ TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject*
   if ((seq = trx_seq_expr_new(f->closed, output)) == NULL) goto fail;
   if ((nseq = trx__norm(b, seq)) == NULL) goto fail;
   if ((attrs = trx_dict_attrs_new(f->attrs)) == NULL) goto fail;
-  if ((func = trx_function_new(f->params, nseq, trx__ty(nseq), f->is_pure, attrs)) == NULL) goto fail;
+  if (trx__ty(nseq) != NULL && (ret_ty = trx__func_ret_type(f->params, nseq)) == NULL) goto fail;
+  if ((func = trx_function_new(f->params, nseq, ret_ty, f->is_pure, attrs)) == NULL) goto fail;
   TVMFFIByteArray name = trx__str(&f->name);
   gvar = trx_block_builder_add_function(bb, func, name.data, name.size);
 fail:
   trx__unref(seq);
   trx__unref(nseq);
   trx__unref(attrs);
+  trx__unref(ret_ty);
   trx__unref(func);
   return gvar;
 }

@@ -628,11 +628,12 @@ static TVMFFIObject* trx__shape_type_raw(TVMFFIObject* values, int64_t ndim) {
 
 TVMFFIObject* trx_shape_type_new(TVMFFIObject* values, int64_t ndim) {
   if (values != NULL && ndim != -1) {
-    tether_raise("ValueError", "Cannot both specify values and ndim");
+    tether_raise("ValueError", "Check failed: ndim == kUnknownNDim (%lld vs. -1) : Cannot both specify values and ndim",
+                 (long long)ndim);
     return NULL;
   }
   if (ndim < -1) {
-    tether_raise("InternalError", "ndim of ShapeType must be >= -1, but got %lld", (long long)ndim);
+    tether_raise("InternalError", "Check failed: (ndim >= -1) is false: ndim of ShapeType must be >= -1, but got %lld", (long long)ndim);
     return NULL;
   }
   if (values == NULL) return trx__shape_type_raw(NULL, ndim);
@@ -645,17 +646,18 @@ TVMFFIObject* trx_shape_type_new(TVMFFIObject* values, int64_t ndim) {
 
 TVMFFIObject* trx_tensor_type_new(TVMFFIObject* shape, DLDataType dtype, int64_t ndim) {
   if (shape != NULL && ndim != -1) {
-    tether_raise("ValueError", "Cannot both specify shape and ndim");
+    tether_raise("ValueError", "Check failed: ndim == kUnknownNDim (%lld vs. -1) : Cannot both specify shape and ndim",
+                 (long long)ndim);
     return NULL;
   }
   if (ndim < -1) {
-    tether_raise("InternalError", "ndim of TensorType must be >= -1, but got %lld", (long long)ndim);
+    tether_raise("InternalError", "Check failed: (ndim >= -1) is false: ndim of TensorType must be >= -1, but got %lld", (long long)ndim);
     return NULL;
   }
   if (shape != NULL) {
     TVMFFIObject* sty = trx__ty(shape);
     if (!trx_is(sty, TRX_SHAPE_TYPE)) {
-      tether_raise("InternalError", "We expect shape to contain pre-set shape type");
+      tether_raise("InternalError", "Check failed: (shape_ty) is false: We expect shape to contain pre-set shape type");
       return NULL;
     }
     ndim = ((trx_shape_type_t*)sty)->ndim;
@@ -1922,10 +1924,10 @@ TRX__GLOBAL(trx__g_tensor_type) {
   } else if (tether_any_is_object(sv)) {
     shape = trx__ref(sv->v_obj);
   } else if (sv->type_index != kTVMFFINone) {
-    return tether_raise("InternalError", "We expect shape to contain pre-set shape type");
+    return tether_raise("InternalError", "Check failed: (shape_ty) is false: We expect shape to contain pre-set shape type");
   }
   if (shape != NULL && !trx_is(shape, TRX_EXPR)) {
-    tether_raise("InternalError", "We expect shape to contain pre-set shape type");
+    tether_raise("InternalError", "Check failed: (shape_ty) is false: We expect shape to contain pre-set shape type");
   } else {
     t = trx_tensor_type_new(shape, dt, ndim);
     if (t != NULL) ((trx_tensor_type_t*)t)->vdevice = trx__ref(vdev);

@@ -501,7 +501,9 @@ static void test_scope_errors(void) {
   CHECK_RAISED(-1, "RuntimeError", "Cannot access BlockBuilder._func when outside a bb._function() block");
   CHECK_RAISED(trx_block_builder_end_function(bb, true), "RuntimeError",
                "Cannot access BlockBuilder._func when outside a bb._function() block");
-  CHECK_RAISED(trx_block_builder_begin_dataflow(bb), "RuntimeError", "Cannot access BlockBuilder._func");
+  /* TVM 0.27: `with bb.dataflow()` outside a function raises this InternalError */
+  CHECK_RAISED(trx_block_builder_begin_dataflow(bb), "InternalError",
+               "Check failed: (!block_stack_.empty()) is false: no block is being built");
   /* the unnamed-var case: a Var without a type cannot be normalized */
   TVMFFIObject* y = trx_var_new("y", 1, NULL, false);
   CHECK(trx_normalize(bb, y) == NULL);
@@ -1096,6 +1098,155 @@ static void test_long_chain(void) {
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
 }
 
+/* ---- symbolic vars leaving scope (observed in TVM 0.27) ------------------------------------- */
+
+/* R.Tensor(dims) over prim exprs (borrowed), float32 (new reference). */
+static TVMFFIObject* sym_tensor_ty(TVMFFIObject* const* dims, int n) {
+  TVMFFIObject* arr = array_of(dims, n);
+  TVMFFIObject* shape = trx_shape_expr_new(arr);
+  unref(arr);
+  TVMFFIObject* ty = trx_tensor_type_new(shape, kF32, -1);
+  unref(shape);
+  CHECK(ty != NULL);
+  return ty;
+}
+
+/* The return type of the function the builder made last (borrowed) and its body type. */
+static TVMFFIObject* last_ret_ty(TVMFFIObject* bb, const char* name, TVMFFIObject** body_ty) {
+  TVMFFIObject* mod = trx_block_builder_get_module(bb);
+  trx_function_t* f = (trx_function_t*)module_get(mod, name);
+  unref(mod); /* the builder keeps the module alive */
+  *body_ty = f != NULL ? ty_of(f->body) : NULL;
+  return f != NULL ? f->ret_ty : NULL;
+}
+
+static void test_func_output_erases_symbolic_vars(void) {
+  TVMFFIObject* i64 = trx_prim_type_new(kI64);
+  TVMFFIObject* n = trx_var_new("n", 1, i64, false);
+  TVMFFIObject* m = trx_var_new("m", 1, i64, false);
+  TVMFFIObject *one = trx_int_imm_new(kI64, 1), *two = trx_int_imm_new(kI64, 2), *three = trx_int_imm_new(kI64, 3);
+  TVMFFIObject* nd2 = trx_tensor_type_new(NULL, kF32, 2);
+  TVMFFIObject* x = trx_var_new("x", 1, nd2, false);
+
+  /* x: R.Tensor(ndim=2) matched to R.Tensor((1, n)) in a dataflow block: n is not defined by
+   * the params, so the return type keeps only ndim, and n is declared in the body */
+  TVMFFIObject* bb = trx_block_builder_new(NULL);
+  begin_fn(bb, "main", &x, 1);
+  CHECK_OK(trx_block_builder_begin_dataflow(bb));
+  TVMFFIObject* d1n[] = {one, n};
+  TVMFFIObject* t1n = sym_tensor_ty(d1n, 2);
+  TVMFFIObject* y = trx_block_builder_match_cast(bb, x, t1n, NULL, 0);
+  TVMFFIObject* z = emit(bb, add(y, y), NULL);
+  TVMFFIObject* o = trx_block_builder_emit_output(bb, z, NULL, 0);
+  CHECK_OK(trx_block_builder_end_dataflow(bb));
+  TVMFFIObject* g = end_fn(bb, o);
+  TVMFFIObject* body_ty = NULL;
+  TVMFFIObject* ret = last_ret_ty(bb, "main", &body_ty);
+  CHECK(struct_eq(ret, nd2) && struct_eq(body_ty, t1n)); /* the body keeps (1, n): n is in scope */
+  TVMFFIObject* mod = trx_block_builder_get_module(bb);
+  CHECK_PRINT(mod,
+              "# from tvm.script import ir as I\n"
+              "# from tvm.script import tirx as T\n"
+              "# from tvm.tirx.layout import Axis\n"
+              "# from tvm.script import relax as R\n"
+              "\n"
+              "@I.ir_module\n"
+              "class Module:\n"
+              "    @R.function\n"
+              "    def main(x: R.Tensor(dtype=\"float32\", ndim=2)) -> R.Tensor(dtype=\"float32\", ndim=2):\n"
+              "        n = T.int64()\n"
+              "        with R.dataflow():\n"
+              "            lv: R.Tensor((1, n), dtype=\"float32\") = R.match_cast(x, R.Tensor((1, n), dtype=\"float32\"))\n"
+              "            lv1: R.Tensor((1, n), dtype=\"float32\") = R.add(lv, lv)\n"
+              "            gv: R.Tensor((1, n), dtype=\"float32\") = lv1\n"
+              "            R.output(gv)\n"
+              "        return gv");
+  CHECK_PRINT(module_get(mod, "main"),
+              "# from tvm.script import tirx as T\n"
+              "# from tvm.tirx.layout import Axis\n"
+              "# from tvm.script import relax as R\n"
+              "\n"
+              "@R.function\n"
+              "def main(x: R.Tensor(dtype=\"float32\", ndim=2)) -> R.Tensor(dtype=\"float32\", ndim=2):\n"
+              "    n = T.int64()\n"
+              "    with R.dataflow():\n"
+              "        lv: R.Tensor((1, n), dtype=\"float32\") = R.match_cast(x, R.Tensor((1, n), dtype=\"float32\"))\n"
+              "        lv1: R.Tensor((1, n), dtype=\"float32\") = R.add(lv, lv)\n"
+              "        gv: R.Tensor((1, n), dtype=\"float32\") = lv1\n"
+              "        R.output(gv)\n"
+              "    return gv");
+  unref(mod);
+  TVMFFIObject* all1[] = {g, o, z, y, t1n, bb};
+  for (size_t i = 0; i < sizeof(all1) / sizeof(all1[0]); ++i) unref(all1[i]);
+
+  /* a bare param dim defines n, a compound one does not: q: (n,) keeps (n * 2, 3) but erases
+   * (n * 2, m); p: (n + 1,) erases n, and then the body type too (m * 2 defines nothing) */
+  TVMFFIObject* dn[] = {n};
+  TVMFFIObject* tn = sym_tensor_ty(dn, 1);
+  TVMFFIObject* q = trx_var_new("q", 1, tn, false);
+  TVMFFIObject* n2 = trx_binop_new(TRX_PRIM_MUL, n, two);
+  TVMFFIObject* m2 = trx_binop_new(TRX_PRIM_MUL, m, two);
+  TVMFFIObject* n1 = trx_binop_new(TRX_PRIM_ADD, n, one);
+  TVMFFIObject* d_n2_3[] = {n2, three};
+  TVMFFIObject* d_n2_m[] = {n2, m};
+  TVMFFIObject* d_n_m2[] = {n, m2};
+  TVMFFIObject* d_n1[] = {n1};
+  TVMFFIObject *t_n2_3 = sym_tensor_ty(d_n2_3, 2), *t_n2_m = sym_tensor_ty(d_n2_m, 2),
+               *t_n_m2 = sym_tensor_ty(d_n_m2, 2), *t_n1 = sym_tensor_ty(d_n1, 1);
+  TVMFFIObject* p = trx_var_new("p", 1, t_n1, false);
+  struct {
+    TVMFFIObject* param;
+    TVMFFIObject* cast;
+    TVMFFIObject* ret;  /* expected */
+    TVMFFIObject* body; /* expected */
+  } cases[] = {{q, t_n2_3, t_n2_3, t_n2_3}, {q, t_n2_m, nd2, t_n2_m}, {p, t_n_m2, nd2, nd2}};
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    bb = trx_block_builder_new(NULL);
+    TVMFFIObject* ps[] = {cases[i].param, x};
+    begin_fn(bb, "main", ps, 2);
+    TVMFFIObject* w = trx_block_builder_match_cast(bb, x, cases[i].cast, NULL, 0);
+    g = end_fn(bb, w);
+    ret = last_ret_ty(bb, "main", &body_ty);
+    CHECK(struct_eq(ret, cases[i].ret) && struct_eq(body_ty, cases[i].body));
+    unref(g);
+    unref(w);
+    unref(bb);
+  }
+
+  /* tuples erase field by field; a ShapeType keeps only ndim */
+  bb = trx_block_builder_new(NULL);
+  begin_fn(bb, "main", &x, 1);
+  TVMFFIObject* d_nm[] = {n, m};
+  TVMFFIObject* t_nm = sym_tensor_ty(d_nm, 2);
+  TVMFFIObject* w = trx_block_builder_match_cast(bb, x, t_nm, NULL, 0);
+  TVMFFIObject* d_n3[] = {n, three};
+  TVMFFIObject* sarr = array_of(d_n3, 2);
+  TVMFFIObject* sh = trx_shape_expr_new(sarr);
+  TVMFFIObject* fields[] = {w, sh};
+  TVMFFIObject* t = emit(bb, tuple_of(fields, 2), NULL);
+  g = end_fn(bb, t);
+  ret = last_ret_ty(bb, "main", &body_ty);
+  mod = trx_block_builder_get_module(bb);
+  CHECK_PRINT(module_get(mod, "main"),
+              "# from tvm.script import tirx as T\n"
+              "# from tvm.tirx.layout import Axis\n"
+              "# from tvm.script import relax as R\n"
+              "\n"
+              "@R.function\n"
+              "def main(x: R.Tensor(dtype=\"float32\", ndim=2)) -> R.Tuple(R.Tensor(dtype=\"float32\", ndim=2), "
+              "R.Shape(ndim=2)):\n"
+              "    n = T.int64()\n"
+              "    m = T.int64()\n"
+              "    gv: R.Tensor((n, m), dtype=\"float32\") = R.match_cast(x, R.Tensor((n, m), dtype=\"float32\"))\n"
+              "    gv1: R.Tuple(R.Tensor((n, m), dtype=\"float32\"), R.Shape([n, 3])) = gv, R.shape([n, 3])\n"
+              "    return gv1");
+  CHECK(trx_is(body_ty, TRX_TUPLE_TYPE) && body_ty == ty_of(t)); /* the body type is kept */
+  unref(mod);
+  TVMFFIObject* all[] = {g, t, sh, sarr, w, t_nm, p, t_n1, t_n_m2, t_n2_m, t_n2_3, n1, m2, n2, q, tn,
+                         x, nd2, three, two, one, m, n, i64, bb};
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
+}
+
 TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_second_function_starts_at_lv1), TEST_CASE(test_name_hints),
           TEST_CASE(test_unique_name_sequence), TEST_CASE(test_scope_errors),
@@ -1103,4 +1254,5 @@ TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_normalize_nested_and_memo), TEST_CASE(test_tuples),
           TEST_CASE(test_tuple_get_item_errors), TEST_CASE(test_call_callee_types), TEST_CASE(test_if),
           TEST_CASE(test_func_output_nonleaf), TEST_CASE(test_dedup_and_call_global),
-          TEST_CASE(test_builder_over_module), TEST_CASE(test_ffi_globals), TEST_CASE(test_long_chain))
+          TEST_CASE(test_builder_over_module), TEST_CASE(test_ffi_globals), TEST_CASE(test_long_chain),
+          TEST_CASE(test_func_output_erases_symbolic_vars))

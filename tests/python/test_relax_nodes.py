@@ -256,8 +256,19 @@ def test_dataflow_var_bad_type():
 
 
 def test_tensor_type_shape_and_ndim():
-    with pytest.raises(ValueError, match="Cannot both specify shape and ndim"):
+    # TVM 0.27 text (ValueError)
+    with pytest.raises(ValueError, match=r"^Check failed: ndim == kUnknownNDim \(2 vs\. -1\) : "
+                                         r"Cannot both specify shape and ndim$"):
         R.TensorType([1, 2], ndim=2)
+    with pytest.raises(ValueError, match=r"^Check failed: ndim == kUnknownNDim \(3 vs\. -1\) : "
+                                         r"Cannot both specify values and ndim$"):
+        R.ShapeType([1, 2], ndim=3)
+    with pytest.raises(ir.InternalError, match=r"^Check failed: \(ndim >= -1\) is false: ndim of "
+                                               r"TensorType must be >= -1, but got -2$"):
+        R.TensorType(ndim=-2)
+    with pytest.raises(ir.InternalError, match=r"^Check failed: \(shape_ty\) is false: We expect "
+                                               r"shape to contain pre-set shape type$"):
+        R.TensorType(3, "float32")
 
 
 def test_internal_error_class():
