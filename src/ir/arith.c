@@ -24,67 +24,32 @@
 #include <stdio.h>
 
 #include "node.h"
+#include "strbuf.h"
 
 static trx_kind trx__binop_kind(const TVMFFIObject* e);
 
-/* ---- a tiny growable string (atom keys) ----------------------------------------------- */
-
-typedef struct {
-  char* s;
-  size_t n, cap;
-  bool oom;
-} trx__buf;
-
-static void trx__buf_put(trx__buf* b, const char* s, size_t n) {
-  if (b->oom) return;
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 64;
-    while (cap < b->n + n + 1) cap *= 2;
-    char* p = realloc(b->s, cap);
-    if (p == NULL) {
-      b->oom = true;
-      return;
-    }
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = '\0';
-}
-
-static void trx__buf_fmt(trx__buf* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-static void trx__buf_fmt(trx__buf* b, const char* fmt, ...) {
-  char tmp[128];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-  va_end(ap);
-  if (n > 0) trx__buf_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
 /* The identity-and-structure key of a canonical expression: Vars by identity (name first,
  * so sorting is stable across runs), IntImms by value, binops by kind and operands. */
-static void trx__key(trx__buf* b, const TVMFFIObject* e) {
+static void trx__key(trx__buf_t* b, const TVMFFIObject* e) {
   static const char* const tags[] = {"+", "-", "*", "fd", "fm", "min", "max"};
   int64_t v;
   if (trx__int_imm_value(e, &v)) {
-    trx__buf_fmt(b, "#%lld", (long long)v);
+    trx__buf_printf(b, "#%lld", (long long)v);
   } else if (trx_is(e, TRX_VAR)) {
     TVMFFIByteArray name = trx__str(&((const trx_var_t*)e)->name);
     trx__buf_put(b, "v", 1);
     trx__buf_put(b, name.data, name.size);
-    trx__buf_fmt(b, "@%p", (const void*)e);
+    trx__buf_printf(b, "@%p", (const void*)e);
   } else if (e != NULL && trx__binop_kind(e) != TRX_NUM_KINDS) {
     int k = (int)trx__binop_kind(e) - TRX_PRIM_ADD;
     const trx_binop_t* bin = (const trx_binop_t*)e;
-    trx__buf_fmt(b, "(%s ", tags[k]);
+    trx__buf_printf(b, "(%s ", tags[k]);
     trx__key(b, bin->a);
     trx__buf_put(b, " ", 1);
     trx__key(b, bin->b);
     trx__buf_put(b, ")", 1);
   } else {
-    trx__buf_fmt(b, "o@%p", (const void*)e);
+    trx__buf_printf(b, "o@%p", (const void*)e);
   }
 }
 
@@ -136,7 +101,7 @@ static bool trx__term_make_key(trx__term* t) {
   if (keys == NULL) return false;
   for (int32_t i = 0; i < t->n; ++i) keys[i] = t->f[i].key;
   qsort(keys, (size_t)t->n, sizeof(char*), trx__cmp_str);
-  trx__buf b = {0};
+  trx__buf_t b = {0};
   trx__buf_put(&b, "", 0);
   for (int32_t i = 0; i < t->n; ++i) {
     if (i) trx__buf_put(&b, "*", 1);
@@ -232,7 +197,7 @@ static void trx__lin_add(trx__lin* l, const trx__lin* m, int64_t scale) {
 static void trx__lin_add_atom(trx__lin* l, TVMFFIObject* atom, int64_t scale) {
   trx__term t;
   memset(&t, 0, sizeof(t));
-  trx__buf b = {0};
+  trx__buf_t b = {0};
   if (atom == NULL) {
     l->fail = true;
     return;

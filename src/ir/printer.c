@@ -31,37 +31,10 @@
 #include <tether/tensor.h>
 
 #include "node.h"
-
-/* ---- growable string ------------------------------------------------------------------- */
-
-typedef struct {
-  char* s;
-  size_t n, cap;
-  bool oom;
-} trx__sb;
-
-static void sb_put(trx__sb* b, const char* s, size_t n) {
-  if (b->oom) return;
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->n + n + 1) cap *= 2;
-    char* p = realloc(b->s, cap);
-    if (p == NULL) {
-      b->oom = true;
-      return;
-    }
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = '\0';
-}
-
-static void sb_puts(trx__sb* b, const char* s) { sb_put(b, s, strlen(s)); }
+#include "strbuf.h"
 
 /* The decimal text of v (what "%lld" prints), without going through printf. */
-static void sb_put_i64(trx__sb* b, int64_t v) {
+static void sb_put_i64(trx__buf_t* b, int64_t v) {
   char buf[24];
   char* p = buf + sizeof(buf);
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
@@ -70,44 +43,15 @@ static void sb_put_i64(trx__sb* b, int64_t v) {
     u /= 10;
   } while (u != 0);
   if (v < 0) *--p = '-';
-  sb_put(b, p, (size_t)(buf + sizeof(buf) - p));
-}
-
-static void sb_printf(trx__sb* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(trx__sb* b, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int k = vsnprintf(buf, sizeof(buf), fmt, ap);
-  va_end(ap);
-  if (k < 0) return;
-  if ((size_t)k < sizeof(buf)) {
-    sb_put(b, buf, (size_t)k);
-    return;
-  }
-  char* big = malloc((size_t)k + 1);
-  if (big == NULL) {
-    b->oom = true;
-    return;
-  }
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)k + 1, fmt, ap);
-  va_end(ap);
-  sb_put(b, big, (size_t)k);
-  free(big);
-}
-
-static void sb_free(trx__sb* b) {
-  free(b->s);
-  *b = (trx__sb){0};
+  trx__buf_put(b, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 /* The text (malloc'd, never NULL unless out of memory); `b` is reset. */
-static char* sb_take(trx__sb* b) {
+static char* sb_take(trx__buf_t* b) {
   char* s = b->oom ? NULL : b->s;
   if (s == NULL && !b->oom) s = calloc(1, 1);
   if (b->oom) free(b->s);
-  *b = (trx__sb){0};
+  *b = (trx__buf_t){0};
   return s;
 }
 
@@ -227,13 +171,13 @@ static void stmts_push(trx__P* P, trx__stmts* l, trx__stmt* s) {
   l->v[l->n++] = s;
 }
 
-static void stmts_push_line(trx__P* P, trx__stmts* l, trx__sb* text) {
+static void stmts_push_line(trx__P* P, trx__stmts* l, trx__buf_t* text) {
   stmts_push(P, l, stmt_new(P, ST_LINE, sb_take(text)));
 }
 
 static void stmts_push_cstr(trx__P* P, trx__stmts* l, const char* text) {
-  trx__sb b = {0};
-  sb_puts(&b, text);
+  trx__buf_t b = {0};
+  trx__buf_puts(&b, text);
   stmts_push_line(P, l, &b);
 }
 
@@ -312,22 +256,22 @@ static bool name_taken(trx__P* P, const char* s) {
 /* Defines `obj` in frame `fr` under a unique name derived from raw[0..len); the returned
  * name is borrowed (valid until the frame ends), NULL when out of memory. */
 static const char* name_define(trx__P* P, const void* obj, const char* raw, size_t len, int fr) {
-  trx__sb b = {0};
-  if (len == 0) sb_puts(&b, "v");
+  trx__buf_t b = {0};
+  if (len == 0) trx__buf_puts(&b, "v");
   for (size_t i = 0; i < len; ++i) {
     char c = raw[i];
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    sb_put(&b, ok ? &c : "_", 1);
+    trx__buf_put(&b, ok ? &c : "_", 1);
   }
   if (b.oom) {
     P->oom = true;
-    sb_free(&b);
+    trx__buf_free(&b);
     return NULL;
   }
   size_t base = b.n;
   for (long i = 1; name_taken(P, b.s); ++i) {
     b.n = base;
-    sb_printf(&b, "_%ld", i);
+    trx__buf_printf(&b, "_%ld", i);
     if (b.oom) break;
   }
   char* name = sb_take(&b);
@@ -406,62 +350,62 @@ static int frame_func(trx__P* P) {
 
 /* ---- literals --------------------------------------------------------------------------------- */
 
-static void put_R(trx__P* P, trx__sb* b, const char* rest) {
+static void put_R(trx__P* P, trx__buf_t* b, const char* rest) {
   P->use_R = true;
-  sb_puts(b, "R.");
-  sb_puts(b, rest);
+  trx__buf_puts(b, "R.");
+  trx__buf_puts(b, rest);
 }
 
-static void put_T(trx__P* P, trx__sb* b, const char* rest) {
+static void put_T(trx__P* P, trx__buf_t* b, const char* rest) {
   P->use_T = true;
-  sb_puts(b, "T.");
-  sb_puts(b, rest);
+  trx__buf_puts(b, "T.");
+  trx__buf_puts(b, rest);
 }
 
 /* Double-quoted, with \" \\ \n \r \t escaped and other bytes outside 0x20..0x7e as \xHH. */
-static void put_quoted(trx__sb* b, const char* s, size_t n) {
-  sb_put(b, "\"", 1);
+static void put_quoted(trx__buf_t* b, const char* s, size_t n) {
+  trx__buf_put(b, "\"", 1);
   for (size_t i = 0; i < n; ++i) {
     unsigned char c = (unsigned char)s[i];
     switch (c) {
-      case '"': sb_puts(b, "\\\""); break;
-      case '\\': sb_puts(b, "\\\\"); break;
-      case '\n': sb_puts(b, "\\n"); break;
-      case '\r': sb_puts(b, "\\r"); break;
-      case '\t': sb_puts(b, "\\t"); break;
+      case '"': trx__buf_puts(b, "\\\""); break;
+      case '\\': trx__buf_puts(b, "\\\\"); break;
+      case '\n': trx__buf_puts(b, "\\n"); break;
+      case '\r': trx__buf_puts(b, "\\r"); break;
+      case '\t': trx__buf_puts(b, "\\t"); break;
       default:
         if (c >= 0x20 && c <= 0x7e) {
-          sb_put(b, (const char*)&c, 1);
+          trx__buf_put(b, (const char*)&c, 1);
         } else {
-          sb_printf(b, "\\x%02X", c);
+          trx__buf_printf(b, "\\x%02X", c);
         }
     }
   }
-  sb_put(b, "\"", 1);
+  trx__buf_put(b, "\"", 1);
 }
 
-static void put_dtype(trx__sb* b, DLDataType t) {
+static void put_dtype(trx__buf_t* b, DLDataType t) {
   char buf[64];
   trx__dtype_str(t, buf, sizeof(buf));
-  sb_puts(b, buf);
+  trx__buf_puts(b, buf);
 }
 
 static bool f_isnan(double v) { return v != v; }
 static bool f_isinf(double v) { return !f_isnan(v) && (v - v) != 0.0; }
 
 /* A whole finite value prints with one decimal (1.0, 100000000000000000000.0), others %.17g. */
-static void put_float_digits(trx__sb* b, double v) {
+static void put_float_digits(trx__buf_t* b, double v) {
   double a = v < 0 ? -v : v;
   bool whole = a >= 4503599627370496.0 || (double)(int64_t)v == v;
-  sb_printf(b, whole ? "%.1f" : "%.17g", v);
+  trx__buf_printf(b, whole ? "%.1f" : "%.17g", v);
 }
 
 /* Floats as in the reference: non-finite values are quoted strings. */
-static void put_float(trx__sb* b, double v) {
+static void put_float(trx__buf_t* b, double v) {
   if (f_isnan(v)) {
-    sb_puts(b, "\"nan\"");
+    trx__buf_puts(b, "\"nan\"");
   } else if (f_isinf(v)) {
-    sb_puts(b, v < 0 ? "\"-inf\"" : "\"inf\"");
+    trx__buf_puts(b, v < 0 ? "\"-inf\"" : "\"inf\"");
   } else {
     put_float_digits(b, v);
   }
@@ -501,11 +445,11 @@ static bool is_binop(TVMFFIObject* e) {
   return false;
 }
 
-static void p_expr(trx__P* P, TVMFFIObject* e, trx__sb* b, int prec);
-static void p_type(trx__P* P, TVMFFIObject* t, trx__sb* b);
-static void p_value(trx__P* P, const TVMFFIAny* v, trx__sb* b);
+static void p_expr(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec);
+static void p_type(trx__P* P, TVMFFIObject* t, trx__buf_t* b);
+static void p_value(trx__P* P, const TVMFFIAny* v, trx__buf_t* b);
 
-static void p_metadata(trx__P* P, TVMFFIObject* obj, trx__sb* b) {
+static void p_metadata(trx__P* P, TVMFFIObject* obj, trx__buf_t* b) {
   const char* key = tether_type_key(obj->type_index);
   size_t idx = 0, i = 0;
   for (; i < P->nmeta; ++i) {
@@ -516,7 +460,7 @@ static void p_metadata(trx__P* P, TVMFFIObject* obj, trx__sb* b) {
     if (!p_grow(P, (void**)&P->meta, &P->capmeta, P->nmeta + 1, sizeof(*P->meta))) return;
     P->meta[P->nmeta++] = (trx__meta){obj, key};
   }
-  sb_printf(b, "metadata[\"%s\"][%zu]", key, idx);
+  trx__buf_printf(b, "metadata[\"%s\"][%zu]", key, idx);
 }
 
 /* Defines a var met before its definition (see the file comment); its name or NULL. */
@@ -531,55 +475,55 @@ static const char* p_define_free(trx__P* P, TVMFFIObject* v) {
     if (P->sig) {
       add_typevar(P, name);
     } else {
-      trx__sb line = {0};
-      sb_puts(&line, name);
-      sb_puts(&line, " = ");
+      trx__buf_t line = {0};
+      trx__buf_puts(&line, name);
+      trx__buf_puts(&line, " = ");
       put_T(P, &line, "");
       put_dtype(&line, ((trx_prim_type_t*)ty)->dtype);
-      sb_puts(&line, "()");
+      trx__buf_puts(&line, "()");
       stmts_push_line(P, frame_body(P, fr), &line);
     }
     return name;
   }
-  trx__sb ann = {0};
+  trx__buf_t ann = {0};
   if (ty != NULL) p_type(P, ty, &ann);
   int fr = frame_top(P);
   const char* name = name_define(P, v, raw.data, raw.size, fr);
   if (name != NULL && ty != NULL) {
-    trx__sb line = {0};
-    sb_puts(&line, name);
-    sb_puts(&line, ": ");
-    sb_put(&line, ann.s ? ann.s : "", ann.n);
+    trx__buf_t line = {0};
+    trx__buf_puts(&line, name);
+    trx__buf_puts(&line, ": ");
+    trx__buf_put(&line, ann.s ? ann.s : "", ann.n);
     stmts_push_line(P, frame_body(P, fr), &line);
   }
-  sb_free(&ann);
+  trx__buf_free(&ann);
   return name;
 }
 
-static void p_var(trx__P* P, TVMFFIObject* v, trx__sb* b) {
+static void p_var(trx__P* P, TVMFFIObject* v, trx__buf_t* b) {
   const char* name = name_of(P, v);
   if (name == NULL) name = p_define_free(P, v);
-  if (name != NULL) sb_puts(b, name);
+  if (name != NULL) trx__buf_puts(b, name);
 }
 
 /* A shape dim: compound expressions inside a signature print as quoted strings. */
-static void p_dim(trx__P* P, TVMFFIObject* e, trx__sb* b) {
+static void p_dim(trx__P* P, TVMFFIObject* e, trx__buf_t* b) {
   if (!P->sig || !is_binop(e)) {
     p_expr(P, e, b, PREC_LOWEST);
     return;
   }
-  trx__sb inner = {0};
+  trx__buf_t inner = {0};
   p_expr(P, e, &inner, PREC_LOWEST);
   if (inner.oom) P->oom = true;
   put_quoted(b, inner.s ? inner.s : "", inner.n);
-  sb_free(&inner);
+  trx__buf_free(&inner);
 }
 
 /* Items of an Array of exprs (or types) joined by ", ". */
-static void p_items(trx__P* P, TVMFFIObject* arr, trx__sb* b, bool types, bool dims) {
+static void p_items(trx__P* P, TVMFFIObject* arr, trx__buf_t* b, bool types, bool dims) {
   int64_t n = arr ? tether_array_size(arr) : 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (i) sb_puts(b, ", ");
+    if (i) trx__buf_puts(b, ", ");
     TVMFFIObject* x = trx__array_obj(arr, i);
     if (types) {
       p_type(P, x, b);
@@ -592,19 +536,19 @@ static void p_items(trx__P* P, TVMFFIObject* arr, trx__sb* b, bool types, bool d
 }
 
 /* A Python tuple of the array's items: "(a, b)", "(a,)", "()". */
-static void p_tuple_doc(trx__P* P, TVMFFIObject* arr, trx__sb* b, bool types, bool dims) {
-  sb_puts(b, "(");
+static void p_tuple_doc(trx__P* P, TVMFFIObject* arr, trx__buf_t* b, bool types, bool dims) {
+  trx__buf_puts(b, "(");
   p_items(P, arr, b, types, dims);
-  if (arr && tether_array_size(arr) == 1) sb_puts(b, ",");
-  sb_puts(b, ")");
+  if (arr && tether_array_size(arr) == 1) trx__buf_puts(b, ",");
+  trx__buf_puts(b, ")");
 }
 
-static void p_int_imm(trx__P* P, trx_int_imm_t* v, trx__sb* b) {
+static void p_int_imm(trx__P* P, trx_int_imm_t* v, trx__buf_t* b) {
   DLDataType t = expr_dtype((TVMFFIObject*)v);
   bool is_bool = dtype_is_bool(t);
   if (!P->tir || (t.code == kDLInt && t.bits == 32 && t.lanes == 1)) {
     if (is_bool) {
-      sb_puts(b, v->value ? "True" : "False");
+      trx__buf_puts(b, v->value ? "True" : "False");
     } else {
       sb_put_i64(b, v->value);
     }
@@ -613,20 +557,20 @@ static void p_int_imm(trx__P* P, trx_int_imm_t* v, trx__sb* b) {
   put_T(P, b, "");
   put_dtype(b, t);
   if (is_bool) {
-    sb_puts(b, v->value ? "(True)" : "(False)");
+    trx__buf_puts(b, v->value ? "(True)" : "(False)");
   } else {
-    sb_puts(b, "(");
+    trx__buf_puts(b, "(");
     sb_put_i64(b, v->value);
-    sb_puts(b, ")");
+    trx__buf_puts(b, ")");
   }
 }
 
-static void p_float_imm(trx__P* P, trx_float_imm_t* v, trx__sb* b) {
+static void p_float_imm(trx__P* P, trx_float_imm_t* v, trx__buf_t* b) {
   put_T(P, b, "");
   put_dtype(b, expr_dtype((TVMFFIObject*)v));
-  sb_puts(b, "(");
+  trx__buf_puts(b, "(");
   put_float(b, v->value);
-  sb_puts(b, ")");
+  trx__buf_puts(b, ")");
 }
 
 /* IEEE half -> double without libm. */
@@ -646,23 +590,23 @@ static double half_to_double(uint16_t h) {
 
 /* R.const(v, "dtype") for a CPU scalar of a signed int, bool or float16/32/64 dtype;
  * otherwise the metadata reference. */
-static void p_const(trx__P* P, trx_tensor_const_t* c, trx__sb* b) {
+static void p_const(trx__P* P, trx_tensor_const_t* c, trx__buf_t* b) {
   const TVMFFIAny* tv = &c->value;
   DLTensor* dl = tv->type_index == kTVMFFITensor ? tether_tensor_dl(tv->v_obj) : NULL;
   if (dl != NULL && dl->ndim == 0 && dl->device.device_type == kDLCPU && dl->dtype.lanes == 1 &&
       dl->data != NULL) {
     const char* p = (const char*)dl->data + dl->byte_offset;
     DLDataType t = dl->dtype;
-    trx__sb v = {0};
+    trx__buf_t v = {0};
     bool ok = true;
     if (dtype_is_bool(t)) {
-      sb_puts(&v, *(const uint8_t*)p ? "True" : "False");
+      trx__buf_puts(&v, *(const uint8_t*)p ? "True" : "False");
     } else if (t.code == kDLInt && (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64)) {
       int64_t x = t.bits == 8 ? *(const int8_t*)p
                   : t.bits == 16 ? *(const int16_t*)p
                   : t.bits == 32 ? *(const int32_t*)p
                                  : *(const int64_t*)p;
-      sb_printf(&v, "%lld", (long long)x);
+      trx__buf_printf(&v, "%lld", (long long)x);
     } else if (t.code == kDLFloat && (t.bits == 16 || t.bits == 32 || t.bits == 64)) {
       double x = t.bits == 16 ? half_to_double(*(const uint16_t*)p)
                  : t.bits == 32 ? (double)*(const float*)p
@@ -673,19 +617,19 @@ static void p_const(trx__P* P, trx_tensor_const_t* c, trx__sb* b) {
     }
     if (ok) {
       put_R(P, b, "const(");
-      sb_put(b, v.s ? v.s : "", v.n);
-      sb_puts(b, ", \"");
+      trx__buf_put(b, v.s ? v.s : "", v.n);
+      trx__buf_puts(b, ", \"");
       put_dtype(b, t);
-      sb_puts(b, "\")");
-      sb_free(&v);
+      trx__buf_puts(b, "\")");
+      trx__buf_free(&v);
       return;
     }
-    sb_free(&v);
+    trx__buf_free(&v);
   }
   p_metadata(P, (TVMFFIObject*)c, b);
 }
 
-static void p_global_var(trx__P* P, TVMFFIObject* g, trx__sb* b) {
+static void p_global_var(trx__P* P, TVMFFIObject* g, trx__buf_t* b) {
   TVMFFIByteArray name = trx__str(&((trx_global_var_t*)g)->name_hint);
   if (P->mod != NULL) {
     TVMFFIAny key = tether_any_object(g);
@@ -696,21 +640,21 @@ static void p_global_var(trx__P* P, TVMFFIObject* g, trx__sb* b) {
           stmts_push_cstr(P, frame_body(P, fr), "cls = Module");
           P->frames[fr]->cls_defined = true;
         }
-        sb_puts(b, "cls.");
+        trx__buf_puts(b, "cls.");
       }
     }
   }
-  sb_put(b, name.data, name.size);
+  trx__buf_put(b, name.data, name.size);
 }
 
 /* R.<op name without the "relax." prefix>. */
-static void p_op_name(trx__P* P, TVMFFIObject* op, trx__sb* b) {
+static void p_op_name(trx__P* P, TVMFFIObject* op, trx__buf_t* b) {
   TVMFFIByteArray name = trx__str(&((trx_op_t*)op)->name);
   if (name.size > 6 && memcmp(name.data, "relax.", 6) == 0) {
     put_R(P, b, "");
-    sb_put(b, name.data + 6, name.size - 6);
+    trx__buf_put(b, name.data + 6, name.size - 6);
   } else {
-    sb_put(b, name.data, name.size);
+    trx__buf_put(b, name.data, name.size);
   }
 }
 
@@ -752,32 +696,32 @@ static trx__kv* sorted_entries(trx__P* P, TVMFFIObject* map, const char* skip, s
 }
 
 /* {"k": v, ...} sorted by key. */
-static void p_dict(trx__P* P, TVMFFIObject* map, const char* skip, trx__sb* b) {
+static void p_dict(trx__P* P, TVMFFIObject* map, const char* skip, trx__buf_t* b) {
   size_t n;
   trx__kv* kv = sorted_entries(P, map, skip, &n);
-  sb_puts(b, "{");
+  trx__buf_puts(b, "{");
   for (size_t i = 0; i < n; ++i) {
-    if (i) sb_puts(b, ", ");
+    if (i) trx__buf_puts(b, ", ");
     put_quoted(b, kv[i].key.data, kv[i].key.size);
-    sb_puts(b, ": ");
+    trx__buf_puts(b, ": ");
     p_value(P, kv[i].value, b);
   }
-  sb_puts(b, "}");
+  trx__buf_puts(b, "}");
   free(kv);
 }
 
 /* Attribute values: ints, bools, floats, strings, dtypes, None, arrays, maps, IR nodes. */
-static void p_value(trx__P* P, const TVMFFIAny* v, trx__sb* b) {
+static void p_value(trx__P* P, const TVMFFIAny* v, trx__buf_t* b) {
   TVMFFIByteArray s;
   switch (v->type_index) {
-    case kTVMFFINone: sb_puts(b, "None"); return;
+    case kTVMFFINone: trx__buf_puts(b, "None"); return;
     case kTVMFFIInt: sb_put_i64(b, v->v_int64); return;
-    case kTVMFFIBool: sb_puts(b, v->v_int64 ? "True" : "False"); return;
+    case kTVMFFIBool: trx__buf_puts(b, v->v_int64 ? "True" : "False"); return;
     case kTVMFFIFloat: put_float(b, v->v_float64); return;
     case kTVMFFIDataType:
-      sb_puts(b, "\"");
+      trx__buf_puts(b, "\"");
       put_dtype(b, v->v_dtype);
-      sb_puts(b, "\"");
+      trx__buf_puts(b, "\"");
       return;
     default: break;
   }
@@ -786,19 +730,19 @@ static void p_value(trx__P* P, const TVMFFIAny* v, trx__sb* b) {
     return;
   }
   if (!tether_any_is_object(v)) {
-    sb_puts(b, tether_any_type_key(v));
+    trx__buf_puts(b, tether_any_type_key(v));
     return;
   }
   TVMFFIObject* o = v->v_obj;
   if (o->type_index == kTVMFFIArray || o->type_index == kTVMFFIList) {
     bool list = o->type_index == kTVMFFIList;
     int64_t n = list ? tether_list_size(o) : tether_array_size(o);
-    sb_puts(b, "[");
+    trx__buf_puts(b, "[");
     for (int64_t i = 0; i < n; ++i) {
-      if (i) sb_puts(b, ", ");
+      if (i) trx__buf_puts(b, ", ");
       p_value(P, list ? tether_list_at(o, i) : tether_array_at(o, i), b);
     }
-    sb_puts(b, "]");
+    trx__buf_puts(b, "]");
   } else if (o->type_index == kTVMFFIMap || o->type_index == kTVMFFIDict) {
     p_dict(P, o, NULL, b);
   } else if (trx_is(o, TRX_TYPE)) {
@@ -809,12 +753,12 @@ static void p_value(trx__P* P, const TVMFFIAny* v, trx__sb* b) {
     TVMFFIAny text = tether_any_none();
     TVMFFIByteArray t;
     if (tether_repr(v, &text) == 0 && tether_any_get_str(&text, &t)) {
-      sb_put(b, t.data, t.size);
+      trx__buf_put(b, t.data, t.size);
     } else {
       TVMFFIObjectHandle err = NULL;
       TVMFFIErrorMoveFromRaised(&err);
       TVMFFIObjectDecRef(err);
-      sb_puts(b, tether_type_key(o->type_index));
+      trx__buf_puts(b, tether_type_key(o->type_index));
     }
     tether_any_release(&text);
   }
@@ -833,7 +777,7 @@ static void for_each_field(TVMFFIObject* obj, void (*fn)(const TVMFFIFieldInfo*,
 typedef struct {
   trx__P* P;
   TVMFFIObject* obj;
-  trx__sb* b;
+  trx__buf_t* b;
   bool* first;
   bool repr_style; /* type_key(name=repr, ...) instead of kwargs */
 } trx__field_ctx;
@@ -849,20 +793,20 @@ static void field_cb(const TVMFFIFieldInfo* f, void* ctx) {
     TVMFFIObjectDecRef(err);
     return;
   }
-  if (!*c->first) sb_puts(c->b, ", ");
+  if (!*c->first) trx__buf_puts(c->b, ", ");
   *c->first = false;
-  sb_put(c->b, f->name.data, f->name.size);
-  sb_puts(c->b, "=");
+  trx__buf_put(c->b, f->name.data, f->name.size);
+  trx__buf_puts(c->b, "=");
   if (c->repr_style) {
     TVMFFIAny text = tether_any_none();
     TVMFFIByteArray t;
     if (tether_repr(&v, &text) == 0 && tether_any_get_str(&text, &t)) {
-      sb_put(c->b, t.data, t.size);
+      trx__buf_put(c->b, t.data, t.size);
     } else {
       TVMFFIObjectHandle err = NULL;
       TVMFFIErrorMoveFromRaised(&err);
       TVMFFIObjectDecRef(err);
-      sb_puts(c->b, "...");
+      trx__buf_puts(c->b, "...");
     }
     tether_any_release(&text);
   } else {
@@ -872,16 +816,16 @@ static void field_cb(const TVMFFIFieldInfo* f, void* ctx) {
 }
 
 /* The kwargs of a call's attrs: DictAttrs sorted by key, others in field order. */
-static void p_attrs_kwargs(trx__P* P, TVMFFIObject* attrs, trx__sb* b, bool* first) {
+static void p_attrs_kwargs(trx__P* P, TVMFFIObject* attrs, trx__buf_t* b, bool* first) {
   if (attrs == NULL) return;
   if (trx_is(attrs, TRX_DICT_ATTRS)) {
     size_t n;
     trx__kv* kv = sorted_entries(P, ((trx_dict_attrs_t*)attrs)->dict, NULL, &n);
     for (size_t i = 0; i < n; ++i) {
-      if (!*first) sb_puts(b, ", ");
+      if (!*first) trx__buf_puts(b, ", ");
       *first = false;
-      sb_put(b, kv[i].key.data, kv[i].key.size);
-      sb_puts(b, "=");
+      trx__buf_put(b, kv[i].key.data, kv[i].key.size);
+      trx__buf_puts(b, "=");
       p_value(P, kv[i].value, b);
     }
     free(kv);
@@ -891,12 +835,12 @@ static void p_attrs_kwargs(trx__P* P, TVMFFIObject* attrs, trx__sb* b, bool* fir
   for_each_field(attrs, field_cb, &c);
 }
 
-static void p_call(trx__P* P, trx_call_t* c, trx__sb* b) {
+static void p_call(trx__P* P, trx_call_t* c, trx__buf_t* b) {
   bool first = true;
   TVMFFIObject* op = c->op;
   if (trx_is(op, TRX_OP)) {
     p_op_name(P, op, b);
-    sb_puts(b, "(");
+    trx__buf_puts(b, "(");
   } else if (trx_is(op, TRX_EXTERN_FUNC)) {
     TVMFFIByteArray sym = trx__str(&((trx_extern_func_t*)op)->global_symbol);
     put_R(P, b, "call_packed(");
@@ -904,53 +848,52 @@ static void p_call(trx__P* P, trx_call_t* c, trx__sb* b) {
     first = false;
   } else {
     p_expr(P, op, b, PREC_ATOM);
-    sb_puts(b, "(");
+    trx__buf_puts(b, "(");
   }
   int64_t n = c->args ? tether_array_size(c->args) : 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (!first) sb_puts(b, ", ");
+    if (!first) trx__buf_puts(b, ", ");
     first = false;
     p_expr(P, trx__array_obj(c->args, i), b, PREC_LOWEST);
   }
   p_attrs_kwargs(P, c->attrs, b, &first);
   if (c->ty_args != NULL && tether_array_size(c->ty_args) > 0) {
-    if (!first) sb_puts(b, ", ");
-    sb_puts(b, "ty_args=");
+    if (!first) trx__buf_puts(b, ", ");
+    trx__buf_puts(b, "ty_args=");
     p_tuple_doc(P, c->ty_args, b, true, false);
   }
-  sb_puts(b, ")");
+  trx__buf_puts(b, ")");
 }
 
-
 /* Operators are left-associative: a right operand of equal precedence gets parentheses. */
-static bool p_binop(trx__P* P, TVMFFIObject* e, trx__sb* b, int prec) {
+static bool p_binop(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
   for (size_t i = 0; i < sizeof(trx__binops) / sizeof(trx__binops[0]); ++i) {
     if (e->type_index != trx_type_index[trx__binops[i].kind]) continue;
     trx_binop_t* x = (trx_binop_t*)e;
     int my = trx__binops[i].prec;
     if (my == 0) {
       put_T(P, b, trx__binops[i].op);
-      sb_puts(b, "(");
+      trx__buf_puts(b, "(");
       p_expr(P, x->a, b, PREC_LOWEST);
-      sb_puts(b, ", ");
+      trx__buf_puts(b, ", ");
       p_expr(P, x->b, b, PREC_LOWEST);
-      sb_puts(b, ")");
+      trx__buf_puts(b, ")");
       return true;
     }
     bool paren = my < prec;
-    if (paren) sb_puts(b, "(");
+    if (paren) trx__buf_puts(b, "(");
     p_expr(P, x->a, b, my);
-    sb_puts(b, trx__binops[i].op);
+    trx__buf_puts(b, trx__binops[i].op);
     p_expr(P, x->b, b, my + 1);
-    if (paren) sb_puts(b, ")");
+    if (paren) trx__buf_puts(b, ")");
     return true;
   }
   return false;
 }
 
-static void p_expr(trx__P* P, TVMFFIObject* e, trx__sb* b, int prec) {
+static void p_expr(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
   if (e == NULL) {
-    sb_puts(b, "None");
+    trx__buf_puts(b, "None");
   } else if (trx_is(e, TRX_VAR)) {
     p_var(P, e, b);
   } else if (trx_is(e, TRX_INT_IMM)) {
@@ -961,11 +904,11 @@ static void p_expr(trx__P* P, TVMFFIObject* e, trx__sb* b, int prec) {
     TVMFFIByteArray s = trx__str(&((trx_string_imm_t*)e)->value);
     put_R(P, b, "str(");
     put_quoted(b, s.data, s.size);
-    sb_puts(b, ")");
+    trx__buf_puts(b, ")");
   } else if (trx_is(e, TRX_DATATYPE_IMM)) {
     put_R(P, b, "dtype(\"");
     put_dtype(b, ((trx_datatype_imm_t*)e)->value);
-    sb_puts(b, "\")");
+    trx__buf_puts(b, "\")");
   } else if (trx_is(e, TRX_TENSOR_CONST)) {
     p_const(P, (trx_tensor_const_t*)e, b);
   } else if (p_binop(P, e, b, prec)) {
@@ -983,20 +926,20 @@ static void p_expr(trx__P* P, TVMFFIObject* e, trx__sb* b, int prec) {
   } else if (trx_is(e, TRX_TUPLE_GET_ITEM)) {
     trx_tuple_get_item_t* g = (trx_tuple_get_item_t*)e;
     p_expr(P, g->tuple_value, b, PREC_ATOM);
-    sb_puts(b, "[");
+    trx__buf_puts(b, "[");
     sb_put_i64(b, g->index);
-    sb_puts(b, "]");
+    trx__buf_puts(b, "]");
   } else if (trx_is(e, TRX_SHAPE_EXPR)) {
     put_R(P, b, "shape([");
     p_items(P, ((trx_shape_expr_t*)e)->values, b, false, true);
-    sb_puts(b, "])");
+    trx__buf_puts(b, "])");
   } else if (trx_is(e, TRX_GLOBAL_VAR)) {
     p_global_var(P, e, b);
   } else if (trx_is(e, TRX_EXTERN_FUNC)) {
     TVMFFIByteArray sym = trx__str(&((trx_extern_func_t*)e)->global_symbol);
     put_R(P, b, "ExternFunc(");
     put_quoted(b, sym.data, sym.size);
-    sb_puts(b, ")");
+    trx__buf_puts(b, ")");
   } else {
     p_metadata(P, e, b);
   }
@@ -1004,12 +947,12 @@ static void p_expr(trx__P* P, TVMFFIObject* e, trx__sb* b, int prec) {
 
 /* ---- types -------------------------------------------------------------------------------------- */
 
-static void p_type(trx__P* P, TVMFFIObject* t, trx__sb* b) {
+static void p_type(trx__P* P, TVMFFIObject* t, trx__buf_t* b) {
   if (t == NULL) {
-    sb_puts(b, "None");
+    trx__buf_puts(b, "None");
   } else if (trx_is(t, TRX_TENSOR_TYPE)) {
     trx_tensor_type_t* x = (trx_tensor_type_t*)t;
-    trx__sb parts = {0};
+    trx__buf_t parts = {0};
     if (x->shape != NULL) {
       if (trx_is(x->shape, TRX_SHAPE_EXPR)) {
         p_tuple_doc(P, ((trx_shape_expr_t*)x->shape)->values, &parts, false, true);
@@ -1018,47 +961,47 @@ static void p_type(trx__P* P, TVMFFIObject* t, trx__sb* b) {
       }
     }
     if (!trx__dtype_is_void(x->dtype)) {
-      sb_puts(&parts, parts.n ? ", dtype=\"" : "dtype=\"");
+      trx__buf_puts(&parts, parts.n ? ", dtype=\"" : "dtype=\"");
       put_dtype(&parts, x->dtype);
-      sb_puts(&parts, "\"");
+      trx__buf_puts(&parts, "\"");
     }
     if (x->shape == NULL && x->ndim != -1) {
-      sb_printf(&parts, "%sndim=%lld", parts.n ? ", " : "", (long long)x->ndim);
+      trx__buf_printf(&parts, "%sndim=%lld", parts.n ? ", " : "", (long long)x->ndim);
     }
     put_R(P, b, "Tensor");
     if (parts.n) {
-      sb_puts(b, "(");
-      sb_put(b, parts.s, parts.n);
-      sb_puts(b, ")");
+      trx__buf_puts(b, "(");
+      trx__buf_put(b, parts.s, parts.n);
+      trx__buf_puts(b, ")");
     }
     if (parts.oom) P->oom = true;
-    sb_free(&parts);
+    trx__buf_free(&parts);
   } else if (trx_is(t, TRX_SHAPE_TYPE)) {
     trx_shape_type_t* x = (trx_shape_type_t*)t;
     if (x->values != NULL) {
       put_R(P, b, "Shape([");
       p_items(P, x->values, b, false, true);
-      sb_puts(b, "])");
+      trx__buf_puts(b, "])");
     } else {
       put_R(P, b, "Shape");
-      sb_printf(b, "(ndim=%lld)", (long long)x->ndim);
+      trx__buf_printf(b, "(ndim=%lld)", (long long)x->ndim);
     }
   } else if (trx_is(t, TRX_TUPLE_TYPE)) {
     TVMFFIObject* f = ((trx_tuple_type_t*)t)->fields;
     int64_t n = f ? tether_array_size(f) : 0;
     if (P->tir) {
       if (n == 0) {
-        sb_puts(b, "None");
+        trx__buf_puts(b, "None");
         return;
       }
       put_T(P, b, "Tuple(");
     } else {
       put_R(P, b, "Tuple");
       if (n == 0) return;
-      sb_puts(b, "(");
+      trx__buf_puts(b, "(");
     }
     p_items(P, f, b, true, false);
-    sb_puts(b, ")");
+    trx__buf_puts(b, ")");
   } else if (trx_is(t, TRX_ANY_TYPE)) {
     put_R(P, b, "Any");
   } else if (trx_is(t, TRX_PRIM_TYPE)) {
@@ -1069,20 +1012,20 @@ static void p_type(trx__P* P, TVMFFIObject* t, trx__sb* b) {
     put_R(P, b, "Callable");
     if (x->params == NULL) {
       bool ret = x->ret != NULL && !trx_is(x->ret, TRX_ANY_TYPE);
-      if (ret || x->purity) sb_puts(b, "(");
+      if (ret || x->purity) trx__buf_puts(b, "(");
       if (ret) {
-        sb_puts(b, "ret=");
+        trx__buf_puts(b, "ret=");
         p_type(P, x->ret, b);
       }
-      if (x->purity) sb_puts(b, ret ? ", purity=True" : "purity=True");
-      if (ret || x->purity) sb_puts(b, ")");
+      if (x->purity) trx__buf_puts(b, ret ? ", purity=True" : "purity=True");
+      if (ret || x->purity) trx__buf_puts(b, ")");
       return;
     }
-    sb_puts(b, "(");
+    trx__buf_puts(b, "(");
     p_tuple_doc(P, x->params, b, true, false);
-    sb_puts(b, ", ");
+    trx__buf_puts(b, ", ");
     p_type(P, x->ret, b);
-    sb_puts(b, x->purity ? ", True)" : ", False)");
+    trx__buf_puts(b, x->purity ? ", True)" : ", False)");
   } else if (trx_is(t, TRX_PACKED_FUNC_TYPE)) {
     put_R(P, b, "PackedFunc");
   } else {
@@ -1148,7 +1091,7 @@ static bool is_op_named(TVMFFIObject* op, const char* name) {
 
 /* The annotation of a bound var into `b`; false when there is none or inference would
  * reproduce it and hiding is asked for (show_all_ty=false, or call_tir/call_dps_packed). */
-static bool p_ann(trx__P* P, TVMFFIObject* var, TVMFFIObject* value, trx__sb* b) {
+static bool p_ann(trx__P* P, TVMFFIObject* var, TVMFFIObject* value, trx__buf_t* b) {
   TVMFFIObject* ty = trx__ty(var);
   if (ty == NULL) return false;
   bool hide = !P->show_all;
@@ -1172,14 +1115,14 @@ static bool p_ann(trx__P* P, TVMFFIObject* var, TVMFFIObject* value, trx__sb* b)
 /* An expression as the right side of `=`: a tuple of 2+ fields loses its parentheses.
  * *paren receives the ordinary form, *bare the assignment form (both malloc'd). */
 static void p_rhs(trx__P* P, TVMFFIObject* e, char** paren, char** bare) {
-  trx__sb b = {0};
+  trx__buf_t b = {0};
   TVMFFIObject* f = trx_is(e, TRX_TUPLE) ? ((trx_tuple_t*)e)->fields : NULL;
   if (f != NULL && tether_array_size(f) >= 2) {
     p_items(P, f, &b, false, false);
-    trx__sb p = {0};
-    sb_puts(&p, "(");
-    sb_put(&p, b.s ? b.s : "", b.n);
-    sb_puts(&p, ")");
+    trx__buf_t p = {0};
+    trx__buf_puts(&p, "(");
+    trx__buf_put(&p, b.s ? b.s : "", b.n);
+    trx__buf_puts(&p, ")");
     if (b.oom) p.oom = true;
     *paren = sb_take(&p);
   } else {
@@ -1195,14 +1138,14 @@ static void p_rhs(trx__P* P, TVMFFIObject* e, char** paren, char** bare) {
 }
 
 static char* assign_text(const char* name, const char* ann, const char* rhs) {
-  trx__sb b = {0};
-  sb_puts(&b, name ? name : "");
+  trx__buf_t b = {0};
+  trx__buf_puts(&b, name ? name : "");
   if (ann != NULL) {
-    sb_puts(&b, ": ");
-    sb_puts(&b, ann);
+    trx__buf_puts(&b, ": ");
+    trx__buf_puts(&b, ann);
   }
-  sb_puts(&b, " = ");
-  sb_puts(&b, rhs ? rhs : "");
+  trx__buf_puts(&b, " = ");
+  trx__buf_puts(&b, rhs ? rhs : "");
   return sb_take(&b);
 }
 
@@ -1213,7 +1156,7 @@ static void p_seq(trx__P* P, TVMFFIObject* seq, trx__stmts* out, char** fin_pare
 /* if cond: ... else: ...; each branch ends in `name: ann = <value>` when name is given,
  * else in the bare value. */
 static trx__stmt* p_if(trx__P* P, trx_if_t* x, const char* name, const char* ann) {
-  trx__sb cond = {0};
+  trx__buf_t cond = {0};
   p_expr(P, x->cond, &cond, PREC_LOWEST);
   trx__stmt* s = stmt_new(P, ST_IF, sb_take(&cond));
   if (s == NULL) return NULL;
@@ -1238,20 +1181,20 @@ static void p_binding(trx__P* P, TVMFFIObject* bnd, trx__stmts* out) {
   TVMFFIObject* var = base->var;
   TVMFFIByteArray raw = trx_is(var, TRX_VAR) ? trx__str(&((trx_var_t*)var)->name)
                                              : (TVMFFIByteArray){"", 0};
-  trx__sb ann = {0};
+  trx__buf_t ann = {0};
   if (trx_is(bnd, TRX_MATCH_CAST)) {
     trx_match_cast_t* m = (trx_match_cast_t*)bnd;
     bool has = P->show_all && p_ann(P, var, m->value, &ann);
-    trx__sb rhs = {0};
+    trx__buf_t rhs = {0};
     put_R(P, &rhs, "match_cast(");
     p_expr(P, m->value, &rhs, PREC_LOWEST);
-    sb_puts(&rhs, ", ");
+    trx__buf_puts(&rhs, ", ");
     p_type(P, m->ty, &rhs);
-    sb_puts(&rhs, ")");
+    trx__buf_puts(&rhs, ")");
     const char* name = name_define(P, var, raw.data, raw.size, frame_top(P));
     stmts_push(P, out, stmt_new(P, ST_LINE, assign_text(name, has ? ann.s : NULL, rhs.s)));
     if (rhs.oom) P->oom = true;
-    sb_free(&rhs);
+    trx__buf_free(&rhs);
   } else if (trx_is(bnd, TRX_VAR_BINDING)) {
     TVMFFIObject* value = ((trx_var_binding_t*)bnd)->value;
     if (trx_is(value, TRX_IF)) {
@@ -1280,7 +1223,7 @@ static void p_binding(trx__P* P, TVMFFIObject* bnd, trx__stmts* out) {
     }
   }
   if (ann.oom) P->oom = true;
-  sb_free(&ann);
+  trx__buf_free(&ann);
 }
 
 /* A block's statements go to frame `fr` after any definitions its bindings made there. */
@@ -1293,20 +1236,20 @@ static void p_block(trx__P* P, TVMFFIObject* blk, int fr) {
     stmts_move(P, frame_body(P, fr), &local);
     return;
   }
-  trx__sb outs = {0};
+  trx__buf_t outs = {0};
   put_R(P, &outs, "output(");
   bool first = true;
   for (int64_t i = 0; i < n; ++i) {
     TVMFFIObject* var = ((trx_binding_t*)trx__array_obj(x->bindings, i))->var;
     if (var == NULL || trx_is(var, TRX_DATAFLOW_VAR)) continue;
-    if (!first) sb_puts(&outs, ", ");
+    if (!first) trx__buf_puts(&outs, ", ");
     first = false;
     p_expr(P, var, &outs, PREC_LOWEST);
   }
-  sb_puts(&outs, ")");
+  trx__buf_puts(&outs, ")");
   stmts_push_line(P, &local, &outs);
-  trx__sb with = {0};
-  sb_puts(&with, "with ");
+  trx__buf_t with = {0};
+  trx__buf_puts(&with, "with ");
   put_R(P, &with, "dataflow():");
   trx__stmt* s = stmt_new(P, ST_SCOPE, sb_take(&with));
   if (s == NULL) {
@@ -1368,31 +1311,31 @@ static void p_function(trx__P* P, TVMFFIObject* fn, const char* name, bool top, 
   int fr = frame_push(P, FR_FUNC);
   if (fr < 0) return;
   bool saved_sig = P->sig;
-  trx__sb def = {0};
-  sb_printf(&def, "def %s(", name);
+  trx__buf_t def = {0};
+  trx__buf_printf(&def, "def %s(", name);
   int64_t n = f->params ? tether_array_size(f->params) : 0;
   for (int64_t i = 0; i < n; ++i) {
     TVMFFIObject* p = trx__array_obj(f->params, i);
-    trx__sb ann = {0};
+    trx__buf_t ann = {0};
     P->sig = true;
     p_type(P, trx__ty(p), &ann);
     P->sig = saved_sig;
     TVMFFIByteArray raw = trx_is(p, TRX_VAR) ? trx__str(&((trx_var_t*)p)->name)
                                              : (TVMFFIByteArray){"", 0};
     const char* pname = name_define(P, p, raw.data, raw.size, fr);
-    sb_printf(&def, "%s%s: ", i ? ", " : "", pname ? pname : "");
-    sb_put(&def, ann.s ? ann.s : "", ann.n);
+    trx__buf_printf(&def, "%s%s: ", i ? ", " : "", pname ? pname : "");
+    trx__buf_put(&def, ann.s ? ann.s : "", ann.n);
     if (ann.oom) P->oom = true;
-    sb_free(&ann);
+    trx__buf_free(&ann);
   }
-  sb_puts(&def, ")");
+  trx__buf_puts(&def, ")");
   if (f->ret_ty != NULL) {
-    sb_puts(&def, " -> ");
+    trx__buf_puts(&def, " -> ");
     P->sig = true;
     p_type(P, f->ret_ty, &def);
     P->sig = saved_sig;
   }
-  sb_puts(&def, ":");
+  trx__buf_puts(&def, ":");
 
   TVMFFIObject* attrs = f->base.attrs;
   TVMFFIByteArray gs;
@@ -1403,30 +1346,30 @@ static void p_function(trx__P* P, TVMFFIObject* fn, const char* name, bool top, 
     TVMFFIObject* d = ((trx_dict_attrs_t*)attrs)->dict;
     int64_t total = d ? tether_map_size(d) : 0;
     if (total > (skip_gs ? 1 : 0)) {
-      trx__sb line = {0};
+      trx__buf_t line = {0};
       put_R(P, &line, "func_attr(");
       p_dict(P, d, skip_gs ? "global_symbol" : NULL, &line);
-      sb_puts(&line, ")");
+      trx__buf_puts(&line, ")");
       stmts_push_line(P, frame_body(P, fr), &line);
     }
   }
-  trx__sb deco = {0};
+  trx__buf_t deco = {0};
   put_R(P, &deco, "function");
   bool priv = top && !has_gs;
   if (!f->is_pure || priv) {
-    sb_puts(&deco, "(");
-    if (!f->is_pure) sb_puts(&deco, "pure=False");
-    if (priv) sb_puts(&deco, f->is_pure ? "private=True" : ", private=True");
-    sb_puts(&deco, ")");
+    trx__buf_puts(&deco, "(");
+    if (!f->is_pure) trx__buf_puts(&deco, "pure=False");
+    if (priv) trx__buf_puts(&deco, f->is_pure ? "private=True" : ", private=True");
+    trx__buf_puts(&deco, ")");
   }
 
   trx__stmts body = {0};
   char *fp = NULL, *fb = NULL;
   p_seq(P, f->body, &body, &fp, &fb);
   stmts_move(P, frame_body(P, fr), &body);
-  trx__sb ret = {0};
-  sb_puts(&ret, "return ");
-  sb_puts(&ret, fp ? fp : "");
+  trx__buf_t ret = {0};
+  trx__buf_puts(&ret, "return ");
+  trx__buf_puts(&ret, fp ? fp : "");
   stmts_push_line(P, frame_body(P, fr), &ret);
   free(fp);
   free(fb);
@@ -1437,7 +1380,7 @@ static void p_function(trx__P* P, TVMFFIObject* fn, const char* name, bool top, 
   trx__stmt* s = stmt_new(P, ST_FUNC, sb_take(&def));
   if (s == NULL) {
     stmts_free(&fbody);
-    sb_free(&deco);
+    trx__buf_free(&deco);
     return;
   }
   s->deco = sb_take(&deco);
@@ -1473,11 +1416,11 @@ static void p_module(trx__P* P, TVMFFIObject* m, trx__stmts* out) {
   if (trx_is(mod->attrs, TRX_DICT_ATTRS)) {
     TVMFFIObject* d = ((trx_dict_attrs_t*)mod->attrs)->dict;
     if (d != NULL && tether_map_size(d) > 0) {
-      trx__sb line = {0};
+      trx__buf_t line = {0};
       P->use_I = true;
-      sb_puts(&line, "I.module_attrs(");
+      trx__buf_puts(&line, "I.module_attrs(");
       p_dict(P, d, NULL, &line);
-      sb_puts(&line, ")");
+      trx__buf_puts(&line, ")");
       stmts_push_line(P, frame_body(P, fr), &line);
     }
   }
@@ -1497,16 +1440,16 @@ static void p_module(trx__P* P, TVMFFIObject* m, trx__stmts* out) {
   }
   if (k > 0) qsort(fns, k, sizeof(*fns), modfn_cmp);
   for (size_t i = 0; i < k; ++i) {
-    trx__sb nm = {0};
-    sb_put(&nm, fns[i].name.data, fns[i].name.size);
+    trx__buf_t nm = {0};
+    trx__buf_put(&nm, fns[i].name.data, fns[i].name.size);
     if (trx_is(fns[i].fn, TRX_FUNCTION)) {
       p_function(P, fns[i].fn, nm.s ? nm.s : "", true, frame_body(P, fr));
     } else {
-      sb_puts(&nm, " = ");
+      trx__buf_puts(&nm, " = ");
       p_expr(P, fns[i].fn, &nm, PREC_LOWEST);
       stmts_push_line(P, frame_body(P, fr), &nm);
     }
-    sb_free(&nm);
+    trx__buf_free(&nm);
   }
   free(fns);
   trx__stmts body = {0};
@@ -1526,46 +1469,46 @@ static void p_module(trx__P* P, TVMFFIObject* m, trx__stmts* out) {
 
 /* ---- rendering ---------------------------------------------------------------------------------- */
 
-static void render_list(trx__sb* b, const trx__stmts* l, int indent, bool top);
+static void render_list(trx__buf_t* b, const trx__stmts* l, int indent, bool top);
 
-static void put_newline(trx__sb* b, int indent) {
-  sb_puts(b, "\n");
-  for (int i = 0; i < indent; ++i) sb_puts(b, " ");
+static void put_newline(trx__buf_t* b, int indent) {
+  trx__buf_puts(b, "\n");
+  for (int i = 0; i < indent; ++i) trx__buf_puts(b, " ");
 }
 
-static void render_stmt(trx__sb* b, const trx__stmt* s, int indent) {
+static void render_stmt(trx__buf_t* b, const trx__stmt* s, int indent) {
   switch (s->kind) {
-    case ST_LINE: sb_puts(b, s->text); break;
+    case ST_LINE: trx__buf_puts(b, s->text); break;
     case ST_SCOPE:
-      sb_puts(b, s->text);
+      trx__buf_puts(b, s->text);
       render_list(b, &s->body, indent + 4, false);
       break;
     case ST_IF:
-      sb_printf(b, "if %s:", s->text);
+      trx__buf_printf(b, "if %s:", s->text);
       render_list(b, &s->body, indent + 4, false);
       if (s->orelse.n) {
         put_newline(b, indent);
-        sb_puts(b, "else:");
+        trx__buf_puts(b, "else:");
         render_list(b, &s->orelse, indent + 4, false);
       }
       break;
     case ST_FUNC:
     case ST_CLASS:
-      sb_printf(b, "@%s", s->deco);
+      trx__buf_printf(b, "@%s", s->deco);
       put_newline(b, indent);
-      sb_puts(b, s->text);
+      trx__buf_puts(b, s->text);
       if (s->kind == ST_CLASS && s->body.n == 0) {
         put_newline(b, indent + 4);
-        sb_puts(b, "pass");
+        trx__buf_puts(b, "pass");
       }
       render_list(b, &s->body, indent + 4, false);
-      if (s->kind == ST_FUNC) sb_puts(b, "\n");
+      if (s->kind == ST_FUNC) trx__buf_puts(b, "\n");
       break;
   }
 }
 
 /* Each statement on its own line; at the top level the first has no newline before it. */
-static void render_list(trx__sb* b, const trx__stmts* l, int indent, bool top) {
+static void render_list(trx__buf_t* b, const trx__stmts* l, int indent, bool top) {
   for (size_t i = 0; i < l->n; ++i) {
     if (!top || i > 0) put_newline(b, indent);
     render_stmt(b, l->v[i], indent);
@@ -1596,25 +1539,25 @@ static bool is_ir_object(TVMFFIObject* n) {
 
 /* type_key(field=repr, ...): how TVM shows attrs and Ops (the generic reflection form). */
 static char* print_reflected(trx__P* P, TVMFFIObject* node) {
-  trx__sb b = {0};
+  trx__buf_t b = {0};
   if (trx_is(node, TRX_DICT_ATTRS)) {
     TVMFFIObject* d = ((trx_dict_attrs_t*)node)->dict;
     TVMFFIAny v = d ? tether_any_object(d) : tether_any_none();
     TVMFFIAny text = tether_any_none();
     TVMFFIByteArray t;
     if (tether_repr(&v, &text) != 0) {
-      sb_free(&b);
+      trx__buf_free(&b);
       return NULL;
     }
-    if (tether_any_get_str(&text, &t)) sb_put(&b, t.data, t.size);
+    if (tether_any_get_str(&text, &t)) trx__buf_put(&b, t.data, t.size);
     tether_any_release(&text);
   } else {
     bool first = true;
-    sb_puts(&b, tether_type_key(node->type_index));
-    sb_puts(&b, "(");
+    trx__buf_puts(&b, tether_type_key(node->type_index));
+    trx__buf_puts(&b, "(");
     trx__field_ctx c = {P, node, &b, &first, true};
     for_each_field(node, field_cb, &c);
-    sb_puts(&b, ")");
+    trx__buf_puts(&b, ")");
   }
   char* s = sb_take(&b);
   if (s == NULL) P->oom = true;
@@ -1662,14 +1605,14 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
     header = true;
   } else if (trx_is(node, TRX_FUNCTION)) {
     TVMFFIByteArray gs;
-    trx__sb nm = {0};
+    trx__buf_t nm = {0};
     if (attr_str(((trx_function_t*)node)->base.attrs, "global_symbol", &gs)) {
-      sb_put(&nm, gs.data, gs.size);
+      trx__buf_put(&nm, gs.data, gs.size);
     } else {
-      sb_puts(&nm, "main");
+      trx__buf_puts(&nm, "main");
     }
     p_function(&P, node, nm.s ? nm.s : "main", true, root);
-    sb_free(&nm);
+    trx__buf_free(&nm);
     header = true;
   } else if (trx_is(node, TRX_BINDING)) {
     p_binding(&P, node, root);
@@ -1686,15 +1629,15 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
     stmts_push(&P, root, p_if(&P, (trx_if_t*)node, NULL, NULL));
   } else {
     /* An expression (or type) root: on-the-fly definitions show only when verbose. */
-    trx__sb b = {0};
+    trx__buf_t b = {0};
     if (trx_is(node, TRX_TYPE)) {
       p_type(&P, node, &b);
     } else if (trx_is(node, TRX_GLOBAL_VAR)) {
       TVMFFIByteArray name = trx__str(&((trx_global_var_t*)node)->name_hint);
       P.use_I = true;
-      sb_puts(&b, "I.GlobalVar(");
+      trx__buf_puts(&b, "I.GlobalVar(");
       put_quoted(&b, name.data, name.size);
-      sb_puts(&b, ")");
+      trx__buf_puts(&b, ")");
     } else if (trx_is(node, TRX_STRING_IMM)) {
       TVMFFIByteArray s = trx__str(&((trx_string_imm_t*)node)->value);
       if (memchr(s.data, '\n', s.size) != NULL) {
@@ -1705,7 +1648,7 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
     } else {
       char *fp = NULL, *fb = NULL;
       p_rhs(&P, node, &fp, &fb);
-      sb_puts(&b, fp ? fp : "");
+      trx__buf_puts(&b, fp ? fp : "");
       free(fp);
       free(fb);
     }
@@ -1717,13 +1660,13 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
   }
   if (header) p_header(&P, &final);
   for (size_t i = 0; i < P.ntv; ++i) {
-    trx__sb line = {0};
-    sb_printf(&line, "%s = TypeVar(\"%s\")", P.tvars[i], P.tvars[i]);
+    trx__buf_t line = {0};
+    trx__buf_printf(&line, "%s = TypeVar(\"%s\")", P.tvars[i], P.tvars[i]);
     stmts_push_line(&P, &final, &line);
   }
   stmts_move(&P, &final, root);
   if (!P.oom) {
-    trx__sb out = {0};
+    trx__buf_t out = {0};
     render_list(&out, &final, 0, true);
     while (out.n > 0 && out.s[out.n - 1] == '\n') out.s[--out.n] = '\0';
     if (out.oom) P.oom = true;

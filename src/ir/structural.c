@@ -29,6 +29,7 @@
 #include <tether/tensor.h>
 
 #include "node.h"
+#include "strbuf.h"
 
 #define TRX__DEF_FLAGS \
   (kTVMFFIFieldFlagBitMaskSEqHashDefRecursive | kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive)
@@ -96,50 +97,27 @@ static void trx__pmap_free(trx__pmap* m) {
 
 /* ---- paths ------------------------------------------------------------------------------- */
 
-typedef struct {
-  char* s;
-  size_t n, cap;
-  bool oom;
-} trx__str_t;
 
-static void trx__sput(trx__str_t* b, const char* s, size_t n) {
-  if (b->oom) return;
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 128;
-    while (cap < b->n + n + 1) cap *= 2;
-    char* p = realloc(b->s, cap);
-    if (p == NULL) {
-      b->oom = true;
-      return;
-    }
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = '\0';
-}
 
-static void trx__sputs(trx__str_t* b, const char* s) { trx__sput(b, s, strlen(s)); }
 
 /* The text of a map key inside a path: "name" for strings, I.GlobalVar("f"), 3, ... */
-static void trx__key_text(trx__str_t* b, const TVMFFIAny* k) {
+static void trx__key_text(trx__buf_t* b, const TVMFFIAny* k) {
   TVMFFIByteArray s;
   char tmp[64];
   if (tether_any_get_str(k, &s)) {
-    trx__sputs(b, "\"");
-    trx__sput(b, s.data, s.size);
-    trx__sputs(b, "\"");
+    trx__buf_puts(b, "\"");
+    trx__buf_put(b, s.data, s.size);
+    trx__buf_puts(b, "\"");
   } else if (k->type_index == kTVMFFIInt) {
     snprintf(tmp, sizeof(tmp), "%lld", (long long)k->v_int64);
-    trx__sputs(b, tmp);
+    trx__buf_puts(b, tmp);
   } else if (tether_any_is_object(k) && trx_is(k->v_obj, TRX_GLOBAL_VAR)) {
     TVMFFIByteArray name = trx__str(&((const trx_global_var_t*)k->v_obj)->name_hint);
-    trx__sputs(b, "I.GlobalVar(\"");
-    trx__sput(b, name.data, name.size);
-    trx__sputs(b, "\")");
+    trx__buf_puts(b, "I.GlobalVar(\"");
+    trx__buf_put(b, name.data, name.size);
+    trx__buf_puts(b, "\")");
   } else {
-    trx__sputs(b, tether_any_type_key(k));
+    trx__buf_puts(b, tether_any_type_key(k));
   }
 }
 
@@ -209,7 +187,7 @@ static bool trx__op_name_equal(const TVMFFIObject* a, const TVMFFIObject* b) {
 typedef struct {
   bool map_free_vars;
   trx__pmap fwd, bwd; /* lhs var -> rhs var and back */
-  trx__str_t lp, rp;  /* current paths */
+  trx__buf_t lp, rp;  /* current paths */
   char *ml, *mr;      /* first mismatch paths (owned) */
   bool record;        /* track paths (only when the caller wants the mismatch) */
   bool oom;
@@ -229,8 +207,8 @@ static void trx__push(trx__seq* c, const char* l, const char* r, size_t* ln, siz
   *ln = c->lp.n;
   *rn = c->rp.n;
   if (!c->record) return;
-  trx__sputs(&c->lp, l);
-  trx__sputs(&c->rp, r ? r : l);
+  trx__buf_puts(&c->lp, l);
+  trx__buf_puts(&c->rp, r ? r : l);
 }
 
 static void trx__pop(trx__seq* c, size_t ln, size_t rn) {
@@ -307,11 +285,11 @@ static bool trx__eq_map(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def)
   int64_t pos = 0;
   const TVMFFIAny *k, *v;
   while (tether_map_next(a, &pos, &k, &v)) {
-    trx__str_t seg = {0};
+    trx__buf_t seg = {0};
     if (c->record) {
-      trx__sputs(&seg, "[");
+      trx__buf_puts(&seg, "[");
       trx__key_text(&seg, k);
-      trx__sputs(&seg, "]");
+      trx__buf_puts(&seg, "]");
     }
     size_t ln, rn;
     trx__push(c, seg.s ? seg.s : "[?]", NULL, &ln, &rn);
@@ -353,10 +331,10 @@ static bool trx__eq_module(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b) {
     const void* mapped = trx__pmap_get(&c->fwd, gv);
     if (rgv == NULL || (mapped != NULL && mapped != rgv) ||
         (mapped == NULL && trx__pmap_get(&c->bwd, rgv) != NULL)) {
-      trx__str_t seg = {0};
-      trx__sputs(&seg, "[");
+      trx__buf_t seg = {0};
+      trx__buf_puts(&seg, "[");
       trx__key_text(&seg, k);
-      trx__sputs(&seg, "]");
+      trx__buf_puts(&seg, "]");
       size_t l2, r2;
       trx__push(c, seg.s ? seg.s : "[?]", NULL, &l2, &r2);
       free(seg.s);
@@ -462,8 +440,8 @@ int trx__structural_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool map_fre
   memset(&c, 0, sizeof(c));
   c.map_free_vars = map_free_vars;
   c.record = true;
-  trx__sputs(&c.lp, "<root>");
-  trx__sputs(&c.rp, "<root>");
+  trx__buf_puts(&c.lp, "<root>");
+  trx__buf_puts(&c.rp, "<root>");
   bool eq = trx__eq_any(&c, a, b, false);
   int rc = eq ? 1 : 0;
   if (c.oom || c.lp.oom || c.rp.oom) rc = tether_raise("MemoryError", "structural equality: out of memory");
@@ -778,16 +756,16 @@ static int trx__g_first_mismatch(void* self, const TVMFFIAny* args, int32_t n, T
 }
 
 /* Appends the repr of v (or its type key when it cannot be printed). */
-static void trx__put_repr(trx__str_t* b, const TVMFFIAny* v) {
+static void trx__put_repr(trx__buf_t* b, const TVMFFIAny* v) {
   TVMFFIAny out = tether_any_none();
   TVMFFIByteArray s;
   if (tether_repr(v, &out) == 0 && tether_any_get_str(&out, &s)) {
-    trx__sput(b, s.data, s.size);
+    trx__buf_put(b, s.data, s.size);
   } else {
     TVMFFIObjectHandle err = NULL;
     TVMFFIErrorMoveFromRaised(&err);
     if (err) TVMFFIObjectDecRef(err);
-    trx__sputs(b, tether_any_type_key(v));
+    trx__buf_puts(b, tether_any_type_key(v));
   }
   tether_any_release(&out);
 }
@@ -807,20 +785,20 @@ static int trx__g_assert_equal(void* self, const TVMFFIAny* args, int32_t n, TVM
   if (rc < 0) return -1;
   if (rc == 1) return 0;
   /* The shape of tvm.ir.assert_structural_equal's message (without the underlining). */
-  trx__str_t msg = {0};
+  trx__buf_t msg = {0};
   const char* l = lp ? lp : "<root>";
   const char* r = rp ? rp : "<root>";
-  trx__sputs(&msg, "StructuralEqual check failed, caused by lhs at ");
-  trx__sputs(&msg, l);
-  trx__sputs(&msg, ":\nAccess path: ");
-  trx__sputs(&msg, l);
-  trx__sputs(&msg, "\n\n");
+  trx__buf_puts(&msg, "StructuralEqual check failed, caused by lhs at ");
+  trx__buf_puts(&msg, l);
+  trx__buf_puts(&msg, ":\nAccess path: ");
+  trx__buf_puts(&msg, l);
+  trx__buf_puts(&msg, "\n\n");
   trx__put_repr(&msg, &args[0]);
-  trx__sputs(&msg, "\nand rhs at ");
-  trx__sputs(&msg, r);
-  trx__sputs(&msg, ":\nAccess path: ");
-  trx__sputs(&msg, r);
-  trx__sputs(&msg, "\n\n");
+  trx__buf_puts(&msg, "\nand rhs at ");
+  trx__buf_puts(&msg, r);
+  trx__buf_puts(&msg, ":\nAccess path: ");
+  trx__buf_puts(&msg, r);
+  trx__buf_puts(&msg, "\n\n");
   trx__put_repr(&msg, &args[1]);
   free(lp);
   free(rp);
