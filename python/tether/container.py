@@ -321,40 +321,29 @@ def _iter_keys(mapping: Any, size_fn: Any, iter_fn: Any) -> Iterator[Any]:
             it(2)
 
 
-@register_object("ffi.Map")
-@_mixin(Mapping, [])
-class Map(core.Object):
-    """Immutable mapping (ffi.Map).  ``Map(mapping_or_pairs=())``."""
+class _MapBase(core.Object):
+    """The read side shared by Map and Dict; subclasses name their globals."""
 
     __slots__ = ()
-
-    def __new__(cls, input_dict: Any = ()) -> "Map":
-        return _map_new(*_map_pairs(input_dict))
-
-    def __init__(self, input_dict: Any = ()) -> None:
-        pass
+    _size: Any
+    _count: Any
+    _get_or_missing: Any
 
     def __len__(self) -> int:
-        return _map_size(self)
+        return type(self)._size(self)
 
     def __getitem__(self, key: Any) -> Any:
-        value = _map_get_or_missing(self, key)
+        value = type(self)._get_or_missing(self, key)
         if _is_missing(value):
             raise KeyError(key)
         return value
 
     def get(self, key: Any, default: Any = None) -> Any:
-        value = _map_get_or_missing(self, key)
+        value = type(self)._get_or_missing(self, key)
         return default if _is_missing(value) else value
 
     def __contains__(self, key: Any) -> bool:
-        return _map_count(self, key) > 0
-
-    def __iter__(self) -> Iterator[Any]:
-        return _iter_keys(self, _map_size, _map_iter)
-
-    def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
-        return _iter_pairs(self, _map_size, _map_iter)
+        return type(self)._count(self, key) > 0
 
     def keys(self) -> KeysView:
         return KeysView(self)
@@ -368,40 +357,52 @@ class Map(core.Object):
     __eq__ = _map_eq
     __ne__ = _map_ne
 
+
+@register_object("ffi.Map")
+@_mixin(Mapping, [])
+class Map(_MapBase):
+    """Immutable mapping (ffi.Map).  ``Map(mapping_or_pairs=())``."""
+
+    __slots__ = ()
+    _size = _map_size
+    _count = _map_count
+    _get_or_missing = _map_get_or_missing
+
+    def __new__(cls, input_dict: Any = ()) -> "Map":
+        return _map_new(*_map_pairs(input_dict))
+
+    # (each registered class defines its own __init__, or register_object installs one)
+    def __init__(self, input_dict: Any = ()) -> None:
+        pass
+
+    def __iter__(self) -> Iterator[Any]:
+        return _iter_keys(self, _map_size, _map_iter)
+
+    def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
+        return _iter_pairs(self, _map_size, _map_iter)
+
     def __hash__(self) -> int:
         return hash(frozenset(self.items()))
 
 
 @register_object("ffi.Dict")
 @_mixin(MutableMapping, ["pop", "popitem", "setdefault", "update"])
-class Dict(core.Object):
+class Dict(_MapBase):
     """Mutable mapping (ffi.Dict).  ``Dict(mapping_or_pairs=())``."""
 
     __slots__ = ()
     # MutableMapping.pop compares its default with this private sentinel of its class.
     _MutableMapping__marker = MutableMapping._MutableMapping__marker  # type: ignore
+    _size = _dict_size
+    _count = _dict_count
+    _get_or_missing = _dict_get_or_missing
 
     def __new__(cls, input_dict: Any = ()) -> "Dict":
         return _dict_new(*_map_pairs(input_dict))
 
+    # (each registered class defines its own __init__, or register_object installs one)
     def __init__(self, input_dict: Any = ()) -> None:
         pass
-
-    def __len__(self) -> int:
-        return _dict_size(self)
-
-    def __getitem__(self, key: Any) -> Any:
-        value = _dict_get_or_missing(self, key)
-        if _is_missing(value):
-            raise KeyError(key)
-        return value
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        value = _dict_get_or_missing(self, key)
-        return default if _is_missing(value) else value
-
-    def __contains__(self, key: Any) -> bool:
-        return _dict_count(self, key) > 0
 
     def __setitem__(self, key: Any, value: Any) -> None:
         _dict_set(self, key, value)
@@ -421,15 +422,4 @@ class Dict(core.Object):
     def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
         return iter(list(_iter_pairs(self, _dict_size, _dict_iter)))
 
-    def keys(self) -> KeysView:
-        return KeysView(self)
-
-    def items(self) -> ItemsView:
-        return _FFIItemsView(self)
-
-    def values(self) -> ValuesView:
-        return _FFIValuesView(self)
-
-    __eq__ = _map_eq
-    __ne__ = _map_ne
     __hash__ = None  # type: ignore[assignment]
