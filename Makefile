@@ -27,6 +27,9 @@ VALGRIND ?= valgrind --leak-check=full --errors-for-leak-kinds=definite
 TSAN_TESTS ?= ffi_test_threads ffi_test_env
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 20
+# libFuzzer's -seed: empty picks a fresh random seed per run; CI pins one so that a run is
+# reproducible (longer random campaigns: make fuzz FUZZ_SECONDS=600).
+FUZZ_SEED ?=
 FUZZ_TARGETS := $(filter-out fuzz_driver,$(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c))))
 FUZZ_CMAKE_FLAGS := -DCMAKE_C_COMPILER=$(FUZZ_CC) -DTETHER_FUZZ=ON \
                     -DTETHER_SANITIZE=fuzzer-no-link$(,)address$(,)undefined
@@ -99,7 +102,7 @@ fuzz:
 	  mkdir -p $(BUILD_FUZZ)/corpus/$$name $(BUILD_FUZZ)/artifacts; \
 	  if [ -d tests/fuzz/corpus/$$name ]; then cp -R tests/fuzz/corpus/$$name/. $(BUILD_FUZZ)/corpus/$$name/; fi; \
 	  echo "fuzz $$name for $(FUZZ_SECONDS)s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) \
+	  $$f -max_total_time=$(FUZZ_SECONDS) $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED)) \
 	    -artifact_prefix=$(BUILD_FUZZ)/artifacts/$$name- $(BUILD_FUZZ)/corpus/$$name; \
 	done; echo "fuzz: $$n target(s) ran without crashing"
 

@@ -329,8 +329,11 @@ static int tether__format_bits_lanes(const DLDataType* t, uint8_t default_bits,
   bool print_bits = rule == TETHER_BITS_ALWAYS ||
                     (rule == TETHER_BITS_UNLESS_DEFAULT && t->bits != default_bits);
   if (print_bits) n += snprintf(buf + n, cap - (size_t)n, "%u", (unsigned)t->bits);
-  /* lanes is read as int16: negative values are scalable vectors of -lanes x vscale. */
-  int lanes = t->lanes >= 32768 ? (int)t->lanes - 65536 : (int)t->lanes;
+  /* lanes is read as int16: negative values are scalable vectors of -lanes x vscale.  The
+   * fixed-width families have no scalable form, so there every count prints as "x" N (a
+   * parsed "float4_e2m1fn_x58102" must print to something that parses back). */
+  int lanes = t->lanes >= 32768 && rule != TETHER_BITS_FIXED ? (int)t->lanes - 65536
+                                                            : (int)t->lanes;
   if (lanes > 1) {
     n += snprintf(buf + n, cap - (size_t)n, "x%d", lanes);
   } else if (lanes < 0) {

@@ -115,6 +115,11 @@ static const valid_case_t valid_cases[] = {
     {"float4_e2m1fnx4", 17, 4, 4, "float4_e2m1fnx4"},
     {"fp4_e2m1fn_x2", 17, 4, 2, "float4_e2m1fnx2"},
     {"f4_e2m1fnx2", 17, 4, 2, "float4_e2m1fnx2"},
+    /* Lane counts >= 32768 of a fixed-width family (no scalable form) print unsigned; found
+     * by fuzz_dtype. */
+    {"float4_e2m1fn_x000058102", 17, 4, 58102, "float4_e2m1fnx58102"},
+    {"float8_e4m3fnx40000", 10, 8, 40000, "float8_e4m3fnx40000"},
+    {"int32x40000", 0, 32, 40000, "int32xvscalex25536"},
 };
 
 typedef struct {
