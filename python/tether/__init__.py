@@ -14,6 +14,7 @@ from .core import (
     Function,
     Object,
     Shape,
+    SignatureFunction,
     String,
     Tensor,
     convert,
@@ -37,7 +38,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array", "Bytes", "DLDeviceType", "Device", "Dict", "Function", "List", "Map", "Module",
-    "Object", "Shape", "String", "Tensor", "__version__", "convert", "device", "dtype",
+    "Object", "Shape", "SignatureFunction", "String", "Tensor", "__version__", "convert", "device", "dtype",
     "from_dlpack", "get_global_func", "get_global_func_metadata", "init_ffi_api",
     "list_global_func_names", "load_module", "register_error", "register_global_func",
     "register_object", "remove_global_func", "system_lib",

@@ -10,6 +10,7 @@ from .core import (
     Device as Device,
     DLDeviceType as DLDeviceType,
     Function as Function,
+    SignatureFunction as SignatureFunction,
     Object as Object,
     Shape as Shape,
     String as String,

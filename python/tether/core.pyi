@@ -39,6 +39,16 @@ class Function(Object):
     release_gil: bool
     def __call__(self, *args: Any) -> Any: ...
 
+class SignatureFunction:
+    """A Function called through a Python signature: parameter names, defaults for the last
+    len(defaults) parameters, keyword arguments, and per parameter an `expand` count n that
+    turns an int argument v into the n-item Array (v, ..., v).  All in C."""
+    func: Function
+    __signature__: Any
+    def __init__(self, func: Function, name: str, params: Tuple[str, ...],
+                 defaults: Tuple[Any, ...] = ..., expand: Optional[Tuple[int, ...]] = ...) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
 class Error(Object):
     """The Python view of an ffi.Error object."""
     @property

@@ -162,7 +162,68 @@ static int tpy_bytes_arg(const char* s, Py_ssize_t n, TVMFFIAny* out, tpy_temps*
 }
 
 /* tuple/list -> temporary Array. */
+/* ---- shared Arrays of small int tuples ---------------------------------------------------
+ * Most tuples that cross the boundary are short runs of small ints: strides, paddings,
+ * kernel sizes, axes.  A tuple of 1..TPY_SMALL_TUPLE_MAXLEN exact ints in
+ * [TPY_SMALL_INT_MIN, TPY_SMALL_INT_MIN + TPY_SMALL_INT_RADIX) converts to one shared Array
+ * per distinct value, made on first use and kept for the life of the process, so passing
+ * it allocates nothing.  Arrays are immutable (a callee that wants to change one copies it
+ * unless it is the only owner), so the sharing shows only through same_as -- as with
+ * CPython's own small-int cache.  The table is only touched with the GIL held. */
+enum {
+  TPY_SMALL_TUPLE_MAXLEN = 4,
+  TPY_SMALL_INT_MIN = -1,
+  TPY_SMALL_INT_RADIX = 8, /* -1 .. 6 */
+  TPY_SMALL_TUPLE_SLOTS = 8 + 64 + 512 + 4096,
+};
+static const int32_t tpy_small_tuple_base[TPY_SMALL_TUPLE_MAXLEN + 1] = {0, 0, 8, 72, 584};
+static TVMFFIObject* tpy_small_tuples[TPY_SMALL_TUPLE_SLOTS];
+
+TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n) {
+  if (n < 1 || n > TPY_SMALL_TUPLE_MAXLEN) return NULL;
+  int32_t slot = 0;
+  TVMFFIAny items[TPY_SMALL_TUPLE_MAXLEN];
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    int64_t digit = values[i] - TPY_SMALL_INT_MIN;
+    if (digit < 0 || digit >= TPY_SMALL_INT_RADIX) return NULL;
+    slot = slot * TPY_SMALL_INT_RADIX + (int32_t)digit;
+    tpy_set_tag(&items[i], kTVMFFIInt);
+    items[i].v_int64 = values[i];
+  }
+  TVMFFIObject** cell = &tpy_small_tuples[tpy_small_tuple_base[n] + slot];
+  if (*cell == NULL) {
+    TVMFFIObjectHandle arr = NULL;
+    if (tether_array_new(items, (int64_t)n, &arr) != 0) {
+      TVMFFIObjectHandle err = NULL;
+      TVMFFIErrorMoveFromRaised(&err); /* out of memory: the caller makes a fresh Array */
+      if (err != NULL) TVMFFIObjectDecRef(err);
+      return NULL;
+    }
+    *cell = arr;
+  }
+  return *cell;
+}
+
+/* The shared Array for a tuple of small exact ints (borrowed), or NULL. */
+static TVMFFIObject* tpy_small_tuple_array(PyObject* tuple) {
+  Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+  if (n < 1 || n > TPY_SMALL_TUPLE_MAXLEN) return NULL;
+  int64_t values[TPY_SMALL_TUPLE_MAXLEN];
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!tpy_small_long(PyTuple_GET_ITEM(tuple, i), &values[i])) return NULL;
+  }
+  return tpy_small_int_array(values, n);
+}
+
 static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  if (PyTuple_CheckExact(obj)) {
+    TVMFFIObject* shared = tpy_small_tuple_array(obj);
+    if (shared != NULL) {
+      tpy_set_tag(out, kTVMFFIArray);
+      out->v_obj = shared;
+      return 0;
+    }
+  }
   bool is_list = PyList_Check(obj);
   Py_ssize_t n = is_list ? PyList_GET_SIZE(obj) : PyTuple_GET_SIZE(obj);
   TVMFFIAny stack[TPY_STACK_ARGS];
@@ -450,6 +511,7 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     return 0;
   }
   if (t == &PyUnicode_Type) return tpy_str_arg(obj, out, temps);
+  if (t == &PyTuple_Type || t == &PyList_Type) return tpy_seq_arg(obj, out, temps);
   /* An FFI object of the usual metaclass (one compare), before the tensor check so that
    * object-heavy callers (convert(), callback results) never touch its per-type cache. */
   if (Py_TYPE(t) == &TpyObjectMeta_Type && ((TpyObject*)obj)->handle != NULL) {

@@ -117,26 +117,39 @@ static inline void tpy_copy_small(char* dst, const char* src, size_t n) {
   }
 }
 
+/* true (and *out = its value) if `obj` is an exact int of one machine digit or less
+ * (|v| < 2**30): the common case, read straight from the object. */
+static inline bool tpy_small_long(PyObject* obj, int64_t* out) {
+  if (Py_TYPE(obj) != &PyLong_Type) return false;
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject*)obj)) return false;
+  *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject*)obj);
+#else
+  Py_ssize_t size = Py_SIZE(obj);
+  if (size < -1 || size > 1) return false;
+  *out = (int64_t)size * (int64_t)((PyLongObject*)obj)->ob_digit[0];
+#endif
+  return true;
+}
+
+/* The process-wide shared Array of the ints values[0..n) when n is 1..4 and every value is
+ * in -1..6 (borrowed; made on first use), else NULL.  Such Arrays (strides, paddings,
+ * kernel sizes, axes) are what most tuples crossing the boundary become; see convert.c.
+ * GIL held. */
+TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n);
+
 /* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
 
 /* Exact int/float/str/Object first; everything else via tpy_arg_from_py. */
 static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   PyTypeObject* t = Py_TYPE(obj);
   if (t == &PyLong_Type) {
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyUnstable_Long_IsCompact((PyLongObject*)obj)) {
+    int64_t v;
+    if (tpy_small_long(obj, &v)) {
       tpy_set_tag(out, kTVMFFIInt);
-      out->v_int64 = (int64_t)PyUnstable_Long_CompactValue((PyLongObject*)obj);
+      out->v_int64 = v;
       return 0;
     }
-#else
-    Py_ssize_t size = Py_SIZE(obj);
-    if (size >= -1 && size <= 1) {
-      tpy_set_tag(out, kTVMFFIInt);
-      out->v_int64 = (int64_t)size * (int64_t)((PyLongObject*)obj)->ob_digit[0];
-      return 0;
-    }
-#endif
     return tpy_arg_from_py(obj, out, temps);
   }
   if (t == &PyFloat_Type) {

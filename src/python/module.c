@@ -14,6 +14,7 @@
 #include "error.h"
 #include "function.h"
 #include "object.h"
+#include "signature.h"
 #include "tensor.h"
 #include "value.h"
 
@@ -113,9 +114,10 @@ PyMODINIT_FUNC PyInit_core(void) {
   if (m == NULL) return NULL;
   tpy_module = m;
   /* Order: value types and Object first (everything wraps into them), then errors (every
-   * later failure may need them), functions, conversions (MISSING/KWARGS), tensors. */
+   * later failure may need them), functions and signature functions, conversions
+   * (MISSING/KWARGS), tensors. */
   if (tpy_value_init(m) != 0 || tpy_object_init(m) != 0 || tpy_error_init(m) != 0 ||
-      tpy_function_init(m) != 0 || tpy_convert_init(m) != 0 ||
+      tpy_function_init(m) != 0 || tpy_signature_init(m) != 0 || tpy_convert_init(m) != 0 ||
       (tpy_tensor_init != NULL && tpy_tensor_init(m) != 0)) {
     tpy_module = NULL;
     Py_DECREF(m);

@@ -371,6 +371,29 @@ def test_wrapper_and_global_build_equal_calls():
     assert str(a) == str(b)
 
 
+@pytest.mark.parametrize("make, attr, expected", [
+    (lambda: nn.conv2d(x, w, strides=2), "strides", [2, 2]),
+    (lambda: nn.conv2d(x, w, padding=1), "padding", [1, 1, 1, 1]),
+    (lambda: nn.conv2d(x, w, dilation=3000), "dilation", [3000, 3000]),
+    (lambda: nn.conv2d(x, w, padding=(1, 2)), "padding", [1, 2, 1, 2]),
+    (lambda: nn.max_pool2d(x, 3), "pool_size", [3, 3]),
+    (lambda: nn.avg_pool2d(x, (2, 2), 2, 1), "strides", [2, 2]),
+    (lambda: op.mean(x, 1), "axis", [1]),
+    (lambda: op.sum(x, [0, 1]), "axis", [0, 1]),
+    (lambda: op.expand_dims(x, -1), "axis", [-1]),
+])
+def test_wrappers_widen_ints_like_tvm(make, attr, expected):
+    """TVM's wrappers turn an int stride / padding / axis into a tuple; tether does it in C
+    (_util.widen), before the constructor global sees the argument."""
+    assert [int(v) for v in getattr(make().attrs, attr)] == expected
+
+
+def test_widening_keeps_the_globals_strict():
+    g = tether.get_global_func("relax.op.nn.conv2d")
+    with pytest.raises(TypeError, match="Expected `Array<int>`"):
+        g(x, w, 2, (0, 0, 0, 0), (1, 1), 1, "NCHW", "OIHW", None, None)
+
+
 # ---- bad input -------------------------------------------------------------------------------------
 
 _bb = R.BlockBuilder()

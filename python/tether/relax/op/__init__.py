@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...ir import Expr, PrimType, Tuple
 from ..expr import ShapeExpr
 from . import nn
-from ._util import ffi, int_list, prim
+from ._util import ffi, prim, widen
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -42,16 +42,16 @@ _negative = ffi("negative")
 _matmul = ffi("matmul")
 _reshape = ffi("reshape")
 _permute_dims = ffi("permute_dims")
-_expand_dims = ffi("expand_dims")
-_squeeze = ffi("squeeze")
+_expand_dims = widen("expand_dims", (0, 1))
+_squeeze = widen("squeeze", (0, 1))
 _flatten = ffi("flatten")
 _concat = ffi("concat")
 _split = ffi("split")
 _strided_slice = ffi("strided_slice")
 _take = ffi("take")
-_mean = ffi("mean")
-_sum = ffi("sum")
-_max = ffi("max")
+_mean = widen("mean", (0, 1, 0))
+_sum = widen("sum", (0, 1, 0))
+_max = widen("max", (0, 1, 0))
 _astype = ffi("astype")
 _broadcast_to = ffi("broadcast_to")
 _clip = ffi("clip")
@@ -172,12 +172,12 @@ def permute_dims(x: Expr, axes: Optional[List[int]] = None) -> Expr:
 
 def expand_dims(x: Expr, axis: Union[int, List[int]]) -> Expr:
     """Insert size-1 axes at the given positions."""
-    return _expand_dims(x, int_list(axis))
+    return _expand_dims(x, axis)
 
 
 def squeeze(x: Expr, axis: Union[int, List[int], None] = None) -> Expr:
     """Remove size-1 axes (all of them when axis is None)."""
-    return _squeeze(x, int_list(axis))
+    return _squeeze(x, axis)
 
 
 def flatten(x: Expr) -> Expr:
@@ -232,17 +232,17 @@ def broadcast_to(x: Expr, shape: Union[Sequence[Union[int, Expr]], Expr]) -> Exp
 
 def mean(x: Expr, axis: Union[int, List[int], None] = None, keepdims: bool = False) -> Expr:
     """Mean over axis (all axes when None)."""
-    return _mean(x, int_list(axis), keepdims)
+    return _mean(x, axis, keepdims)
 
 
 def sum(x: Expr, axis: Union[int, List[int], None] = None, keepdims: bool = False) -> Expr:
     """Sum over axis (all axes when None)."""
-    return _sum(x, int_list(axis), keepdims)
+    return _sum(x, axis, keepdims)
 
 
 def max(x: Expr, axis: Union[int, List[int], None] = None, keepdims: bool = False) -> Expr:
     """Maximum over axis (all axes when None)."""
-    return _max(x, int_list(axis), keepdims)
+    return _max(x, axis, keepdims)
 
 
 # ---- datatype / search ------------------------------------------------------------------------

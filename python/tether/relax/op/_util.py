@@ -15,18 +15,13 @@ def ffi(name: str) -> core.Function:
     return core.get_global_func("relax.op." + name)
 
 
-def repeat(value: Any, n: int) -> Any:
-    """An int becomes an n-tuple of it; anything else is passed through."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (value,) * n
-    return value
-
-
-def int_list(value: Any) -> Any:
-    """An int axis becomes [axis]; None and sequences are passed through."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return [value]
-    return value
+def widen(name: str, expand: tuple) -> core.SignatureFunction:
+    """The constructor global "relax.op.<name>" called positionally, with int arguments
+    widened in C: parameter i with expand[i] = n > 0 turns an int v into the n-tuple
+    (v, ..., v) -- TVM's `if isinstance(x, int): x = (x,) * n` without a Python call per
+    argument (tether.core.SignatureFunction)."""
+    params = tuple("arg%d" % i for i in range(len(expand)))
+    return core.SignatureFunction(ffi(name), "relax.op." + name, params, (), expand)
 
 
 def prim(value: Any) -> Any:

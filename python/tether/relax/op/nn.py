@@ -1,10 +1,11 @@
 """relax.op.nn: neural-network operators.  Each is a plain Python function with TVM's
-signature and defaults that shapes its arguments (an int stride becomes a pair, an int padding
-a 4-tuple, ...) and calls the C constructor global "relax.op.nn.<name>", which returns the
-un-normalized Call (its type is inferred by BlockBuilder.normalize / emit)."""
+signature and defaults that calls the C constructor global "relax.op.nn.<name>", which returns
+the un-normalized Call (its type is inferred by BlockBuilder.normalize / emit).  Where TVM's
+wrapper widens an int (a stride to a pair, a padding to four values), the global is called
+through _util.widen, which does that in C."""
 from __future__ import annotations
 
-from ._util import ffi, int_list, repeat
+from ._util import ffi, widen
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -16,12 +17,12 @@ __all__ = ["conv1d", "conv2d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
            "adaptive_avg_pool2d", "relu", "gelu", "gelu_tanh", "silu", "selu", "softmax",
            "log_softmax", "batch_norm", "layer_norm", "dropout"]
 
-_conv1d = ffi("nn.conv1d")
-_conv2d = ffi("nn.conv2d")
-_conv2d_transpose = ffi("nn.conv2d_transpose")
-_max_pool2d = ffi("nn.max_pool2d")
-_avg_pool2d = ffi("nn.avg_pool2d")
-_adaptive_avg_pool2d = ffi("nn.adaptive_avg_pool2d")
+_conv1d = widen("nn.conv1d", (0, 0, 1, 2, 1, 0, 0, 0, 0, 0))
+_conv2d = widen("nn.conv2d", (0, 0, 2, 4, 2, 0, 0, 0, 0, 0))
+_conv2d_transpose = widen("nn.conv2d_transpose", (0, 0, 2, 4, 2, 2, 0, 0, 0, 0, 0))
+_max_pool2d = widen("nn.max_pool2d", (0, 2, 2, 4, 2, 0, 0, 0, 0))
+_avg_pool2d = widen("nn.avg_pool2d", (0, 2, 2, 4, 2, 0, 0, 0, 0))
+_adaptive_avg_pool2d = widen("nn.adaptive_avg_pool2d", (0, 2, 0, 0))
 _relu = ffi("nn.relu")
 _gelu = ffi("nn.gelu")
 _gelu_tanh = ffi("nn.gelu_tanh")
@@ -30,7 +31,7 @@ _selu = ffi("nn.selu")
 _softmax = ffi("nn.softmax")
 _log_softmax = ffi("nn.log_softmax")
 _batch_norm = ffi("nn.batch_norm")
-_layer_norm = ffi("nn.layer_norm")
+_layer_norm = widen("nn.layer_norm", (0, 0, 0, 1, 0, 0, 0))
 _dropout = ffi("nn.dropout")
 
 
@@ -39,7 +40,7 @@ def conv1d(data: Expr, weight: Expr, strides: Union[int, Tuple[int]] = 1,
            groups: int = 1, data_layout: str = "NCW", kernel_layout: str = "OIW",
            out_layout: Optional[str] = None, out_dtype: Optional[str] = None) -> Expr:
     """1-D convolution (relax.nn.conv1d)."""
-    return _conv1d(data, weight, repeat(strides, 1), repeat(padding, 2), repeat(dilation, 1),
+    return _conv1d(data, weight, strides, padding, dilation,
                    groups, data_layout, kernel_layout, out_layout, out_dtype)
 
 
@@ -50,7 +51,7 @@ def conv2d(data: Expr, weight: Expr, strides: Union[int, Tuple[int, int]] = (1, 
            out_layout: Optional[str] = None, out_dtype: Optional[str] = None) -> Expr:
     """2-D convolution (relax.nn.conv2d).  padding: 1, 2 or 4 values (top, left, bottom,
     right); out_layout defaults to data_layout."""
-    return _conv2d(data, weight, repeat(strides, 2), repeat(padding, 4), repeat(dilation, 2),
+    return _conv2d(data, weight, strides, padding, dilation,
                    groups, data_layout, kernel_layout, out_layout, out_dtype)
 
 
@@ -61,8 +62,8 @@ def conv2d_transpose(data: Expr, weight: Expr, strides: Union[int, Tuple[int, in
                      data_layout: str = "NCHW", kernel_layout: str = "IOHW",
                      out_layout: Optional[str] = None, out_dtype: Optional[str] = None) -> Expr:
     """2-D transposed convolution (relax.nn.conv2d_transpose)."""
-    return _conv2d_transpose(data, weight, repeat(strides, 2), repeat(padding, 4),
-                             repeat(output_padding, 2), repeat(dilation, 2), groups,
+    return _conv2d_transpose(data, weight, strides, padding,
+                             output_padding, dilation, groups,
                              data_layout, kernel_layout, out_layout, out_dtype)
 
 
@@ -73,8 +74,8 @@ def max_pool2d(data: Expr, pool_size: Union[int, Tuple[int, int]] = (1, 1),
                count_include_pad: bool = False, layout: str = "NCHW",
                out_layout: Optional[str] = None) -> Expr:
     """2-D max pooling (relax.nn.max_pool2d)."""
-    return _max_pool2d(data, repeat(pool_size, 2), repeat(strides, 2), repeat(padding, 4),
-                       repeat(dilation, 2), ceil_mode, count_include_pad, layout, out_layout)
+    return _max_pool2d(data, pool_size, strides, padding,
+                       dilation, ceil_mode, count_include_pad, layout, out_layout)
 
 
 def avg_pool2d(data: Expr, pool_size: Union[int, Tuple[int, int]] = (1, 1),
@@ -84,14 +85,14 @@ def avg_pool2d(data: Expr, pool_size: Union[int, Tuple[int, int]] = (1, 1),
                count_include_pad: bool = False, layout: str = "NCHW",
                out_layout: Optional[str] = None) -> Expr:
     """2-D average pooling (relax.nn.avg_pool2d)."""
-    return _avg_pool2d(data, repeat(pool_size, 2), repeat(strides, 2), repeat(padding, 4),
-                       repeat(dilation, 2), ceil_mode, count_include_pad, layout, out_layout)
+    return _avg_pool2d(data, pool_size, strides, padding,
+                       dilation, ceil_mode, count_include_pad, layout, out_layout)
 
 
 def adaptive_avg_pool2d(data: Expr, output_size: Union[int, Tuple[int, int], None] = None,
                         layout: str = "NCHW", out_layout: Optional[str] = None) -> Expr:
     """2-D adaptive average pooling to output_size (None keeps H and W)."""
-    return _adaptive_avg_pool2d(data, repeat(output_size, 2), layout, out_layout)
+    return _adaptive_avg_pool2d(data, output_size, layout, out_layout)
 
 
 def relu(data: Expr) -> Expr:
@@ -140,7 +141,7 @@ def batch_norm(data: Expr, gamma: Expr, beta: Expr, moving_mean: Expr, moving_va
 def layer_norm(data: Expr, gamma: Expr, beta: Expr, axes: Union[int, list],
                epsilon: float = 1e-5, center: bool = True, scale: bool = True) -> Expr:
     """Layer normalization over axes (relax.nn.layer_norm)."""
-    return _layer_norm(data, gamma, beta, int_list(axes), float(epsilon), center, scale)
+    return _layer_norm(data, gamma, beta, axes, float(epsilon), center, scale)
 
 
 def dropout(data: Expr, rate: float = 0.5) -> Expr:
