@@ -446,16 +446,6 @@ int trx__arg_opt_dtype(const trx__op_def_t* def, const TVMFFIAny* args, int32_t 
 
 /* ---- int arrays ---------------------------------------------------------------------------------- */
 
-int64_t trx__iarr_size(TVMFFIObject* arr) { return arr == NULL ? 0 : tether_array_size(arr); }
-
-int64_t trx__iarr_at(TVMFFIObject* arr, int64_t i) {
-  const TVMFFIAny* v = tether_array_at(arr, i);
-  if (v == NULL) return 0;
-  if (tether_any_is_object(v) && trx_is(v->v_obj, TRX_INT_IMM))
-    return ((trx_int_imm_t*)v->v_obj)->value;
-  return v->v_int64;
-}
-
 /* Shared small int Arrays: every Array of 1 to 4 ints in 0..2 (strides, dilations, paddings,
  * pool sizes, axes), made at load so that they count in every test's baseline, and handed
  * out instead of equal new ones.  Index: TRX__IARR_BASE[n] + the values as base-3 digits. */

@@ -461,8 +461,21 @@ int trx__arg_opt_dtype(const trx__op_def_t* def, const TVMFFIAny* args, int32_t 
                        bool allow_none, TVMFFIAny* out);
 
 /* ---- int arrays ------------------------------------------------------------------------------ */
-int64_t trx__iarr_size(TVMFFIObject* arr);
-int64_t trx__iarr_at(TVMFFIObject* arr, int64_t i);
+/* Size / item i of an int Array (0 for NULL, a non-Array or an index out of range); items
+ * are ints or IntImms.  Inline: the constructors read attrs arrays item by item. */
+static inline int64_t trx__iarr_size(TVMFFIObject* arr) {
+  int64_t n = 0;
+  if (arr != NULL && arr->type_index == kTVMFFIArray) trx__arr_items(arr, &n);
+  return n;
+}
+static inline int64_t trx__iarr_at(TVMFFIObject* arr, int64_t i) {
+  int64_t n = 0;
+  const TVMFFIAny* v = arr != NULL && arr->type_index == kTVMFFIArray ? trx__arr_items(arr, &n) : NULL;
+  if (i < 0 || i >= n) return 0;
+  v += i;
+  if (tether_any_is_object(v) && trx_is(v->v_obj, TRX_INT_IMM)) return ((trx_int_imm_t*)v->v_obj)->value;
+  return v->v_int64;
+}
 /* An Array of ints (new reference; a shared one for small values, see trx__iarr_intern). */
 TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n);
 /* The shared Array equal to v[0..n) (new reference), or NULL (no error) when there is none:
