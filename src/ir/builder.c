@@ -9,8 +9,9 @@
  * is written into it (Expr.ty is the one mutable field); otherwise a new node is made.
  *
  * The BlockBuilder ("relax.BlockBuilder") holds the module being built, the open function
- * scopes and binding blocks, one name supply, the table var -> bound value, and the dedup
- * table of the functions it added.  The Python context managers of tether.relax drive it
+ * scopes and binding blocks, the variable scopes (which symbolic vars an If type may keep;
+ * the type unification itself is in unify.c), one name supply, the table var -> bound value,
+ * and the dedup table of the functions it added.  The Python context managers of tether.relax drive it
  * through the relax.BlockBuilder* globals registered at the end of this file.
  */
 #include "builder.h"
@@ -18,6 +19,7 @@
 #include <stdio.h>
 
 #include "node.h"
+#include "unify.h"
 
 int32_t trx__block_builder_type_index = -1;
 
@@ -43,6 +45,7 @@ typedef struct {
   TVMFFIObject* attrs;  /* Map<str, Any> */
   TVMFFIObject* closed; /* Array<BindingBlock>: the non-empty blocks closed so far */
   int32_t block_base;
+  int32_t scope_base; /* scopes[] height before the function's own scope */
   bool is_pure;
   bool output_emitted;
 } trx__func_frame_t;
@@ -59,6 +62,17 @@ typedef struct {
   TVMFFIObject* gvar;
 } trx__dedup_entry_t;
 
+/* A variable scope (TVM's BlockBuilder scope frame): the symbolic vars defined in it, which
+ * If types keep (others are erased).  As observed in TVM 0.27, a function scope and a
+ * begin_scope(params) scope start from the vars their params define (nothing inherited from
+ * outer scopes); an If branch scope starts from a copy of the enclosing one; a MatchCast adds
+ * the vars its type defines to the innermost scope (also a MatchCast inside a SeqExpr, which
+ * opens no scope). */
+typedef struct {
+  trx__var_set_t defs;
+  bool is_function; /* opened by begin_function: only end_function closes it */
+} trx__scope_frame_t;
+
 typedef struct {
   TVMFFIObject header;
   void (*reflected_deleter)(void* self, int flags);
@@ -69,6 +83,8 @@ typedef struct {
   int32_t nblocks, cap_blocks;
   trx__func_frame_t* funcs;
   int32_t nfuncs, cap_funcs;
+  trx__scope_frame_t* scopes;
+  int32_t nscopes, cap_scopes;
   trx__dedup_entry_t* dedup;
   int64_t ndedup, cap_dedup;
 } trx__builder_t;
@@ -229,6 +245,37 @@ static void trx__release_func(trx__func_frame_t* f) {
   trx__unref(f->params);
   trx__unref(f->attrs);
   trx__unref(f->closed);
+}
+
+/* Opens a scope defining the vars of `params` (Array<Var> or NULL), or, if inherit, the vars
+ * of the enclosing scope. */
+static int trx__push_scope(trx__builder_t* b, TVMFFIObject* params, bool inherit, bool is_function) {
+  if (b->nscopes == b->cap_scopes) {
+    int32_t cap = b->cap_scopes ? b->cap_scopes * 2 : 8;
+    trx__scope_frame_t* p = realloc(b->scopes, sizeof(*p) * (size_t)cap);
+    if (p == NULL) return tether_raise("MemoryError", "BlockBuilder: out of memory");
+    b->scopes = p;
+    b->cap_scopes = cap;
+  }
+  trx__scope_frame_t f = {{0}, is_function};
+  int rc = 0;
+  if (inherit && b->nscopes > 0) rc = trx__var_set_add_all(&f.defs, &b->scopes[b->nscopes - 1].defs);
+  for (int64_t i = 0, n = params != NULL ? tether_array_size(params) : 0; rc == 0 && i < n; ++i) {
+    rc = trx__var_set_add_defs(&f.defs, trx__ty(trx__array_obj(params, i)));
+  }
+  if (rc != 0) {
+    trx__var_set_clear(&f.defs);
+    return -1;
+  }
+  b->scopes[b->nscopes++] = f;
+  return 0;
+}
+
+static void trx__pop_scope(trx__builder_t* b) { trx__var_set_clear(&b->scopes[--b->nscopes].defs); }
+
+/* Records the vars that a MatchCast to `ty` defines in the innermost scope (if any). */
+static int trx__scope_define(trx__builder_t* b, TVMFFIObject* ty) {
+  return b->nscopes > 0 ? trx__var_set_add_defs(&b->scopes[b->nscopes - 1].defs, ty) : 0;
 }
 
 /* ---- name supply ---------------------------------------------------------------------------
@@ -394,50 +441,6 @@ fail:
   return rc;
 }
 
-/* The least common type of two branches (If): equal types are kept; tensors keep what they
- * share (dtype, ndim, shape); tuples of one arity go field by field; else R.Any.  New ref. */
-static TVMFFIObject* trx__type_lca(TVMFFIObject* a, TVMFFIObject* c) {
-  if (a == NULL || c == NULL) return trx_any_type_new();
-  TVMFFIAny av = tether_any_object(a), cv = tether_any_object(c);
-  if (trx_structural_equal(&av, &cv, false)) return trx__ref(a);
-  int ka = trx__kind_of(a), kc = trx__kind_of(c);
-  if (ka == TRX_TENSOR_TYPE && kc == TRX_TENSOR_TYPE) {
-    trx_tensor_type_t *x = (trx_tensor_type_t*)a, *y = (trx_tensor_type_t*)c;
-    DLDataType dt = trx__dtype_equal(x->dtype, y->dtype) ? x->dtype : trx__dtype_void;
-    TVMFFIObject* shape = NULL;
-    if (x->shape != NULL && y->shape != NULL) {
-      TVMFFIAny xs = tether_any_object(x->shape), ys = tether_any_object(y->shape);
-      if (trx_structural_equal(&xs, &ys, false)) shape = x->shape;
-    }
-    return trx_tensor_type_new(shape, dt, shape != NULL ? -1 : (x->ndim == y->ndim ? x->ndim : -1));
-  }
-  if (ka == TRX_TUPLE_TYPE && kc == TRX_TUPLE_TYPE) {
-    TVMFFIObject *fa = ((trx_tuple_type_t*)a)->fields, *fc = ((trx_tuple_type_t*)c)->fields;
-    int64_t n = tether_array_size(fa);
-    if (n == tether_array_size(fc)) {
-      TVMFFIObject* fields = trx__new_array();
-      for (int64_t i = 0; fields != NULL && i < n; ++i) {
-        TVMFFIObject* f = trx__type_lca(trx__array_obj(fa, i), trx__array_obj(fc, i));
-        if (f == NULL || trx__array_push_obj(&fields, f) != 0) {
-          trx__unref(f);
-          trx__unref(fields);
-          return NULL;
-        }
-        trx__unref(f);
-      }
-      if (fields == NULL) return NULL;
-      TVMFFIObject* t = trx_tuple_type_new(fields);
-      trx__unref(fields);
-      return t;
-    }
-  }
-  if (ka == TRX_SHAPE_TYPE && kc == TRX_SHAPE_TYPE) {
-    int64_t na = ((trx_shape_type_t*)a)->ndim, nc = ((trx_shape_type_t*)c)->ndim;
-    return trx_shape_type_new(NULL, na == nc ? na : -1);
-  }
-  return trx_any_type_new();
-}
-
 /* Normalizes `e` in a scope of its own (function bodies, If branches): the bindings it needs
  * go into a fresh block, and the result is always a SeqExpr (new reference). */
 static TVMFFIObject* trx__norm_scope(trx__builder_t* b, TVMFFIObject* e) {
@@ -458,6 +461,15 @@ fail:
   trx__unref(block);
   trx__unref(blocks);
   return seq;
+}
+
+/* An If branch: normalized as a scope of its own, in a variable scope inheriting the
+ * enclosing one (new reference). */
+static TVMFFIObject* trx__norm_branch(trx__builder_t* b, TVMFFIObject* e) {
+  if (trx__push_scope(b, NULL, true, false) != 0) return NULL;
+  TVMFFIObject* r = trx__norm_scope(b, e);
+  trx__pop_scope(b);
+  return r;
 }
 
 static TVMFFIObject* trx__visit_tuple(trx__builder_t* b, TVMFFIObject* e) {
@@ -605,6 +617,7 @@ static int trx__norm_block(trx__builder_t* b, TVMFFIObject* block, TVMFFIObject*
       if (value == NULL) goto fail;
       nb = value == mc->value ? trx__ref(bd) : trx_match_cast_new(mc->base.var, value, mc->ty);
       trx__unref(value);
+      if (nb != NULL && trx__scope_define(b, mc->ty) != 0) goto fail;
     } else {
       nb = trx__ref(bd);
     }
@@ -661,7 +674,9 @@ fail:
 
 static TVMFFIObject* trx__visit_function(trx__builder_t* b, TVMFFIObject* e) {
   trx_function_t* f = (trx_function_t*)e;
+  if (trx__push_scope(b, f->params, false, false) != 0) return NULL;
   TVMFFIObject* body = trx__norm_scope(b, f->body);
+  trx__pop_scope(b);
   if (body == NULL) return NULL;
   TVMFFIObject* node = body == f->body ? trx__ref(e)
                                        : trx_function_new(f->params, body, f->ret_ty, f->is_pure,
@@ -673,14 +688,24 @@ static TVMFFIObject* trx__visit_function(trx__builder_t* b, TVMFFIObject* e) {
 static TVMFFIObject* trx__visit_if(trx__builder_t* b, TVMFFIObject* e) {
   trx_if_t* x = (trx_if_t*)e;
   TVMFFIObject *cond = NULL, *t = NULL, *f = NULL, *node = NULL;
-  if ((cond = trx__norm_arg(b, x->cond)) == NULL || (t = trx__norm_scope(b, x->true_branch)) == NULL ||
-      (f = trx__norm_scope(b, x->false_branch)) == NULL) {
+  TVMFFIObject *et = NULL, *ef = NULL;
+  if ((cond = trx__norm_arg(b, x->cond)) == NULL || (t = trx__norm_branch(b, x->true_branch)) == NULL ||
+      (f = trx__norm_branch(b, x->false_branch)) == NULL) {
     goto fail;
   }
   node = (cond == x->cond && t == x->true_branch && f == x->false_branch) ? trx__ref(e)
                                                                           : trx_if_new(cond, t, f);
   if (node != NULL && trx__ty(node) == NULL) {
-    TVMFFIObject* ty = trx__type_lca(trx__ty(t), trx__ty(f));
+    /* The branch types lose the vars the enclosing scope does not define (TVM erases to the
+     * current scope first), then unify. */
+    static const trx__var_set_t none = {0};
+    const trx__var_set_t* defs = b->nscopes > 0 ? &b->scopes[b->nscopes - 1].defs : &none;
+    TVMFFIObject* ty = NULL;
+    if ((et = trx__type_erase(defs, trx__ty(t))) != NULL && (ef = trx__type_erase(defs, trx__ty(f))) != NULL) {
+      ty = trx__type_lca(et, ef);
+    } else if (trx__ty(t) == NULL || trx__ty(f) == NULL) {
+      ty = trx_any_type_new(); /* a branch without a type (not an Expr) */
+    }
     if (ty == NULL) {
       trx__unref(node);
       node = NULL;
@@ -689,6 +714,8 @@ static TVMFFIObject* trx__visit_if(trx__builder_t* b, TVMFFIObject* e) {
     }
   }
 fail:
+  trx__unref(et);
+  trx__unref(ef);
   trx__unref(cond);
   trx__unref(t);
   trx__unref(f);
@@ -732,6 +759,9 @@ static void trx__builder_deleter(void* self, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
     while (b->nblocks > 0) trx__pop_block(b, NULL);
     for (int32_t i = 0; i < b->nfuncs; ++i) trx__release_func(&b->funcs[i]);
+    while (b->nscopes > 0) trx__pop_scope(b);
+    free(b->scopes);
+    b->scopes = NULL;
     for (int64_t i = 0; i < b->ndedup; ++i) {
       trx__unref(b->dedup[i].func);
       trx__unref(b->dedup[i].gvar);
@@ -887,6 +917,7 @@ int trx_block_builder_begin_function(TVMFFIObject* bb, const char* name, size_t 
   f.params = trx__ref(params);
   f.is_pure = is_pure;
   f.block_base = b->nblocks;
+  f.scope_base = b->nscopes;
   if (b->nfuncs == b->cap_funcs) {
     int32_t cap = b->cap_funcs ? b->cap_funcs * 2 : 4;
     trx__func_frame_t* p = realloc(b->funcs, sizeof(*p) * (size_t)cap);
@@ -897,7 +928,11 @@ int trx_block_builder_begin_function(TVMFFIObject* bb, const char* name, size_t 
     b->funcs = p;
     b->cap_funcs = cap;
   }
-  if (trx__push_block(b, false) != 0) goto fail;
+  if (trx__push_scope(b, params, false, true) != 0) goto fail;
+  if (trx__push_block(b, false) != 0) {
+    trx__pop_scope(b);
+    goto fail;
+  }
   b->funcs[b->nfuncs++] = f;
   return 0;
 fail:
@@ -915,6 +950,7 @@ int trx_block_builder_end_function(TVMFFIObject* bb, bool check_output) {
   trx__func_frame_t* f = trx__top_func(b);
   if (f == NULL) return trx__no_function();
   while (b->nblocks > f->block_base) trx__pop_block(b, NULL);
+  while (b->nscopes > f->scope_base) trx__pop_scope(b);
   bool emitted = f->output_emitted;
   trx__release_func(f);
   b->nfuncs--;
@@ -1030,7 +1066,7 @@ TVMFFIObject* trx_block_builder_match_cast(TVMFFIObject* bb, TVMFFIObject* value
   TVMFFIByteArray s = trx__str(&name);
   if ((var = trx_var_new(s.data, s.size, ty, f->is_dataflow)) == NULL) goto fail;
   if ((mc = trx_match_cast_new(var, post, ty)) == NULL) goto fail;
-  if (trx__array_push_obj(&trx__top_block(b)->bindings, mc) != 0) goto fail;
+  if (trx__array_push_obj(&trx__top_block(b)->bindings, mc) != 0 || trx__scope_define(b, ty) != 0) goto fail;
   trx__unref(post);
   trx__unref(mc);
   tether_any_release(&name);
@@ -1050,121 +1086,7 @@ fail:
  * keeps a TensorType/ShapeType's dims only if every var in them is defined, else it keeps
  * just ndim (and dtype).  The body SeqExpr's own type follows the same rule, where the
  * body's MatchCast types define vars as well (they are in scope inside the body).  A
- * TensorType whose shape is a relax Var is erased to its ndim likewise. */
-
-typedef struct {
-  TVMFFIObject** v; /* borrowed symbolic Vars */
-  size_t n, cap;
-} trx__var_set_t;
-
-static bool trx__is_sym_var(const TVMFFIObject* e) {
-  return trx__is(e, TRX_VAR) && trx__is(trx__ty(e), TRX_PRIM_TYPE);
-}
-
-static bool trx__var_set_has(const trx__var_set_t* s, const TVMFFIObject* v) {
-  for (size_t i = 0; i < s->n; ++i) {
-    if (s->v[i] == v) return true;
-  }
-  return false;
-}
-
-static int trx__var_set_add(trx__var_set_t* s, TVMFFIObject* v) {
-  if (trx__var_set_has(s, v)) return 0;
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 8;
-    TVMFFIObject** p = realloc(s->v, cap * sizeof(*p));
-    if (p == NULL) return tether_raise("MemoryError", "relax.BlockBuilderEmitFuncOutput: out of memory");
-    s->v = p;
-    s->cap = cap;
-  }
-  s->v[s->n++] = v;
-  return 0;
-}
-
-/* Adds the bare symbolic vars of an Array<Expr> of dims (NULL: none). */
-static int trx__defs_dims(trx__var_set_t* s, TVMFFIObject* dims) {
-  if (dims == NULL) return 0;
-  int64_t n;
-  const TVMFFIAny* it = trx__arr_items(dims, &n);
-  for (int64_t i = 0; i < n; ++i) {
-    TVMFFIObject* d = it[i].type_index >= kTVMFFIStaticObjectBegin ? it[i].v_obj : NULL;
-    if (trx__is_sym_var(d) && trx__var_set_add(s, d) != 0) return -1;
-  }
-  return 0;
-}
-
-/* Adds the vars that `ty` (may be NULL) defines. */
-static int trx__defs_of_type(trx__var_set_t* s, TVMFFIObject* ty) {
-  if (trx__is(ty, TRX_TENSOR_TYPE)) {
-    TVMFFIObject* shape = ((trx_tensor_type_t*)ty)->shape;
-    return trx__is(shape, TRX_SHAPE_EXPR) ? trx__defs_dims(s, ((trx_shape_expr_t*)shape)->values) : 0;
-  }
-  if (trx__is(ty, TRX_SHAPE_TYPE)) return trx__defs_dims(s, ((trx_shape_type_t*)ty)->values);
-  if (trx__is(ty, TRX_TUPLE_TYPE)) {
-    TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
-    int64_t n = tether_array_size(fields);
-    for (int64_t i = 0; i < n; ++i) {
-      if (trx__defs_of_type(s, trx__array_obj(fields, i)) != 0) return -1;
-    }
-  }
-  return 0;
-}
-
-/* true if every symbolic var in the prim expr `e` is in `s`. */
-static bool trx__expr_defined(const trx__var_set_t* s, TVMFFIObject* e) {
-  if (trx__is(e, TRX_VAR)) return trx__var_set_has(s, e);
-  if (trx__kind_of(e) >= TRX_PRIM_ADD && trx__kind_of(e) <= TRX_PRIM_MAX) {
-    trx_binop_t* op = (trx_binop_t*)e;
-    return trx__expr_defined(s, op->a) && trx__expr_defined(s, op->b);
-  }
-  return true;
-}
-
-static bool trx__dims_defined(const trx__var_set_t* s, TVMFFIObject* dims) {
-  if (dims == NULL) return true;
-  int64_t n;
-  const TVMFFIAny* it = trx__arr_items(dims, &n);
-  for (int64_t i = 0; i < n; ++i) {
-    TVMFFIObject* d = it[i].type_index >= kTVMFFIStaticObjectBegin ? it[i].v_obj : NULL;
-    if (!trx__expr_defined(s, d)) return false;
-  }
-  return true;
-}
-
-/* `ty` (may be NULL) with every undefined var erased; new reference (`ty` itself when nothing
- * changes), NULL with an error raised on failure (or when ty is NULL). */
-static TVMFFIObject* trx__erase_type(const trx__var_set_t* s, TVMFFIObject* ty) {
-  if (ty == NULL) return NULL;
-  if (trx__is(ty, TRX_TENSOR_TYPE)) {
-    trx_tensor_type_t* t = (trx_tensor_type_t*)ty;
-    bool keep = t->shape == NULL ||
-                (trx__is(t->shape, TRX_SHAPE_EXPR) && trx__dims_defined(s, ((trx_shape_expr_t*)t->shape)->values));
-    return keep ? trx__ref(ty) : trx_tensor_type_new(NULL, t->dtype, t->ndim);
-  }
-  if (trx__is(ty, TRX_SHAPE_TYPE)) {
-    trx_shape_type_t* t = (trx_shape_type_t*)ty;
-    return trx__dims_defined(s, t->values) ? trx__ref(ty) : trx_shape_type_new(NULL, t->ndim);
-  }
-  if (!trx__is(ty, TRX_TUPLE_TYPE)) return trx__ref(ty);
-  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
-  int64_t n = tether_array_size(fields);
-  TVMFFIObject *out = trx__new_array(), *node = NULL;
-  bool changed = false;
-  if (out == NULL) return NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    TVMFFIObject* f = trx__array_obj(fields, i);
-    TVMFFIObject* nf = trx__erase_type(s, f);
-    if (nf == NULL) goto fail;
-    changed |= nf != f;
-    int rc = trx__array_push_obj(&out, nf);
-    trx__unref(nf);
-    if (rc != 0) goto fail;
-  }
-  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
-fail:
-  trx__unref(out);
-  return node;
-}
+ * TensorType whose shape is a relax Var is erased to its ndim likewise (unify.c). */
 
 /* Erases the body's type (params + the body's MatchCasts define) and returns the return type
  * (params define); new reference, NULL with an error raised. */
@@ -1174,9 +1096,9 @@ static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body
   int64_t np = tether_array_size(params);
   for (int64_t i = 0; i < np; ++i) {
     TVMFFIObject* p = trx__array_obj(params, i);
-    if (trx__is(p, TRX_EXPR) && trx__defs_of_type(&s, trx__ty(p)) != 0) goto fail;
+    if (trx__is(p, TRX_EXPR) && trx__var_set_add_defs(&s, trx__ty(p)) != 0) goto fail;
   }
-  if ((ret = trx__erase_type(&s, trx__ty(body))) == NULL) goto fail;
+  if ((ret = trx__type_erase(&s, trx__ty(body))) == NULL) goto fail;
   if (trx__is(body, TRX_SEQ_EXPR)) {
     TVMFFIObject* blocks = ((trx_seq_expr_t*)body)->blocks;
     int64_t nb = tether_array_size(blocks);
@@ -1185,21 +1107,21 @@ static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body
       int64_t n = tether_array_size(bindings);
       for (int64_t j = 0; j < n; ++j) {
         TVMFFIObject* bd = trx__array_obj(bindings, j);
-        if (trx__is(bd, TRX_MATCH_CAST) && trx__defs_of_type(&s, ((trx_match_cast_t*)bd)->ty) != 0) goto fail;
+        if (trx__is(bd, TRX_MATCH_CAST) && trx__var_set_add_defs(&s, ((trx_match_cast_t*)bd)->ty) != 0) goto fail;
       }
     }
-    if ((bty = trx__erase_type(&s, trx__ty(body))) == NULL) goto fail;
+    if ((bty = trx__type_erase(&s, trx__ty(body))) == NULL) goto fail;
     if (bty != trx__ty(body)) {
       trx__set_ty(body, bty);
       bty = NULL;
     }
   }
   trx__unref(bty);
-  free(s.v);
+  trx__var_set_clear(&s);
   return ret;
 fail:
   trx__unref(ret);
-  free(s.v);
+  trx__var_set_clear(&s);
   return NULL;
 }
 
@@ -1350,6 +1272,151 @@ int trx_block_builder_lookup_binding(TVMFFIObject* bb, TVMFFIObject* var, TVMFFI
   const TVMFFIAny* v = tether_map_find(b->table, &k);
   *out = v != NULL ? trx__ref(v->v_obj) : NULL;
   return 0;
+}
+
+/* ---- update_func, scopes, finalize -------------------------------------------------------- */
+
+/* mod[gvar] = func.  As observed in TVM 0.27: gvar keeps its ty; a gvar the module does not
+ * hold is added under its name; the dedup table maps `func` (no longer the old function) to
+ * gvar, so add_func(func) returns gvar and add_func(old function) adds a new one. */
+static int trx__update_function(TVMFFIObject* bb, TVMFFIObject* gvar, TVMFFIObject* func) {
+  static const char fn[] = "relax.BlockBuilderUpdateFunction";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  if (b == NULL) return -1;
+  if (!trx_is(gvar, TRX_GLOBAL_VAR) || !trx_is(func, TRX_BASE_FUNC)) {
+    bool bad_gv = !trx_is(gvar, TRX_GLOBAL_VAR);
+    TVMFFIObject* o = bad_gv ? gvar : func;
+    return tether_raise("TypeError", "%s: argument `%s` must be %s, but got %s", fn, bad_gv ? "gv" : "func",
+                        bad_gv ? "a GlobalVar" : "a BaseFunc", o == NULL ? "None" : tether_type_key(o->type_index));
+  }
+  if (trx__own_module(b) != 0) return -1;
+  trx_ir_module_t* m = (trx_ir_module_t*)b->mod;
+  TVMFFIAny gv = tether_any_object(gvar), fv = tether_any_object(func);
+  if (tether_map_find(m->functions, &gv) == NULL) {
+    TVMFFIAny name = ((trx_global_var_t*)gvar)->name_hint;
+    const TVMFFIAny* other = tether_map_find(m->global_var_map_, &name);
+    if (other != NULL && other->v_obj != gvar) {
+      TVMFFIByteArray s = trx__str(&name);
+      return tether_raise("ValueError", "%s: the module already holds a different GlobalVar named \"%.*s\"", fn,
+                          (int)s.size, s.data);
+    }
+    TVMFFIAny zero = tether_any_int(0);
+    if (trx__map_put(&m->global_var_map_, &name, &gv) != 0) return -1;
+    if (tether_map_find(b->names, &name) == NULL && trx__map_put(&b->names, &name, &zero) != 0) return -1;
+  }
+  if (trx__map_put(&m->functions, &gv, &fv) != 0) return -1;
+  for (int64_t i = 0; i < b->ndedup; ++i) {
+    trx__dedup_entry_t* d = &b->dedup[i];
+    if (d->gvar != gvar) continue;
+    TVMFFIObject* old = d->func;
+    d->func = trx__ref(func);
+    d->key = trx__dedup_key(func);
+    d->hashed = false;
+    trx__unref(old);
+    return 0;
+  }
+  return trx__dedup_add(b, func, gvar);
+}
+
+/* begin_scope(params): a scope in which the vars that `params` (Array<Var> or NULL) define are
+ * known; it inherits nothing from the enclosing scope (as in TVM). */
+static int trx__begin_scope(TVMFFIObject* bb, TVMFFIObject* params) {
+  /* Argument errors read as TVM's (its signature text). */
+  static const char sig[] =
+      "relax.BlockBuilderBeginScope(0: relax.BlockBuilder, 1: Optional<Array<ir.Var>>) -> void";
+  trx__builder_t* b = trx__as_builder("relax.BlockBuilderBeginScope", bb);
+  if (b == NULL) return -1;
+  if (params != NULL) {
+    if (params->type_index != kTVMFFIArray) {
+      return tether_raise("TypeError",
+                          "Mismatched type on argument #1 when calling: `%s`. Expected `Optional<Array<ir.Var>>` "
+                          "but got `%s`",
+                          sig, tether_type_key(params->type_index));
+    }
+    for (int64_t i = 0, n = tether_array_size(params); i < n; ++i) {
+      const TVMFFIAny* p = tether_array_at(params, i);
+      if (!tether_any_is_object(p) || !trx_is(p->v_obj, TRX_VAR)) {
+        return tether_raise("TypeError",
+                            "Mismatched type on argument #1 when calling: `%s`. Expected `Optional<Array<ir.Var>>` "
+                            "but got `Array[index %lld: %s]`",
+                            sig, (long long)i, tether_any_type_key(p));
+      }
+    }
+  }
+  return trx__push_scope(b, params, false, false);
+}
+
+/* end_scope(): closes the innermost begin_scope scope.  (TVM 0.27 crashes on an unmatched
+ * end_scope and lets it close a function's scope; tether refuses both.) */
+static int trx__end_scope(TVMFFIObject* bb) {
+  static const char fn[] = "relax.BlockBuilderEndScope";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  if (b == NULL) return -1;
+  if (b->nscopes == 0) return tether_raise("RuntimeError", "%s: no scope is open (end_scope without begin_scope)", fn);
+  if (b->scopes[b->nscopes - 1].is_function) {
+    TVMFFIByteArray name = trx__str(&trx__top_func(b)->name);
+    return tether_raise("RuntimeError",
+                        "%s: the innermost scope belongs to function \"%.*s\" and closes with it; "
+                        "end_scope only closes scopes opened by begin_scope",
+                        fn, (int)name.size, name.data);
+  }
+  trx__pop_scope(b);
+  return 0;
+}
+
+/* The "global_symbol" attr of `func` (borrowed string Any), or NULL. */
+static const TVMFFIAny* trx__global_symbol(TVMFFIObject* func) {
+  TVMFFIObject* attrs = ((trx_base_func_t*)func)->attrs;
+  if (!trx_is(attrs, TRX_DICT_ATTRS) || ((trx_dict_attrs_t*)attrs)->dict == NULL) return NULL;
+  TVMFFIAny k = tether_any_raw_str("global_symbol");
+  const TVMFFIAny* v = tether_map_find(((trx_dict_attrs_t*)attrs)->dict, &k);
+  TVMFFIByteArray s;
+  return v != NULL && tether_any_get_str(v, &s) ? v : NULL;
+}
+
+/* finalize(): the module (the same object get() returns), after TVM's NormalizeGlobalVar
+ * checks.  As observed in TVM 0.27: public functions sharing a global_symbol raise
+ * InternalError "... IRModule contains duplicate global symbol: <name>"; a public function
+ * whose GlobalVar is not named after its global_symbol would be renamed, which TVM 0.27
+ * itself fails to do (InternalError from UpdateFunction), so tether raises InternalError
+ * naming the function.  An open function scope is allowed (TVM returns the module so far). */
+static TVMFFIObject* trx__finalize(TVMFFIObject* bb) {
+  static const char fn[] = "relax.BlockBuilderFinalize";
+  trx__builder_t* b = trx__as_builder(fn, bb);
+  if (b == NULL) return NULL;
+  trx_ir_module_t* m = (trx_ir_module_t*)b->mod;
+  TVMFFIObject* seen = trx__new_map();
+  const TVMFFIAny *k = NULL, *v = NULL;
+  TVMFFIAny none = tether_any_none();
+  if (seen == NULL) return NULL;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int64_t pos = 0; tether_map_next(m->functions, &pos, &k, &v);) {
+      const TVMFFIAny* gs = trx__global_symbol(v->v_obj);
+      if (gs == NULL) continue;
+      TVMFFIByteArray sym = trx__str(gs), name = trx__str(&((trx_global_var_t*)k->v_obj)->name_hint);
+      if (pass == 0) {
+        if (tether_map_find(seen, gs) != NULL) {
+          tether_raise("InternalError",
+                       "Check failed: (!name_supply_->ContainsName(global_symbol_value)) is false: IRModule "
+                       "contains duplicate global symbol: %.*s",
+                       (int)sym.size, sym.data);
+          goto fail;
+        }
+        if (trx__map_put(&seen, gs, &none) != 0) goto fail;
+      } else if (sym.size != name.size || memcmp(sym.data, name.data, sym.size) != 0) {
+        tether_raise("InternalError",
+                     "%s: public function \"%.*s\" has global_symbol \"%.*s\"; renaming a GlobalVar to its "
+                     "global_symbol (NormalizeGlobalVar) is not supported (apache-tvm 0.27 fails here too)",
+                     fn, (int)name.size, name.data, (int)sym.size, sym.data);
+        goto fail;
+      }
+    }
+  }
+  trx__unref(seen);
+  return trx__ref(b->mod);
+fail:
+  trx__unref(seen);
+  return NULL;
 }
 
 /* ---- FFI globals ----------------------------------------------------------------------------
@@ -1604,6 +1671,61 @@ static int trx__g_lookup_binding(void* self, const TVMFFIAny* args, int32_t n, T
   return 0;
 }
 
+static int trx__g_update_function(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  /* TVM's signature text, so argument errors read as TVM's. */
+  static const char fn[] =
+      "relax.BlockBuilderUpdateFunction(0: relax.BlockBuilder, 1: ir.GlobalVar, 2: ir.BaseFunc) -> void";
+  TVMFFIObject *bb = NULL, *gv = NULL, *func = NULL;
+  (void)self;
+  (void)result;
+  if (tether_check_nargs(fn, NULL, n, 3) != 0 || tether_arg_object(fn, args, 0, trx__block_builder_type_index, &bb) != 0 ||
+      tether_arg_object(fn, args, 1, trx_type_index[TRX_GLOBAL_VAR], &gv) != 0 ||
+      tether_arg_object(fn, args, 2, trx_type_index[TRX_BASE_FUNC], &func) != 0) {
+    return -1;
+  }
+  return trx__update_function(bb, gv, func);
+}
+
+static int trx__g_begin_scope(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderBeginScope";
+  TVMFFIObject *bb = NULL, *params = NULL;
+  (void)self;
+  (void)result;
+  if (trx__g_nargs(fn, n, 1, 2) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0 ||
+      trx__g_obj(fn, args, n, 1, &params) != 0) {
+    return -1;
+  }
+  return trx__begin_scope(bb, params);
+}
+
+static int trx__g_end_scope(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderEndScope";
+  TVMFFIObject* bb = NULL;
+  (void)self;
+  (void)result;
+  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  return trx__end_scope(bb);
+}
+
+static int trx__g_finalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.BlockBuilderFinalize";
+  TVMFFIObject* bb = NULL;
+  (void)self;
+  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  return trx__g_result(trx__finalize(bb), result);
+}
+
+static int trx__g_type_lca(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "relax.analysis.TypeLCA(0: ir.Type, 1: ir.Type) -> ir.Type";
+  TVMFFIObject *a = NULL, *c = NULL;
+  (void)self;
+  if (tether_check_nargs(fn, NULL, n, 2) != 0 || tether_arg_object(fn, args, 0, trx_type_index[TRX_TYPE], &a) != 0 ||
+      tether_arg_object(fn, args, 1, trx_type_index[TRX_TYPE], &c) != 0) {
+    return -1;
+  }
+  return trx__g_result(trx__type_lca(a, c), result);
+}
+
 static const struct {
   const char* name;
   TVMFFISafeCallType fn;
@@ -1628,6 +1750,14 @@ static const struct {
     {"relax.BlockBuilderGetUniqueName", trx__g_unique_name, "BlockBuilderGetUniqueName(bb, prefix) -> str"},
     {"relax.BlockBuilderCurrentBlockIsDataflow", trx__g_is_dataflow, "BlockBuilderCurrentBlockIsDataflow(bb) -> bool"},
     {"relax.BlockBuilderLookupBinding", trx__g_lookup_binding, "BlockBuilderLookupBinding(bb, var) -> Expr | None"},
+    {"relax.BlockBuilderUpdateFunction", trx__g_update_function,
+     "BlockBuilderUpdateFunction(bb, gv, func): mod[gv] = func (gv added if new; gv.ty unchanged)"},
+    {"relax.BlockBuilderBeginScope", trx__g_begin_scope,
+     "BlockBuilderBeginScope(bb, params=None): a scope where the symbolic vars params define are known"},
+    {"relax.BlockBuilderEndScope", trx__g_end_scope, "BlockBuilderEndScope(bb): closes the begin_scope scope"},
+    {"relax.BlockBuilderFinalize", trx__g_finalize,
+     "BlockBuilderFinalize(bb) -> IRModule: the module, after checking global_symbol uniqueness"},
+    {"relax.analysis.TypeLCA", trx__g_type_lca, "TypeLCA(lhs, rhs) -> Type: the least common type"},
 };
 
 int trx__builder_init(void) {

@@ -1247,6 +1247,324 @@ static void test_func_output_erases_symbolic_vars(void) {
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
 }
 
+/* ---- the type of an If: TVM's type LCA, and erasure to the enclosing scope ------------------
+ * Expected texts printed by apache-tvm 0.27 (relax.analysis.type_lca, and Ifs emitted through
+ * its BlockBuilder); tests/python/test_relax_block_builder.py holds the full table. */
+
+/* The printed text of `ty` (a Type) as a C string into buf. */
+static const char* print_ty(TVMFFIObject* ty, char* buf, size_t n) {
+  TVMFFIAny s = tether_any_none();
+  trx_print_options_t o = {false, true};
+  snprintf(buf, n, "<print failed>");
+  if (ty != NULL && trx_print(ty, &o, &s) == 0) {
+    TVMFFIByteArray b = str_of(&s);
+    snprintf(buf, n, "%.*s", (int)b.size, b.data);
+  } else {
+    drop_error();
+  }
+  tether_any_release(&s);
+  return buf;
+}
+
+static TVMFFIObject* type_lca(TVMFFIObject* a, TVMFFIObject* b) {
+  TVMFFIAny args[2] = {tether_any_object(a), tether_any_object(b)};
+  return call_global("relax.analysis.TypeLCA", args, 2);
+}
+
+static TVMFFIObject* opaque_func(TVMFFIObject* ret, bool pure) { return trx_func_type_new(NULL, ret, pure); }
+
+static TVMFFIObject* func1(TVMFFIObject* param, TVMFFIObject* ret, bool pure) {
+  TVMFFIObject* ps = array_of(&param, 1);
+  TVMFFIObject* f = trx_func_type_new(ps, ret, pure);
+  unref(ps);
+  return f;
+}
+
+static TVMFFIObject* tuple_ty(TVMFFIObject* const* fields, int n) {
+  TVMFFIObject* arr = array_of(fields, n);
+  TVMFFIObject* t = trx_tuple_type_new(arr);
+  unref(arr);
+  return t;
+}
+
+static TVMFFIObject* shape_ty(TVMFFIObject* const* dims, int n) {
+  TVMFFIObject* arr = array_of(dims, n);
+  TVMFFIObject* t = trx_shape_type_new(arr, -1);
+  unref(arr);
+  return t;
+}
+
+static void test_type_lca_table(void) {
+  static const DLDataType kF16 = {kDLFloat, 16, 1}, kI32 = {kDLInt, 32, 1};
+  static const int64_t s2[] = {2}, s3[] = {3}, s234[] = {2, 3, 4};
+  TVMFFIObject* i64 = trx_prim_type_new(kI64);
+  TVMFFIObject *n = trx_var_new("n", 1, i64, false), *m = trx_var_new("m", 1, i64, false);
+  TVMFFIObject *one = trx_int_imm_new(kI64, 1), *two = trx_int_imm_new(kI64, 2), *three = trx_int_imm_new(kI64, 3);
+  TVMFFIObject *n2 = trx_binop_new(TRX_PRIM_MUL, n, two), *nn = trx_binop_new(TRX_PRIM_ADD, n, n);
+  TVMFFIObject *d_n3[] = {n, three}, *d_m3[] = {m, three}, *d_n2_3[] = {n2, three}, *d_nn_3[] = {nn, three};
+  TVMFFIObject *d12[] = {one, two}, *d13[] = {one, three}, *d123[] = {one, two, three};
+  TVMFFIObject* t23 = tensor_ty(kS23, 2, kF32);
+  TVMFFIObject* t24 = tensor_ty(kS24, 2, kF32);
+  TVMFFIObject* t23h = tensor_ty(kS23, 2, kF16);
+  TVMFFIObject* t234 = tensor_ty(s234, 3, kF32);
+  TVMFFIObject* t2 = tensor_ty(s2, 1, kF32);
+  TVMFFIObject* t3 = tensor_ty(s3, 1, kF32);
+  TVMFFIObject* t2i = tensor_ty(s2, 1, kI32);
+  TVMFFIObject* nd2 = trx_tensor_type_new(NULL, kF32, 2);
+  TVMFFIObject* nd1 = trx_tensor_type_new(NULL, kF32, 1);
+  TVMFFIObject* nd2_void = trx_tensor_type_new(NULL, (DLDataType){kDLOpaqueHandle, 0, 0}, 2);
+  TVMFFIObject *tn3 = sym_tensor_ty(d_n3, 2), *tm3 = sym_tensor_ty(d_m3, 2);
+  TVMFFIObject *tn2_3 = sym_tensor_ty(d_n2_3, 2), *tnn_3 = sym_tensor_ty(d_nn_3, 2);
+  TVMFFIObject *sh12 = shape_ty(d12, 2), *sh13 = shape_ty(d13, 2), *sh123 = shape_ty(d123, 3);
+  TVMFFIObject *shn = shape_ty(d_n3, 2), *shm = shape_ty(d_m3, 2), *shnd2 = trx_shape_type_new(NULL, 2);
+  TVMFFIObject *p64 = trx_prim_type_new(kI64), *p32 = trx_prim_type_new(kI32);
+  TVMFFIObject *any = trx_any_type_new(), *packed = trx_packed_func_type_new();
+  TVMFFIObject *tup_a_f[] = {t2, sh12}, *tup_b_f[] = {t3, sh12};
+  TVMFFIObject *tup_a = tuple_ty(tup_a_f, 2), *tup_b = tuple_ty(tup_b_f, 2), *tup_1 = tuple_ty(&t2, 1);
+  TVMFFIObject *f22 = func1(t2, t2, true), *f23 = func1(t2, t3, true), *f32 = func1(t3, t2, true);
+  TVMFFIObject *f22_impure = func1(t2, t2, false), *f2i = func1(t2, t2i, true), *fsh = func1(sh12, t2, true);
+  TVMFFIObject *ft2[] = {t2, t2}, *ps2 = array_of(ft2, 2);
+  TVMFFIObject* f2args = trx_func_type_new(ps2, t2, true);
+  TVMFFIObject *o2 = opaque_func(t2, false), *o3 = opaque_func(t3, false), *o2p = opaque_func(t2, true);
+  TVMFFIObject *o1p = opaque_func(nd1, true), *o3p = opaque_func(t3, true);
+  struct {
+    TVMFFIObject *a, *b;
+    const char* want;
+  } cases[] = {
+      {t23, t23, "R.Tensor((2, 3), dtype=\"float32\")"},
+      {t23, t24, "R.Tensor(dtype=\"float32\", ndim=2)"},
+      {t23, t23h, "R.Tensor((2, 3))"},
+      {t23, t234, "R.Tensor(dtype=\"float32\")"},
+      {t23, nd2, "R.Tensor(dtype=\"float32\", ndim=2)"},
+      {t23, nd2_void, "R.Tensor(ndim=2)"},
+      {tn3, tn3, "R.Tensor((n, 3), dtype=\"float32\")"},
+      {tn3, tm3, "R.Tensor(dtype=\"float32\", ndim=2)"},
+      {tn3, t23, "R.Tensor(dtype=\"float32\", ndim=2)"},
+      {tn2_3, tnn_3, "R.Tensor((n * 2, 3), dtype=\"float32\")"},
+      {sh12, sh12, "R.Shape([1, 2])"},
+      {sh12, sh13, "R.Shape(ndim=2)"},
+      {sh12, sh123, "R.Shape(ndim=-1)"},
+      {sh12, shnd2, "R.Shape(ndim=2)"},
+      {shn, shm, "R.Shape(ndim=2)"},
+      {p64, p64, "T.int64"},
+      {p64, p32, "R.Any"},
+      {tup_a, tup_b, "T.Tuple(R.Tensor(dtype=\"float32\", ndim=1), R.Shape([T.int64(1), T.int64(2)]))"},
+      {tup_1, tup_a, "R.Any"},
+      {tup_1, t2, "R.Any"},
+      {any, t2, "R.Any"},
+      {t2, any, "R.Any"},
+      {t2, sh12, "R.Any"},
+      {t2, p64, "R.Any"},
+      {t2, packed, "R.Any"},
+      {packed, packed, "R.PackedFunc"},
+      {f22, f22, "R.Callable((R.Tensor((2,), dtype=\"float32\"),), R.Tensor((2,), dtype=\"float32\"), True)"},
+      {f22, f23, "R.Callable((R.Tensor((2,), dtype=\"float32\"),), R.Tensor(dtype=\"float32\", ndim=1), True)"},
+      {f22, f32, "R.Callable((R.Tensor(dtype=\"float32\", ndim=1),), R.Tensor((2,), dtype=\"float32\"), True)"},
+      {f22, f2args, "R.Callable(ret=R.Tensor((2,), dtype=\"float32\"), purity=True)"},
+      {f22, f22_impure, "R.Callable((R.Tensor((2,), dtype=\"float32\"),), R.Tensor((2,), dtype=\"float32\"), True)"},
+      {f22_impure, f23, "R.Callable((R.Tensor((2,), dtype=\"float32\"),), R.Tensor(dtype=\"float32\", ndim=1), False)"},
+      {f22, f2i, "R.Callable((R.Tensor((2,), dtype=\"float32\"),), R.Tensor((2,)), True)"},
+      {f22, fsh, "R.Callable((R.Any,), R.Tensor((2,), dtype=\"float32\"), True)"},
+      {f22, t2, "R.Any"},
+      {o2, o3, "R.Callable(ret=R.Tensor(dtype=\"float32\", ndim=1))"},
+      {o2, f22, "R.Callable(ret=R.Tensor((2,), dtype=\"float32\"))"},
+      {o2p, o2, "R.Callable(ret=R.Tensor((2,), dtype=\"float32\"), purity=True)"},
+      {o2, o2p, "R.Callable(ret=R.Tensor((2,), dtype=\"float32\"))"},
+      {o1p, f22_impure, "R.Callable(ret=R.Tensor(dtype=\"float32\", ndim=1), purity=True)"},
+      {f22, o3p, "R.Callable(ret=R.Tensor(dtype=\"float32\", ndim=1), purity=True)"},
+      {f22, o3, "R.Callable(ret=R.Tensor(dtype=\"float32\", ndim=1))"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    char ba[256], bb[256], got[512];
+    TVMFFIObject* r = type_lca(cases[i].a, cases[i].b);
+    print_ty(r, got, sizeof(got));
+    if (strcmp(got, cases[i].want) != 0) {
+      fprintf(stderr, "%s:%d: case %zu: lca(%s, %s) = %s, expected %s\n", __FILE__, __LINE__, i,
+              print_ty(cases[i].a, ba, sizeof(ba)), print_ty(cases[i].b, bb, sizeof(bb)), got, cases[i].want);
+      test__checks_failed_in_current++;
+    }
+    unref(r);
+  }
+  /* the left operand itself when nothing changes (this is how purity follows the left side) */
+  TVMFFIObject* r = type_lca(f22, f22_impure);
+  CHECK(r == f22);
+  unref(r);
+  r = type_lca(tn2_3, tnn_3);
+  CHECK(r == tn2_3);
+  unref(r);
+  /* not a Type: TVM's argument TypeError */
+  TVMFFIAny bad[2] = {tether_any_int(1), tether_any_object(t2)};
+  CHECK(call_global("relax.analysis.TypeLCA", bad, 2) == NULL);
+  CHECK_RAISED(-1, "TypeError", "Expected `ir.Type` but got `int`");
+  TVMFFIObject* all[] = {o3p, o1p, o2p, o3, o2, f2args, ps2, fsh, f2i, f22_impure, f32, f23, f22, tup_1, tup_b,
+                         tup_a, packed, any, p32, p64, shnd2, shm, shn, sh123, sh13, sh12, tnn_3, tn2_3, tm3, tn3,
+                         nd2_void, nd1, nd2, t2i, t3, t2, t234, t23h, t24, t23, nn, n2, three, two, one, m, n, i64};
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
+}
+
+/* Emits If(c, a, b) in the open function; its type (borrowed from the var the builder keeps). */
+static TVMFFIObject* emit_if(TVMFFIObject* bb, TVMFFIObject* c, TVMFFIObject* a, TVMFFIObject* b) {
+  TVMFFIObject* v = emit(bb, trx_if_new(c, a, b), NULL);
+  TVMFFIObject* ty = v != NULL ? ty_of(v) : NULL;
+  unref(v);
+  return ty;
+}
+
+static void check_ty_text(TVMFFIObject* ty, const char* want, int line) {
+  char got[512];
+  print_ty(ty, got, sizeof(got));
+  if (strcmp(got, want) != 0) {
+    fprintf(stderr, "%s:%d: type %s, expected %s\n", __FILE__, line, got, want);
+    test__checks_failed_in_current++;
+  }
+}
+#define CHECK_TY(ty, want) check_ty_text((ty), (want), __LINE__)
+
+/* An If's type keeps only the symbolic vars its scope defines: params' bare dims, earlier
+ * MatchCasts (also in SeqExprs); branches inherit the scope, begin_scope does not. */
+static void test_if_type_scopes(void) {
+  TVMFFIObject* i64 = trx_prim_type_new(kI64);
+  TVMFFIObject *n = trx_var_new("n", 1, i64, false), *k = trx_var_new("k", 1, i64, false);
+  TVMFFIObject *one = trx_int_imm_new(kI64, 1), *three = trx_int_imm_new(kI64, 3);
+  TVMFFIObject* n1 = trx_binop_new(TRX_PRIM_ADD, n, one);
+  TVMFFIObject *d_n3[] = {n, three}, *d_n1_3[] = {n1, three}, *d_n[] = {n}, *d_k[] = {k};
+  TVMFFIObject *tn3 = sym_tensor_ty(d_n3, 2), *tn1_3 = sym_tensor_ty(d_n1_3, 2), *tn = sym_tensor_ty(d_n, 1),
+               *tk = sym_tensor_ty(d_k, 1);
+  TVMFFIObject* bty = tensor_ty(NULL, 0, (DLDataType){kDLBool, 1, 1});
+  TVMFFIObject* nd1 = trx_tensor_type_new(NULL, kF32, 1);
+  TVMFFIObject* c = trx_var_new("c", 1, bty, false);
+  TVMFFIObject* x = trx_var_new("x", 1, tn3, false);
+  TVMFFIObject* y = trx_var_new("y", 1, tn1_3, false);
+  TVMFFIObject* z = trx_var_new("z", 1, nd1, false);
+  TVMFFIObject* w = trx_var_new("w", 1, tk, false);
+
+  /* params: x defines n; y's n + 1 defines nothing; a MatchCast defining n then keeps (n + 1, 3) */
+  TVMFFIObject* bb = trx_block_builder_new(NULL);
+  TVMFFIObject* ps[] = {c, x, y, z};
+  begin_fn(bb, "f", ps + 0, 2);
+  CHECK_TY(emit_if(bb, c, x, x), "R.Tensor((n, 3), dtype=\"float32\")");
+  TVMFFIObject* g = end_fn(bb, x);
+  unref(g);
+  unref(bb);
+  bb = trx_block_builder_new(NULL);
+  TVMFFIObject* ps2[] = {c, y, z};
+  begin_fn(bb, "f", ps2, 3);
+  CHECK_TY(emit_if(bb, c, y, y), "R.Tensor(dtype=\"float32\", ndim=2)");
+  TVMFFIObject* mc = trx_block_builder_match_cast(bb, z, tn, NULL, 0);
+  CHECK_TY(emit_if(bb, c, y, y), "R.Tensor((n + 1, 3), dtype=\"float32\")");
+  g = end_fn(bb, y);
+  unref(g);
+  unref(mc);
+  unref(bb);
+
+  /* deferred params define nothing while the body is built */
+  bb = trx_block_builder_new(NULL);
+  CHECK_OK(trx_block_builder_begin_function(bb, "f", 1, NULL, NULL, true, false));
+  CHECK_TY(emit_if(bb, c, x, x), "R.Tensor(dtype=\"float32\", ndim=2)");
+  TVMFFIObject* dps = array_of(ps, 2);
+  g = trx_block_builder_emit_func_output(bb, x, dps);
+  CHECK(g != NULL);
+  CHECK_OK(trx_block_builder_end_function(bb, true));
+  unref(g);
+  unref(dps);
+
+  /* no scope: everything erased; begin_scope([x]) defines n but not k, and does not inherit */
+  TVMFFIObject* r = NULL;
+  TVMFFIObject* i1 = trx_if_new(c, x, x);
+  TVMFFIObject* i2 = trx_if_new(c, w, w);
+  TVMFFIObject* i3 = trx_if_new(c, x, x);
+  TVMFFIObject* i4 = trx_if_new(c, w, w);
+  TVMFFIObject* i0 = trx_if_new(c, x, x);
+  r = trx_normalize(bb, i0);
+  CHECK_TY(ty_of(r), "R.Tensor(dtype=\"float32\", ndim=2)");
+  unref(r);
+  TVMFFIAny sa[2] = {tether_any_object(bb), tether_any_none()};
+  TVMFFIObject* px = array_of(&x, 1);
+  TVMFFIObject* pw = array_of(&w, 1);
+  sa[1] = tether_any_object(px);
+  CHECK(call_global("relax.BlockBuilderBeginScope", sa, 2) == NULL); /* None: NULL, no error */
+  drop_error();
+  r = trx_normalize(bb, i1);
+  CHECK_TY(ty_of(r), "R.Tensor((n, 3), dtype=\"float32\")");
+  unref(r);
+  r = trx_normalize(bb, i2);
+  CHECK_TY(ty_of(r), "R.Tensor(dtype=\"float32\", ndim=1)");
+  unref(r);
+  sa[1] = tether_any_object(pw);
+  CHECK(call_global("relax.BlockBuilderBeginScope", sa, 2) == NULL);
+  drop_error();
+  r = trx_normalize(bb, i3);
+  CHECK_TY(ty_of(r), "R.Tensor(dtype=\"float32\", ndim=2)");
+  unref(r);
+  r = trx_normalize(bb, i4);
+  CHECK_TY(ty_of(r), "R.Tensor((k,), dtype=\"float32\")");
+  unref(r);
+  CHECK(call_global("relax.BlockBuilderEndScope", sa, 1) == NULL);
+  drop_error();
+  CHECK(call_global("relax.BlockBuilderEndScope", sa, 1) == NULL);
+  drop_error();
+  CHECK(call_global("relax.BlockBuilderEndScope", sa, 1) == NULL);
+  CHECK_RAISED(-1, "RuntimeError", "no scope is open");
+  TVMFFIObject* all[] = {pw, px, i0, i4, i3, i2, i1, bb, w, z, y, x, c, nd1, bty, tk, tn, tn1_3, tn3, n1,
+                         three, one, k, n, i64};
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
+}
+
+/* update_func and finalize through their globals (TVM's observed behaviour). */
+static void test_update_func_and_finalize(void) {
+  static const int64_t s4[] = {4};
+  TVMFFIObject* x = var_of("x", kS23, 2);
+  TVMFFIObject* y = var_of("y", s4, 1);
+  TVMFFIObject *px = array_of(&x, 1), *py = array_of(&y, 1);
+  TVMFFIObject* f1 = trx_function_new(px, x, ty_of(x), true, NULL);
+  TVMFFIObject* f2 = trx_function_new(py, y, ty_of(y), true, NULL);
+  TVMFFIObject* bb = trx_block_builder_new(NULL);
+  TVMFFIObject* gv = trx_block_builder_add_function(bb, f1, "foo", 3);
+  TVMFFIObject* old_ty = ty_of(gv);
+  TVMFFIObjectIncRef(old_ty);
+  TVMFFIAny a[3] = {tether_any_object(bb), tether_any_object(gv), tether_any_object(f2)};
+  CHECK(call_global("relax.BlockBuilderUpdateFunction", a, 3) == NULL);
+  drop_error();
+  TVMFFIObject* mod = trx_block_builder_get_module(bb);
+  CHECK(module_get(mod, "foo") == f2);
+  CHECK(ty_of(gv) == old_ty); /* gv keeps its type */
+  unref(mod);
+  TVMFFIObject* g2 = trx_block_builder_add_function(bb, f2, "bar", 3);
+  CHECK(g2 == gv); /* the dedup table follows the update */
+  TVMFFIObject* g3 = trx_block_builder_add_function(bb, f1, "baz", 3);
+  CHECK_GVAR(g3, "baz");
+  a[2] = tether_any_object(x);
+  CHECK(call_global("relax.BlockBuilderUpdateFunction", a, 3) == NULL);
+  CHECK_RAISED(-1, "TypeError",
+               "Mismatched type on argument #2 when calling: `relax.BlockBuilderUpdateFunction(0: "
+               "relax.BlockBuilder, 1: ir.GlobalVar, 2: ir.BaseFunc) -> void`. Expected `ir.BaseFunc` but got "
+               "`ir.Var`");
+  /* finalize: the module itself; private functions need no global_symbol check */
+  TVMFFIObject* fm = call_global("relax.BlockBuilderFinalize", a, 1);
+  mod = trx_block_builder_get_module(bb);
+  CHECK(fm != NULL && fm == mod);
+  unref(fm);
+  unref(mod);
+  unref(bb);
+  /* two public "main": TVM's duplicate global symbol error; an open function is no error */
+  bb = trx_block_builder_new(NULL);
+  a[0] = tether_any_object(bb);
+  begin_fn(bb, "main", &x, 1);
+  fm = call_global("relax.BlockBuilderFinalize", a, 1);
+  CHECK(fm != NULL && tether_map_size(module_functions(fm)) == 0);
+  unref(fm);
+  TVMFFIObject* m1 = end_fn(bb, x);
+  begin_fn(bb, "main", &y, 1);
+  TVMFFIObject* m2 = end_fn(bb, y);
+  CHECK_GVAR(m2, "main1");
+  CHECK(call_global("relax.BlockBuilderFinalize", a, 1) == NULL);
+  CHECK_RAISED(-1, "InternalError",
+               "Check failed: (!name_supply_->ContainsName(global_symbol_value)) is false: IRModule contains "
+               "duplicate global symbol: main");
+  TVMFFIObject* all[] = {m2, m1, bb, g3, g2, old_ty, gv, f2, f1, py, px, y, x};
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
+}
+
 TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_second_function_starts_at_lv1), TEST_CASE(test_name_hints),
           TEST_CASE(test_unique_name_sequence), TEST_CASE(test_scope_errors),
@@ -1255,4 +1573,5 @@ TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_tuple_get_item_errors), TEST_CASE(test_call_callee_types), TEST_CASE(test_if),
           TEST_CASE(test_func_output_nonleaf), TEST_CASE(test_dedup_and_call_global),
           TEST_CASE(test_builder_over_module), TEST_CASE(test_ffi_globals), TEST_CASE(test_long_chain),
-          TEST_CASE(test_func_output_erases_symbolic_vars))
+          TEST_CASE(test_func_output_erases_symbolic_vars), TEST_CASE(test_type_lca_table),
+          TEST_CASE(test_if_type_scopes), TEST_CASE(test_update_func_and_finalize))

@@ -43,6 +43,14 @@ _add_function = _g("relax.BlockBuilderAddFunction")
 _unique_name = _g("relax.BlockBuilderGetUniqueName")
 _is_dataflow = _g("relax.BlockBuilderCurrentBlockIsDataflow")
 _lookup_binding = _g("relax.BlockBuilderLookupBinding")
+_update_function = _g("relax.BlockBuilderUpdateFunction")
+_begin_scope = _g("relax.BlockBuilderBeginScope")
+_end_scope = _g("relax.BlockBuilderEndScope")
+_finalize = _g("relax.BlockBuilderFinalize")
+
+_NO_TE = ("tether has no TE (tvm.te tensor expressions) and no TIR lowering, so "
+          "BlockBuilder.{} is not available; build the computation from relax ops "
+          "(relax.op.*) and bb.emit instead")
 
 # The builders whose function scopes are open, innermost last (per thread).
 _scopes = threading.local()
@@ -129,8 +137,9 @@ class BlockBuilder(core.Object):
     """BlockBuilder(mod=None): builds Relax functions into `mod` (a new IRModule by default).
 
     Methods as in TVM: function, dataflow, emit, emit_output, match_cast, emit_func_output,
-    normalize, add_func, get, finalize, get_unique_name, lookup_binding,
-    current_block_is_dataflow, and BlockBuilder.current()."""
+    normalize, add_func, update_func, get, finalize, get_unique_name, lookup_binding,
+    begin_scope, end_scope, current_block_is_dataflow, and BlockBuilder.current().
+    emit_te / call_te need TE, which tether does not have: they raise NotImplementedError."""
 
     __slots__ = ()
 
@@ -185,13 +194,39 @@ class BlockBuilder(core.Object):
         structurally equal function added before)."""
         return _add_function(self, func, func_name)
 
+    def update_func(self, gv: GlobalVar, updated_func: BaseFunc) -> None:
+        """Replace the function bound to gv (gv is added if the module lacks it).  As in TVM,
+        gv.ty is left as it was, and add_func(updated_func) now returns gv."""
+        _update_function(self, gv, updated_func)
+
     def get(self) -> IRModule:
         """The module built so far."""
         return _get_module(self)
 
     def finalize(self) -> IRModule:
-        """The module built (global names are already unique)."""
-        return _get_module(self)
+        """The module built (the object get() returns), after checking that public functions
+        have distinct global_symbols named like their GlobalVars (InternalError otherwise).
+        As in TVM, a function scope still open is not an error: its function is not in the
+        module yet."""
+        return _finalize(self)
+
+    def begin_scope(self, params: Optional[Sequence[Var]] = None) -> None:
+        """Open a scope in which the symbolic vars defined by the params' types (a bare dim
+        such as `n` in R.Tensor((n, 4))) are known: If types built while it is open keep them
+        (others are erased).  Close it with end_scope()."""
+        _begin_scope(self, _params_list(params))
+
+    def end_scope(self) -> None:
+        """Close the scope opened by begin_scope (RuntimeError if there is none)."""
+        _end_scope(self)
+
+    def emit_te(self, func: Any, *args: Any, **kwargs: Any) -> Var:
+        """Not available: tether has no TE."""
+        raise NotImplementedError(_NO_TE.format("emit_te"))
+
+    def call_te(self, func: Any, *args: Any, **kwargs: Any) -> Expr:
+        """Not available: tether has no TE."""
+        raise NotImplementedError(_NO_TE.format("call_te"))
 
     def get_unique_name(self, name_prefix: str) -> str:
         """A fresh name from this builder's name supply ("." becomes "_")."""

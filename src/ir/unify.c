@@ -1,0 +1,297 @@
+/*
+ * unify.c -- type unification for the normalizer: the least common type of two types
+ * (trx__type_lca, the type of an If) and the erasure of symbolic vars that a scope does not
+ * define (trx__type_erase, applied to If branches and function return types).
+ *
+ * Both follow what apache-tvm 0.27 was observed to do (tests/ir/test_builder.c and
+ * tests/python/test_relax_block_builder.py hold the observed cases).
+ */
+#include "unify.h"
+
+#include "node.h"
+
+static void trx__unref(TVMFFIObject* o) {
+  if (o != NULL) TVMFFIObjectDecRef(o);
+}
+
+/* ---- var sets ------------------------------------------------------------------------------ */
+
+void trx__var_set_clear(trx__var_set_t* s) {
+  for (size_t i = 0; i < s->n; ++i) trx__unref(s->v[i]);
+  free(s->v);
+  s->v = NULL;
+  s->n = s->cap = 0;
+}
+
+bool trx__var_set_has(const trx__var_set_t* s, const TVMFFIObject* v) {
+  for (size_t i = 0; i < s->n; ++i) {
+    if (s->v[i] == v) return true;
+  }
+  return false;
+}
+
+int trx__var_set_add(trx__var_set_t* s, TVMFFIObject* v) {
+  if (trx__var_set_has(s, v)) return 0;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 8;
+    TVMFFIObject** p = realloc(s->v, cap * sizeof(*p));
+    if (p == NULL) return tether_raise("MemoryError", "relax: out of memory while tracking symbolic vars");
+    s->v = p;
+    s->cap = cap;
+  }
+  s->v[s->n++] = trx__ref(v);
+  return 0;
+}
+
+int trx__var_set_add_all(trx__var_set_t* dst, const trx__var_set_t* src) {
+  for (size_t i = 0; i < src->n; ++i) {
+    if (trx__var_set_add(dst, src->v[i]) != 0) return -1;
+  }
+  return 0;
+}
+
+static bool trx__is_sym_var(const TVMFFIObject* e) {
+  return trx__is(e, TRX_VAR) && trx__is(trx__ty(e), TRX_PRIM_TYPE);
+}
+
+/* Adds the bare symbolic vars of an Array<Expr> of dims (NULL: none). */
+static int trx__defs_dims(trx__var_set_t* s, TVMFFIObject* dims) {
+  if (dims == NULL) return 0;
+  int64_t n;
+  const TVMFFIAny* it = trx__arr_items(dims, &n);
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* d = it[i].type_index >= kTVMFFIStaticObjectBegin ? it[i].v_obj : NULL;
+    if (trx__is_sym_var(d) && trx__var_set_add(s, d) != 0) return -1;
+  }
+  return 0;
+}
+
+int trx__var_set_add_defs(trx__var_set_t* s, TVMFFIObject* ty) {
+  if (trx__is(ty, TRX_TENSOR_TYPE)) {
+    TVMFFIObject* shape = ((trx_tensor_type_t*)ty)->shape;
+    return trx__is(shape, TRX_SHAPE_EXPR) ? trx__defs_dims(s, ((trx_shape_expr_t*)shape)->values) : 0;
+  }
+  if (trx__is(ty, TRX_SHAPE_TYPE)) return trx__defs_dims(s, ((trx_shape_type_t*)ty)->values);
+  if (trx__is(ty, TRX_TUPLE_TYPE)) {
+    TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+    int64_t n = tether_array_size(fields);
+    for (int64_t i = 0; i < n; ++i) {
+      if (trx__var_set_add_defs(s, trx__array_obj(fields, i)) != 0) return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- erasure ------------------------------------------------------------------------------- */
+
+static bool trx__is_prim_binop(const TVMFFIObject* e) {
+  for (int k = TRX_PRIM_ADD; k <= TRX_PRIM_MAX; ++k) {
+    if (trx__is(e, (trx_kind)k)) return true;
+  }
+  return false;
+}
+
+/* true if every symbolic var in the prim expr `e` is in `s`. */
+static bool trx__expr_defined(const trx__var_set_t* s, TVMFFIObject* e) {
+  if (trx__is(e, TRX_VAR)) return trx__var_set_has(s, e);
+  if (trx__is_prim_binop(e)) {
+    trx_binop_t* op = (trx_binop_t*)e;
+    return trx__expr_defined(s, op->a) && trx__expr_defined(s, op->b);
+  }
+  return true;
+}
+
+static bool trx__dims_defined(const trx__var_set_t* s, TVMFFIObject* dims) {
+  if (dims == NULL) return true;
+  int64_t n;
+  const TVMFFIAny* it = trx__arr_items(dims, &n);
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* d = it[i].type_index >= kTVMFFIStaticObjectBegin ? it[i].v_obj : NULL;
+    if (!trx__expr_defined(s, d)) return false;
+  }
+  return true;
+}
+
+TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty) {
+  if (ty == NULL) return NULL;
+  if (trx__is(ty, TRX_TENSOR_TYPE)) {
+    trx_tensor_type_t* t = (trx_tensor_type_t*)ty;
+    bool keep = t->shape == NULL ||
+                (trx__is(t->shape, TRX_SHAPE_EXPR) && trx__dims_defined(s, ((trx_shape_expr_t*)t->shape)->values));
+    return keep ? trx__ref(ty) : trx_tensor_type_new(NULL, t->dtype, t->ndim);
+  }
+  if (trx__is(ty, TRX_SHAPE_TYPE)) {
+    trx_shape_type_t* t = (trx_shape_type_t*)ty;
+    return trx__dims_defined(s, t->values) ? trx__ref(ty) : trx_shape_type_new(NULL, t->ndim);
+  }
+  if (!trx__is(ty, TRX_TUPLE_TYPE)) return trx__ref(ty);
+  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+  int64_t n = tether_array_size(fields);
+  TVMFFIObject *out = trx__array_of(NULL, 0), *node = NULL;
+  bool changed = false;
+  if (out == NULL) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* f = trx__array_obj(fields, i);
+    TVMFFIObject* nf = trx__type_erase(s, f);
+    if (nf == NULL) goto fail;
+    changed |= nf != f;
+    TVMFFIObjectHandle h = out;
+    TVMFFIAny v = tether_any_object(nf);
+    int rc = tether_array_append(&h, &v);
+    out = h;
+    trx__unref(nf);
+    if (rc != 0) goto fail;
+  }
+  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
+fail:
+  trx__unref(out);
+  return node;
+}
+
+/* ---- least common type ----------------------------------------------------------------------
+ * The rules, as observed in apache-tvm 0.27 (relax.analysis.type_lca and If):
+ * - AnyType on either side, or two different kinds: AnyType.
+ * - TensorType: dtype kept if equal (else unknown); ndim kept if equal (else -1, no shape);
+ *   the shape kept only if both have one and they are the same shape Var or ShapeExprs whose
+ *   dims are provably equal (n * 2 vs n + n: kept; n vs m: dropped).
+ * - ShapeType: ndim kept if equal (else -1); values kept if provably equal (else ndim only).
+ * - PrimType: the type if the dtypes are equal, else AnyType.
+ * - TupleType: field by field when the arities match, else AnyType.
+ * - FuncType: purity = both pure.  An opaque left side unifies the returns and stays itself if
+ *   that changes nothing; an opaque right side or a different arity gives an opaque function
+ *   of the unified return; else params and return unify field by field (params too, not
+ *   contravariantly), the left side kept if nothing changed.
+ * - PackedFuncType: PackedFuncType with itself, else AnyType.  (TVM 0.27 raises InternalError
+ *   "ObjectFunctor calls un-registered function on type relax.PackedFuncType" when the left
+ *   side is a PackedFuncType other than the same object; tether gives the total answer.)
+ * Whenever the result equals the left operand, the left operand itself is returned, which the
+ * function and tuple rules use to tell "unchanged". */
+
+static TVMFFIObject* trx__any(void) { return trx_any_type_new(); }
+
+/* true if two shapes (ShapeExpr or shape Var; may be NULL) are the same shape. */
+static bool trx__same_dims(TVMFFIObject* a, TVMFFIObject* b) {
+  if (a == b) return true;
+  if (a == NULL || b == NULL) return false;
+  int64_t na, nb;
+  const TVMFFIAny* xa = trx__arr_items(a, &na);
+  const TVMFFIAny* xb = trx__arr_items(b, &nb);
+  if (na != nb) return false;
+  for (int64_t i = 0; i < na; ++i) {
+    if (xa[i].type_index < kTVMFFIStaticObjectBegin || xb[i].type_index < kTVMFFIStaticObjectBegin) return false;
+    if (xa[i].v_obj != xb[i].v_obj && trx_prove_equal(xa[i].v_obj, xb[i].v_obj) != TRX_PROVE_TRUE) return false;
+  }
+  return true;
+}
+
+static bool trx__same_shape(TVMFFIObject* a, TVMFFIObject* b) {
+  if (a == b) return true;
+  if (!trx__is(a, TRX_SHAPE_EXPR) || !trx__is(b, TRX_SHAPE_EXPR)) return false;
+  return trx__same_dims(((trx_shape_expr_t*)a)->values, ((trx_shape_expr_t*)b)->values);
+}
+
+static TVMFFIObject* trx__lca_tensor(trx_tensor_type_t* a, trx_tensor_type_t* b) {
+  DLDataType dt = trx__dtype_equal(a->dtype, b->dtype) ? a->dtype : trx__dtype_void;
+  int64_t ndim = a->ndim == b->ndim ? a->ndim : -1;
+  TVMFFIObject* shape = ndim != -1 && a->shape != NULL && b->shape != NULL && trx__same_shape(a->shape, b->shape)
+                            ? a->shape
+                            : NULL;
+  if (trx__dtype_equal(dt, a->dtype) && ndim == a->ndim && shape == a->shape) return trx__ref((TVMFFIObject*)a);
+  return trx_tensor_type_new(shape, dt, shape != NULL ? -1 : ndim);
+}
+
+static TVMFFIObject* trx__lca_shape(trx_shape_type_t* a, trx_shape_type_t* b) {
+  int64_t ndim = a->ndim == b->ndim ? a->ndim : -1;
+  TVMFFIObject* values =
+      ndim != -1 && a->values != NULL && b->values != NULL && trx__same_dims(a->values, b->values) ? a->values : NULL;
+  if (ndim == a->ndim && values == a->values) return trx__ref((TVMFFIObject*)a);
+  return trx_shape_type_new(values, values != NULL ? -1 : ndim);
+}
+
+/* Field-wise LCA of two Arrays of Types of one length.  *out: new Array, or NULL when every
+ * field unified to a's own (unchanged).  0, or -1 with an error raised. */
+static int trx__lca_fields(TVMFFIObject* a, TVMFFIObject* b, TVMFFIObject** out) {
+  int64_t n = tether_array_size(a);
+  TVMFFIObject* arr = trx__array_of(NULL, 0);
+  bool changed = false;
+  *out = NULL;
+  if (arr == NULL) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* fa = trx__array_obj(a, i);
+    TVMFFIObject* f = trx__type_lca(fa, trx__array_obj(b, i));
+    if (f == NULL) goto fail;
+    changed |= f != fa;
+    TVMFFIObjectHandle h = arr;
+    TVMFFIAny v = tether_any_object(f);
+    int rc = tether_array_append(&h, &v);
+    arr = h;
+    trx__unref(f);
+    if (rc != 0) goto fail;
+  }
+  if (changed) {
+    *out = arr;
+  } else {
+    trx__unref(arr);
+  }
+  return 0;
+fail:
+  trx__unref(arr);
+  return -1;
+}
+
+static TVMFFIObject* trx__lca_tuple(trx_tuple_type_t* a, trx_tuple_type_t* b) {
+  if (tether_array_size(a->fields) != tether_array_size(b->fields)) return trx__any();
+  TVMFFIObject* fields = NULL;
+  if (trx__lca_fields(a->fields, b->fields, &fields) != 0) return NULL;
+  if (fields == NULL) return trx__ref((TVMFFIObject*)a);
+  TVMFFIObject* t = trx_tuple_type_new(fields);
+  trx__unref(fields);
+  return t;
+}
+
+static TVMFFIObject* trx__lca_func(trx_func_type_t* a, trx_func_type_t* b) {
+  bool purity = a->purity && b->purity;
+  TVMFFIObject* ret = trx__type_lca(a->ret, b->ret);
+  TVMFFIObject *params = NULL, *t = NULL;
+  if (ret == NULL) return NULL;
+  if (a->params == NULL) {
+    t = ret == a->ret ? trx__ref((TVMFFIObject*)a) : trx_func_type_new(NULL, ret, purity);
+  } else if (b->params == NULL || tether_array_size(a->params) != tether_array_size(b->params)) {
+    t = trx_func_type_new(NULL, ret, purity);
+  } else if (trx__lca_fields(a->params, b->params, &params) == 0) {
+    if (params == NULL && ret == a->ret) {
+      t = trx__ref((TVMFFIObject*)a);
+    } else {
+      t = trx_func_type_new(params != NULL ? params : a->params, ret, purity);
+    }
+  }
+  trx__unref(params);
+  trx__unref(ret);
+  return t;
+}
+
+TVMFFIObject* trx__type_lca(TVMFFIObject* a, TVMFFIObject* b) {
+  if (a == NULL || b == NULL) return trx__any();
+  if (a == b) return trx__ref(a);
+  if (trx__is(a, TRX_ANY_TYPE)) return trx__ref(a);
+  if (trx__is(a, TRX_TENSOR_TYPE)) {
+    return trx__is(b, TRX_TENSOR_TYPE) ? trx__lca_tensor((trx_tensor_type_t*)a, (trx_tensor_type_t*)b) : trx__any();
+  }
+  if (trx__is(a, TRX_SHAPE_TYPE)) {
+    return trx__is(b, TRX_SHAPE_TYPE) ? trx__lca_shape((trx_shape_type_t*)a, (trx_shape_type_t*)b) : trx__any();
+  }
+  if (trx__is(a, TRX_PRIM_TYPE)) {
+    bool same = trx__is(b, TRX_PRIM_TYPE) &&
+                trx__dtype_equal(((trx_prim_type_t*)a)->dtype, ((trx_prim_type_t*)b)->dtype);
+    return same ? trx__ref(a) : trx__any();
+  }
+  if (trx__is(a, TRX_TUPLE_TYPE)) {
+    return trx__is(b, TRX_TUPLE_TYPE) ? trx__lca_tuple((trx_tuple_type_t*)a, (trx_tuple_type_t*)b) : trx__any();
+  }
+  if (trx__is(a, TRX_FUNC_TYPE)) {
+    return trx__is(b, TRX_FUNC_TYPE) ? trx__lca_func((trx_func_type_t*)a, (trx_func_type_t*)b) : trx__any();
+  }
+  if (trx__is(a, TRX_PACKED_FUNC_TYPE)) return trx__is(b, TRX_PACKED_FUNC_TYPE) ? trx__ref(a) : trx__any();
+  TVMFFIAny av = tether_any_object(a), bv = tether_any_object(b);
+  return trx_structural_equal(&av, &bv, false) ? trx__ref(a) : trx__any();
+}

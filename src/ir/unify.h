@@ -1,0 +1,45 @@
+/*
+ * unify.h -- type unification for the normalizer (unify.c): the least common type of two
+ * types (the type of an If), and erasing symbolic vars that are not defined in a scope (the
+ * type of an If, the return type of a function).  Not API: every name is trx__ and the header
+ * refuses to compile outside libtether_ir.
+ */
+#ifndef TETHER_SRC_IR_UNIFY_H_
+#define TETHER_SRC_IR_UNIFY_H_
+#ifndef TETHER_BUILD_IR
+#error "src/ir/unify.h is private to libtether_ir"
+#endif
+
+#include "internal.h"
+
+/* A set of symbolic (PrimType-typed) Vars; holds a reference to each.  Zero-initialize;
+ * release with trx__var_set_clear. */
+typedef struct {
+  TVMFFIObject** v;
+  size_t n, cap;
+} trx__var_set_t;
+
+void trx__var_set_clear(trx__var_set_t* s);
+bool trx__var_set_has(const trx__var_set_t* s, const TVMFFIObject* v);
+/* Adds `v` (a reference is taken).  0, or -1 with MemoryError raised. */
+int trx__var_set_add(trx__var_set_t* s, TVMFFIObject* v);
+/* Adds every var of `src` to `dst`.  0, or -1 with MemoryError raised. */
+int trx__var_set_add_all(trx__var_set_t* dst, const trx__var_set_t* src);
+/* Adds the vars that a value of type `ty` (may be NULL) defines: the bare symbolic dims of its
+ * TensorType shape / ShapeType values, through tuples (`n` defines n, `n + 1` defines nothing).
+ * 0, or -1 with MemoryError raised. */
+int trx__var_set_add_defs(trx__var_set_t* s, TVMFFIObject* ty);
+
+/* `ty` with every symbolic var outside `s` erased, as observed in apache-tvm 0.27: a
+ * TensorType keeps its shape only if it is a ShapeExpr whose vars are all in `s` (else just
+ * dtype and ndim), a ShapeType likewise keeps its values or only ndim, tuples go field by
+ * field, other types are kept.  New reference (`ty` itself when nothing changes); NULL with an
+ * error raised, or when ty is NULL. */
+TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty);
+
+/* The least common type of `a` and `b` (TVM's StructInfoLCA, as observed in apache-tvm 0.27);
+ * the rules are listed above the definition.  NULL operands give AnyType.  New reference (`a`
+ * itself when the result is `a`); NULL with an error raised. */
+TVMFFIObject* trx__type_lca(TVMFFIObject* a, TVMFFIObject* b);
+
+#endif /* TETHER_SRC_IR_UNIFY_H_ */
