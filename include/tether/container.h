@@ -36,6 +36,9 @@ extern "C" {
 /* ---- Array (kTVMFFIArray) ----------------------------------------------------------- */
 /* New Array of owned copies of the `n` views `items`.  *out: new reference. */
 TETHER_API int tether_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out);
+/* New Array that takes over the `n` owning values `items` (each is reset to None; on
+ * failure they are released).  No reference count is touched.  *out: new reference. */
+TETHER_API int tether_array_new_steal(TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out);
 /* Number of elements, or -1 (TypeError raised) if `arr` is not an Array. */
 TETHER_API int64_t tether_array_size(TVMFFIObjectHandle arr);
 /* Element i, borrowed from `arr`; NULL (no error raised) if i is out of range or `arr`

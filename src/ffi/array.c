@@ -182,6 +182,23 @@ int tether_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out)
   return 0;
 }
 
+int tether_array_new_steal(TVMFFIAny* items, int64_t n, TVMFFIObjectHandle* out) {
+  if (out == NULL || (items == NULL && n > 0) || n < 0) {
+    if (items != NULL) {
+      for (int64_t i = 0; i < n; ++i) tether_any_release(&items[i]);
+    }
+    return tether_raise("ValueError",
+                        "tether_array_new_steal: expected items for n >= 0 elements and non-NULL "
+                        "out");
+  }
+  TVMFFIObject* arr = NULL;
+  if (tether__array_new_steal(items, n, &arr) != 0) {
+    return tether__error_add_context("tether_array_new_steal");
+  }
+  *out = arr;
+  return 0;
+}
+
 int64_t tether_array_size(TVMFFIObjectHandle arr) {
   if (tether__array_check("tether_array_size", arr) != 0) return -1;
   return tether__array_size(arr);

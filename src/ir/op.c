@@ -62,24 +62,65 @@ TVMFFIObject* trx_op_get(const char* name, size_t len) {
   return NULL;
 }
 
-int trx__make_call_steal_attrs(const trx__op_def_t* def, TVMFFIObject* const* args, int64_t n,
-                               TVMFFIObject* attrs, TVMFFIObject** out) {
+void trx__release_objects(TVMFFIObject** objs, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (objs[i] != NULL) TVMFFIObjectDecRef(objs[i]);
+    objs[i] = NULL;
+  }
+}
+
+int trx__make_call_steal(const trx__op_def_t* def, TVMFFIObject** args, int64_t n,
+                         TVMFFIObject* attrs, TVMFFIObject** out) {
   /* args are Exprs (read by trx__arg_expr) and attrs the op's attrs type, so the Call is
    * built without trx_call_new's checks -- unless an argument is missing (then it raises). */
   bool checked = true;
   for (int64_t i = 0; i < n; ++i) checked &= args[i] != NULL;
-  TVMFFIObject* arr = trx__array_of(args, n);
-  TVMFFIObject* ty_args = arr != NULL ? trx__empty_array() : NULL;
   *out = NULL;
-  if (ty_args != NULL && checked) {
-    *out = trx__call_new_steal(trx__ops[def->id], arr, attrs, ty_args);
+  if (!checked) {
+    TVMFFIObject* arr = trx__array_of(args, n);
+    TVMFFIObject* ty_args = arr != NULL ? trx__empty_array() : NULL;
+    if (ty_args != NULL) *out = trx_call_new(trx__ops[def->id], arr, attrs, ty_args);
+    if (arr) TVMFFIObjectDecRef(arr);
+    if (ty_args) TVMFFIObjectDecRef(ty_args);
+    if (attrs) TVMFFIObjectDecRef(attrs);
+    trx__release_objects(args, n);
     return *out != NULL ? 0 : -1;
   }
-  if (ty_args != NULL) *out = trx_call_new(trx__ops[def->id], arr, attrs, ty_args);
-  if (arr) TVMFFIObjectDecRef(arr);
-  if (ty_args) TVMFFIObjectDecRef(ty_args);
-  if (attrs) TVMFFIObjectDecRef(attrs);
+  /* The argument references move into the Array: no count is touched. */
+  TVMFFIAny small[8];
+  TVMFFIAny* items = n <= 8 ? small : malloc(sizeof(TVMFFIAny) * (size_t)n);
+  if (items == NULL) {
+    if (attrs) TVMFFIObjectDecRef(attrs);
+    trx__release_objects(args, n);
+    return tether_raise("MemoryError", "%s: out of memory", def->fname);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    items[i] = tether_any_object(args[i]);
+    args[i] = NULL;
+  }
+  TVMFFIObjectHandle arr = NULL;
+  int rc = tether_array_new_steal(items, n, &arr);
+  if (items != small) free(items);
+  if (rc != 0) {
+    if (attrs) TVMFFIObjectDecRef(attrs);
+    return -1;
+  }
+  *out = trx__call_new_steal(trx__ops[def->id], (TVMFFIObject*)arr, attrs, trx__empty_array());
   return *out != NULL ? 0 : -1;
+}
+
+int trx__make_call_steal_attrs(const trx__op_def_t* def, TVMFFIObject* const* args, int64_t n,
+                               TVMFFIObject* attrs, TVMFFIObject** out) {
+  TVMFFIObject* small[8];
+  TVMFFIObject** owned = n <= 8 ? small : malloc(sizeof(TVMFFIObject*) * (size_t)n);
+  if (owned == NULL) {
+    if (attrs) TVMFFIObjectDecRef(attrs);
+    return tether_raise("MemoryError", "%s: out of memory", def->fname);
+  }
+  for (int64_t i = 0; i < n; ++i) owned[i] = args[i] != NULL ? trx__ref(args[i]) : NULL;
+  int rc = trx__make_call_steal(def, owned, n, attrs, out);
+  if (owned != small) free(owned);
+  return rc;
 }
 
 TVMFFIObject* trx_infer_type(TVMFFIObject* call) {
@@ -333,8 +374,37 @@ int trx__arg_opt_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i
   return trx__arg_expr(def, args, i, out);
 }
 
+/* The shared Array equal to the plain ints e[0..n) (new reference), or NULL: the
+ * trx__iarr_intern lookup without copying the values out first. */
+static TVMFFIObject* trx__iarr_intern_items(const TVMFFIAny* e, int64_t n);
+
+static int trx__arg_int_array_slow(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
+                                   bool allow_none, TVMFFIObject** out);
+
 int trx__arg_int_array(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
                        bool allow_none, TVMFFIObject** out) {
+  const TVMFFIAny* v = &args[i];
+  /* The common case, kept lean (the rest is out of line): an Array of plain ints (what
+   * Python tuples and C callers pass) is kept as it is, or swapped for the equal shared one. */
+  if (v->type_index == kTVMFFIArray) {
+    int64_t n;
+    const TVMFFIAny* e = trx__arr_items(v->v_obj, &n);
+    int64_t k = 0;
+    while (k < n && e[k].type_index == kTVMFFIInt) ++k;
+    if (k == n) {
+      *out = trx__iarr_intern_items(e, n);
+      if (*out == NULL) *out = trx__ref(v->v_obj);
+      return 0;
+    }
+  }
+  return trx__arg_int_array_slow(def, args, i, allow_none, out);
+}
+
+/* Lists, IntImm items, None and the type errors. */
+static __attribute__((noinline)) int trx__arg_int_array_slow(const trx__op_def_t* def,
+                                                             const TVMFFIAny* args, int32_t i,
+                                                             bool allow_none,
+                                                             TVMFFIObject** out) {
   const TVMFFIAny* v = &args[i];
   const char* expected = allow_none ? "Optional<Array<int>>" : "Array<int>";
   *out = NULL;
@@ -459,6 +529,17 @@ TVMFFIObject* trx__iarr_intern(const int64_t* v, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     if (v[i] < 0 || v[i] >= TRX__IARR_RADIX) return NULL;
     idx = idx * TRX__IARR_RADIX + (int32_t)v[i];
+  }
+  TVMFFIObject* arr = trx__iarr_shared[TRX__IARR_BASE[n] + idx];
+  return arr != NULL ? trx__ref(arr) : NULL;
+}
+
+static TVMFFIObject* trx__iarr_intern_items(const TVMFFIAny* e, int64_t n) {
+  if (n < 1 || n > TRX__IARR_MAXLEN) return NULL;
+  int32_t idx = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (e[i].v_int64 < 0 || e[i].v_int64 >= TRX__IARR_RADIX) return NULL;
+    idx = idx * TRX__IARR_RADIX + (int32_t)e[i].v_int64;
   }
   TVMFFIObject* arr = trx__iarr_shared[TRX__IARR_BASE[n] + idx];
   return arr != NULL ? trx__ref(arr) : NULL;

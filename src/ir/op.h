@@ -435,6 +435,12 @@ TVMFFIObject* trx__op_by_id(trx_op_id id);
 /* New Call(op of def, args (n borrowed exprs), attrs (stolen; may be NULL)), ty unset. */
 int trx__make_call_steal_attrs(const trx__op_def_t* def, TVMFFIObject* const* args, int64_t n,
                                TVMFFIObject* attrs, TVMFFIObject** out);
+/* The same, stealing the n argument references too: every args[i] is NULL on return,
+ * success or not (the hot constructors use it: no count is touched on the way). */
+int trx__make_call_steal(const trx__op_def_t* def, TVMFFIObject** args, int64_t n,
+                         TVMFFIObject* attrs, TVMFFIObject** out);
+/* DecRefs the non-NULL objs[0..n) and sets them to NULL. */
+void trx__release_objects(TVMFFIObject** objs, int64_t n);
 
 /* ---- argument readers for constructor globals (TypeError texts as tvm-ffi's) ------------ */
 /* An ir.Expr argument: an Expr object, or a str/int/float/bool converted to an Imm.

@@ -10,13 +10,6 @@
 
 /* ---- shared pieces ------------------------------------------------------------------------- */
 
-static void trx__release_dims(TVMFFIObject** dims, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    if (dims[i] != NULL) TVMFFIObjectDecRef(dims[i]);
-    dims[i] = NULL;
-  }
-}
-
 /* Duplicates a length-1 int array to length `n`, returning a new Array (or a new reference
  * to `arr` when it needs no change). */
 static TVMFFIObject* trx__dup1(TVMFFIObject* arr, int n) {
@@ -129,10 +122,7 @@ static int trx__make_conv(const trx__op_def_t* def, const TVMFFIAny* a, int spat
   attrs->dilation = dilation;
   attrs->groups = groups;
   strides = padding = dilation = NULL;
-  int rc = trx__make_call_steal_attrs(def, args, 2, (TVMFFIObject*)attrs, out);
-  TVMFFIObjectDecRef(args[0]);
-  TVMFFIObjectDecRef(args[1]);
-  return rc;
+  return trx__make_call_steal(def, args, 2, (TVMFFIObject*)attrs, out);
 fail:
   if (args[0]) TVMFFIObjectDecRef(args[0]);
   if (args[1]) TVMFFIObjectDecRef(args[1]);
@@ -303,9 +293,9 @@ static TVMFFIObject* trx__infer_conv(const trx__op_def_t* def, trx_call_t* call,
   if (trx__layout_from(&ol, o, dtgt, res) != 0) goto done;
   ty = trx__tensor_from_dims_steal(res, ol.ndim, dtype);
 done:
-  trx__release_dims(d, nd);
-  trx__release_dims(k, nd);
-  trx__release_dims(o, nd);
+  trx__release_objects(d, nd);
+  trx__release_objects(k, nd);
+  trx__release_objects(o, nd);
   return ty;
 }
 
@@ -478,9 +468,9 @@ TVMFFIObject* trx__infer_conv2d_transpose(const trx__op_def_t* def, trx_call_t* 
   if (trx__layout_from(&ol, o, "NCHW", res) != 0) goto done;
   ty = trx__tensor_from_dims_steal(res, ol.ndim, dtype);
 done:
-  trx__release_dims(d, 4);
-  trx__release_dims(k, 4);
-  trx__release_dims(o, 4);
+  trx__release_objects(d, 4);
+  trx__release_objects(k, 4);
+  trx__release_objects(o, 4);
   return ty;
 }
 
@@ -594,8 +584,8 @@ TVMFFIObject* trx__infer_pool2d(const trx__op_def_t* def, trx_call_t* call) {
   if (trx__layout_from(&ol, o, "NCHW", res) != 0) goto done;
   ty = trx__tensor_from_dims_steal(res, ol.ndim, tt[0]->dtype);
 done:
-  trx__release_dims(d, 4);
-  trx__release_dims(o, 4);
+  trx__release_objects(d, 4);
+  trx__release_objects(o, 4);
   return ty;
 }
 
@@ -672,7 +662,7 @@ TVMFFIObject* trx__infer_adaptive_pool2d(const trx__op_def_t* def, trx_call_t* c
   if (trx__layout_from(&ol, d, "NCHW", res) != 0) goto done;
   ty = trx__tensor_from_dims_steal(res, ol.ndim, tt[0]->dtype);
 done:
-  trx__release_dims(d, 4);
+  trx__release_objects(d, 4);
   return ty;
 }
 
@@ -687,7 +677,7 @@ int trx__make_plain(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVM
   }
   rc = trx__make_call_steal_attrs(def, args, n, NULL, out);
 done:
-  trx__release_dims(args, n);
+  trx__release_objects(args, n);
   return rc;
 }
 
@@ -759,10 +749,10 @@ int trx__make_batch_norm(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n
       trx__arg_flag(def, a, 10, &attrs->training) != 0)
     goto fail;
   int rc = trx__make_call_steal_attrs(def, args, 5, (TVMFFIObject*)attrs, out);
-  trx__release_dims(args, 5);
+  trx__release_objects(args, 5);
   return rc;
 fail:
-  trx__release_dims(args, 5);
+  trx__release_objects(args, 5);
   if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
   return -1;
 }
@@ -785,10 +775,10 @@ int trx__make_layer_norm(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n
   attrs->axes = axes;
   axes = NULL;
   int rc = trx__make_call_steal_attrs(def, args, 3, (TVMFFIObject*)attrs, out);
-  trx__release_dims(args, 3);
+  trx__release_objects(args, 3);
   return rc;
 fail:
-  trx__release_dims(args, 3);
+  trx__release_objects(args, 3);
   if (axes) TVMFFIObjectDecRef(axes);
   if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
   return -1;
@@ -887,7 +877,7 @@ TVMFFIObject* trx__infer_batch_norm(const trx__op_def_t* def, trx_call_t* call) 
       TVMFFIObjectDecRef(arr);
     }
   }
-  trx__release_dims(f, 3);
+  trx__release_objects(f, 3);
   return ty;
 }
 

@@ -179,29 +179,42 @@ enum {
 static const int32_t tpy_small_tuple_base[TPY_SMALL_TUPLE_MAXLEN + 1] = {0, 0, 8, 72, 584};
 static TVMFFIObject* tpy_small_tuples[TPY_SMALL_TUPLE_SLOTS];
 
-TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n) {
-  if (n < 1 || n > TPY_SMALL_TUPLE_MAXLEN) return NULL;
-  int32_t slot = 0;
+/* The table slot of values[0..n), or -1 if they are not a small int run. */
+static inline int32_t tpy_small_slot(const int64_t* values, Py_ssize_t n) {
+  if (n < 1 || n > TPY_SMALL_TUPLE_MAXLEN) return -1;
+  int32_t slot = tpy_small_tuple_base[n];
+  int32_t digits = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    uint64_t digit = (uint64_t)(values[i] - TPY_SMALL_INT_MIN);
+    if (digit >= TPY_SMALL_INT_RADIX) return -1;
+    digits = digits * TPY_SMALL_INT_RADIX + (int32_t)digit;
+  }
+  return slot + digits;
+}
+
+/* The Array of slot `slot` holding values[0..n), made on first use (borrowed), or NULL. */
+static TVMFFIObject* tpy_small_slot_array(int32_t slot, const int64_t* values, Py_ssize_t n) {
+  TVMFFIObject* arr = tpy_small_tuples[slot];
+  if (arr != NULL) return arr;
   TVMFFIAny items[TPY_SMALL_TUPLE_MAXLEN];
   for (Py_ssize_t i = 0; i < n; ++i) {
-    int64_t digit = values[i] - TPY_SMALL_INT_MIN;
-    if (digit < 0 || digit >= TPY_SMALL_INT_RADIX) return NULL;
-    slot = slot * TPY_SMALL_INT_RADIX + (int32_t)digit;
     tpy_set_tag(&items[i], kTVMFFIInt);
     items[i].v_int64 = values[i];
   }
-  TVMFFIObject** cell = &tpy_small_tuples[tpy_small_tuple_base[n] + slot];
-  if (*cell == NULL) {
-    TVMFFIObjectHandle arr = NULL;
-    if (tether_array_new(items, (int64_t)n, &arr) != 0) {
-      TVMFFIObjectHandle err = NULL;
-      TVMFFIErrorMoveFromRaised(&err); /* out of memory: the caller makes a fresh Array */
-      if (err != NULL) TVMFFIObjectDecRef(err);
-      return NULL;
-    }
-    *cell = arr;
+  TVMFFIObjectHandle made = NULL;
+  if (tether_array_new(items, (int64_t)n, &made) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err); /* out of memory: the caller makes a fresh Array */
+    if (err != NULL) TVMFFIObjectDecRef(err);
+    return NULL;
   }
-  return *cell;
+  tpy_small_tuples[slot] = made;
+  return made;
+}
+
+TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n) {
+  int32_t slot = tpy_small_slot(values, n);
+  return slot < 0 ? NULL : tpy_small_slot_array(slot, values, n);
 }
 
 /* The shared Array for a tuple of small exact ints (borrowed), or NULL. */
@@ -212,7 +225,8 @@ static TVMFFIObject* tpy_small_tuple_array(PyObject* tuple) {
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (!tpy_small_long(PyTuple_GET_ITEM(tuple, i), &values[i])) return NULL;
   }
-  return tpy_small_int_array(values, n);
+  int32_t slot = tpy_small_slot(values, n);
+  return slot < 0 ? NULL : tpy_small_slot_array(slot, values, n);
 }
 
 static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {

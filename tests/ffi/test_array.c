@@ -220,6 +220,33 @@ static void test_array_public_api_rejects_other_types(void) {
   tether_any_release(&list);
 }
 
+/* tether_array_new_steal takes the owning values over: no count changes, slots reset. */
+static void test_array_new_steal(void) {
+  TVMFFIAny s = tether_any_none();
+  CHECK_OK(call("ffi.String", (TVMFFIAny[]){tether_any_raw_str("a string longer than 7")}, 1, &s));
+  TVMFFIObjectHandle str = s.v_obj;
+  uint32_t before = tether_object_use_count(str);
+  TVMFFIAny items[2] = {s, tether_any_int(7)};
+  TVMFFIObjectHandle arr = NULL;
+  CHECK_OK(tether_array_new_steal(items, 2, &arr));
+  CHECK(items[0].type_index == kTVMFFINone && items[1].type_index == kTVMFFINone);
+  CHECK(tether_object_use_count(str) == before);
+  CHECK(tether_array_size(arr) == 2);
+  CHECK(tether_array_at(arr, 0)->v_obj == str);
+  CHECK(tether_array_at(arr, 1)->v_int64 == 7);
+  TVMFFIObjectDecRef(arr); /* releases the string too: the harness checks nothing leaks */
+
+  /* Bad input releases what it was given. */
+  TVMFFIAny again = tether_any_none();
+  CHECK_OK(call("ffi.String", (TVMFFIAny[]){tether_any_raw_str("another long string")}, 1, &again));
+  CHECK_RAISED(tether_array_new_steal(&again, 1, NULL), "ValueError", "tether_array_new_steal");
+  CHECK(again.type_index == kTVMFFINone);
+  CHECK_RAISED(tether_array_new_steal(NULL, 1, &arr), "ValueError", "tether_array_new_steal");
+  CHECK_OK(tether_array_new_steal(NULL, 0, &arr));
+  CHECK(tether_array_size(arr) == 0);
+  TVMFFIObjectDecRef(arr);
+}
+
 /* ---- ffi.ContainerFindFirstNonCPUDevice ------------------------------------------------ */
 
 static int64_t g_shape[1] = {4};
@@ -364,7 +391,7 @@ static void test_container_globals_carry_metadata(void) {
   tether_any_release(&r);
 }
 
-TEST_MAIN(TEST_CASE(test_array_global_converts_views_to_owned),
+TEST_MAIN(TEST_CASE(test_array_global_converts_views_to_owned), TEST_CASE(test_array_new_steal),
           TEST_CASE(test_array_layout_is_inline),
           TEST_CASE(test_array_get_item_and_size_errors),
           TEST_CASE(test_array_contains_uses_any_equal), TEST_CASE(test_array_copy_on_write),

@@ -1117,6 +1117,9 @@ static void test_containers_bad_arguments(void) {
   EXPECT_FAIL("tether_array_new", tether_array_new(NULL, 2, &h));
   EXPECT_FAIL("tether_array_new", tether_array_new(kv, -1, &h));
   EXPECT_FAIL("tether_array_new", tether_array_new(kv, 2, NULL));
+  EXPECT_FAIL("tether_array_new_steal", tether_array_new_steal(NULL, 2, &h));
+  EXPECT_FAIL("tether_array_new_steal", tether_array_new_steal(kv, -1, &h));
+  EXPECT_FAIL("tether_array_new_steal", tether_array_new_steal(kv, 2, NULL));
   EXPECT_FAIL("tether_list_new", tether_list_new(NULL, 2, &h));
   EXPECT_FAIL("tether_list_new", tether_list_new(kv, -1, &h));
   EXPECT_FAIL("tether_list_new", tether_list_new(kv, 2, NULL));
