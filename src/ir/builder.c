@@ -702,7 +702,7 @@ static TVMFFIObject* trx__visit_if(trx__builder_t* b, TVMFFIObject* e) {
     const trx__var_set_t* defs = b->nscopes > 0 ? &b->scopes[b->nscopes - 1].defs : &none;
     TVMFFIObject* ty = NULL;
     if ((et = trx__type_erase(defs, trx__ty(t))) != NULL && (ef = trx__type_erase(defs, trx__ty(f))) != NULL) {
-      ty = trx__type_lca(et, ef);
+      ty = trx_type_lca(et, ef);
     } else if (trx__ty(t) == NULL || trx__ty(f) == NULL) {
       ty = trx_any_type_new(); /* a branch without a type (not an Expr) */
     }
@@ -1279,7 +1279,7 @@ int trx_block_builder_lookup_binding(TVMFFIObject* bb, TVMFFIObject* var, TVMFFI
 /* mod[gvar] = func.  As observed in TVM 0.27: gvar keeps its ty; a gvar the module does not
  * hold is added under its name; the dedup table maps `func` (no longer the old function) to
  * gvar, so add_func(func) returns gvar and add_func(old function) adds a new one. */
-static int trx__update_function(TVMFFIObject* bb, TVMFFIObject* gvar, TVMFFIObject* func) {
+int trx_block_builder_update_function(TVMFFIObject* bb, TVMFFIObject* gvar, TVMFFIObject* func) {
   static const char fn[] = "relax.BlockBuilderUpdateFunction";
   trx__builder_t* b = trx__as_builder(fn, bb);
   if (b == NULL) return -1;
@@ -1320,7 +1320,7 @@ static int trx__update_function(TVMFFIObject* bb, TVMFFIObject* gvar, TVMFFIObje
 
 /* begin_scope(params): a scope in which the vars that `params` (Array<Var> or NULL) define are
  * known; it inherits nothing from the enclosing scope (as in TVM). */
-static int trx__begin_scope(TVMFFIObject* bb, TVMFFIObject* params) {
+int trx_block_builder_begin_scope(TVMFFIObject* bb, TVMFFIObject* params) {
   /* Argument errors read as TVM's (its signature text). */
   static const char sig[] =
       "relax.BlockBuilderBeginScope(0: relax.BlockBuilder, 1: Optional<Array<ir.Var>>) -> void";
@@ -1348,7 +1348,7 @@ static int trx__begin_scope(TVMFFIObject* bb, TVMFFIObject* params) {
 
 /* end_scope(): closes the innermost begin_scope scope.  (TVM 0.27 crashes on an unmatched
  * end_scope and lets it close a function's scope; tether refuses both.) */
-static int trx__end_scope(TVMFFIObject* bb) {
+int trx_block_builder_end_scope(TVMFFIObject* bb) {
   static const char fn[] = "relax.BlockBuilderEndScope";
   trx__builder_t* b = trx__as_builder(fn, bb);
   if (b == NULL) return -1;
@@ -1380,7 +1380,7 @@ static const TVMFFIAny* trx__global_symbol(TVMFFIObject* func) {
  * whose GlobalVar is not named after its global_symbol would be renamed, which TVM 0.27
  * itself fails to do (InternalError from UpdateFunction), so tether raises InternalError
  * naming the function.  An open function scope is allowed (TVM returns the module so far). */
-static TVMFFIObject* trx__finalize(TVMFFIObject* bb) {
+TVMFFIObject* trx_block_builder_finalize(TVMFFIObject* bb) {
   static const char fn[] = "relax.BlockBuilderFinalize";
   trx__builder_t* b = trx__as_builder(fn, bb);
   if (b == NULL) return NULL;
@@ -1683,7 +1683,7 @@ static int trx__g_update_function(void* self, const TVMFFIAny* args, int32_t n, 
       tether_arg_object(fn, args, 2, trx_type_index[TRX_BASE_FUNC], &func) != 0) {
     return -1;
   }
-  return trx__update_function(bb, gv, func);
+  return trx_block_builder_update_function(bb, gv, func);
 }
 
 static int trx__g_begin_scope(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -1695,7 +1695,7 @@ static int trx__g_begin_scope(void* self, const TVMFFIAny* args, int32_t n, TVMF
       trx__g_obj(fn, args, n, 1, &params) != 0) {
     return -1;
   }
-  return trx__begin_scope(bb, params);
+  return trx_block_builder_begin_scope(bb, params);
 }
 
 static int trx__g_end_scope(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -1704,7 +1704,7 @@ static int trx__g_end_scope(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
   (void)self;
   (void)result;
   if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
-  return trx__end_scope(bb);
+  return trx_block_builder_end_scope(bb);
 }
 
 static int trx__g_finalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -1712,7 +1712,7 @@ static int trx__g_finalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFIA
   TVMFFIObject* bb = NULL;
   (void)self;
   if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
-  return trx__g_result(trx__finalize(bb), result);
+  return trx__g_result(trx_block_builder_finalize(bb), result);
 }
 
 static int trx__g_type_lca(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -1723,7 +1723,7 @@ static int trx__g_type_lca(void* self, const TVMFFIAny* args, int32_t n, TVMFFIA
       tether_arg_object(fn, args, 1, trx_type_index[TRX_TYPE], &c) != 0) {
     return -1;
   }
-  return trx__g_result(trx__type_lca(a, c), result);
+  return trx__g_result(trx_type_lca(a, c), result);
 }
 
 static const struct {

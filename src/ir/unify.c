@@ -1,6 +1,6 @@
 /*
  * unify.c -- type unification for the normalizer: the least common type of two types
- * (trx__type_lca, the type of an If) and the erasure of symbolic vars that a scope does not
+ * (trx_type_lca, the type of an If) and the erasure of symbolic vars that a scope does not
  * define (trx__type_erase, applied to If branches and function return types).
  *
  * Both follow what apache-tvm 0.27 was observed to do (tests/ir/test_builder.c and
@@ -218,7 +218,7 @@ static int trx__lca_fields(TVMFFIObject* a, TVMFFIObject* b, TVMFFIObject** out)
   if (arr == NULL) return -1;
   for (int64_t i = 0; i < n; ++i) {
     TVMFFIObject* fa = trx__array_obj(a, i);
-    TVMFFIObject* f = trx__type_lca(fa, trx__array_obj(b, i));
+    TVMFFIObject* f = trx_type_lca(fa, trx__array_obj(b, i));
     if (f == NULL) goto fail;
     changed |= f != fa;
     TVMFFIObjectHandle h = arr;
@@ -251,7 +251,7 @@ static TVMFFIObject* trx__lca_tuple(trx_tuple_type_t* a, trx_tuple_type_t* b) {
 
 static TVMFFIObject* trx__lca_func(trx_func_type_t* a, trx_func_type_t* b) {
   bool purity = a->purity && b->purity;
-  TVMFFIObject* ret = trx__type_lca(a->ret, b->ret);
+  TVMFFIObject* ret = trx_type_lca(a->ret, b->ret);
   TVMFFIObject *params = NULL, *t = NULL;
   if (ret == NULL) return NULL;
   if (a->params == NULL) {
@@ -270,7 +270,7 @@ static TVMFFIObject* trx__lca_func(trx_func_type_t* a, trx_func_type_t* b) {
   return t;
 }
 
-TVMFFIObject* trx__type_lca(TVMFFIObject* a, TVMFFIObject* b) {
+TVMFFIObject* trx_type_lca(TVMFFIObject* a, TVMFFIObject* b) {
   if (a == NULL || b == NULL) return trx__any();
   if (a == b) return trx__ref(a);
   if (trx__is(a, TRX_ANY_TYPE)) return trx__ref(a);

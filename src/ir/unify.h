@@ -37,9 +37,6 @@ int trx__var_set_add_defs(trx__var_set_t* s, TVMFFIObject* ty);
  * error raised, or when ty is NULL. */
 TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty);
 
-/* The least common type of `a` and `b` (TVM's StructInfoLCA, as observed in apache-tvm 0.27);
- * the rules are listed above the definition.  NULL operands give AnyType.  New reference (`a`
- * itself when the result is `a`); NULL with an error raised. */
-TVMFFIObject* trx__type_lca(TVMFFIObject* a, TVMFFIObject* b);
+/* trx_type_lca (the least common type of two types) is public: include/tether/ir/ir.h. */
 
 #endif /* TETHER_SRC_IR_UNIFY_H_ */

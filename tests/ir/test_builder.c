@@ -1565,6 +1565,32 @@ static void test_update_func_and_finalize(void) {
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
 }
 
+/* The C entry points of update_func / scopes / finalize / type LCA (the globals above call
+ * them; C users call them directly). */
+static void test_c_api_scopes_finalize_lca(void) {
+  TVMFFIObject* bb = trx_block_builder_new(NULL);
+  CHECK(bb != NULL);
+  CHECK_OK(trx_block_builder_begin_scope(bb, NULL));
+  CHECK_OK(trx_block_builder_end_scope(bb));
+  CHECK_RAISED(trx_block_builder_end_scope(bb), "RuntimeError", "no scope is open");
+  TVMFFIObject* mod = trx_block_builder_finalize(bb);
+  TVMFFIObject* got = trx_block_builder_get_module(bb);
+  CHECK(mod != NULL && mod == got);
+  TVMFFIObjectDecRef(mod);
+  TVMFFIObjectDecRef(got);
+  CHECK_RAISED(trx_block_builder_update_function(bb, NULL, NULL), "TypeError", "GlobalVar");
+  DLDataType f32 = {kDLFloat, 32, 1}, i32 = {kDLInt, 32, 1};
+  TVMFFIObject *a = trx_prim_type_new(f32), *b = trx_prim_type_new(f32), *c = trx_prim_type_new(i32);
+  TVMFFIObject* same = trx_type_lca(a, b);
+  CHECK(same == a); /* equal prim types: the left operand */
+  TVMFFIObject* any = trx_type_lca(a, c);
+  CHECK(trx_is(any, TRX_ANY_TYPE));
+  TVMFFIObject* none = trx_type_lca(NULL, a);
+  CHECK(trx_is(none, TRX_ANY_TYPE));
+  TVMFFIObject* objs[] = {same, any, none, a, b, c, bb};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) TVMFFIObjectDecRef(objs[i]);
+}
+
 TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_second_function_starts_at_lv1), TEST_CASE(test_name_hints),
           TEST_CASE(test_unique_name_sequence), TEST_CASE(test_scope_errors),
@@ -1574,4 +1600,5 @@ TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_func_output_nonleaf), TEST_CASE(test_dedup_and_call_global),
           TEST_CASE(test_builder_over_module), TEST_CASE(test_ffi_globals), TEST_CASE(test_long_chain),
           TEST_CASE(test_func_output_erases_symbolic_vars), TEST_CASE(test_type_lca_table),
-          TEST_CASE(test_if_type_scopes), TEST_CASE(test_update_func_and_finalize))
+          TEST_CASE(test_if_type_scopes), TEST_CASE(test_update_func_and_finalize),
+          TEST_CASE(test_c_api_scopes_finalize_lca))

@@ -400,6 +400,22 @@ TRX_API int trx_block_builder_is_dataflow(TVMFFIObject* bb, bool* out);
 /* *out = the value bound to `var` by a VarBinding of this builder (new reference), or NULL. */
 TRX_API int trx_block_builder_lookup_binding(TVMFFIObject* bb, TVMFFIObject* var,
                                              TVMFFIObject** out);
+/* mod[gvar] = func (gvar is added under its name if the module lacks it; ValueError if a
+ * different GlobalVar has that name).  As in TVM 0.27, gvar keeps its ty, and add_function
+ * of `func` returns gvar from then on. */
+TRX_API int trx_block_builder_update_function(TVMFFIObject* bb, TVMFFIObject* gvar,
+                                              TVMFFIObject* func);
+/* Opens / closes a scope in which the symbolic vars that `params` (Array<Var> or NULL)
+ * define are known; If types built inside keep them.  end_scope raises RuntimeError when
+ * the innermost scope was not opened by begin_scope. */
+TRX_API int trx_block_builder_begin_scope(TVMFFIObject* bb, TVMFFIObject* params);
+TRX_API int trx_block_builder_end_scope(TVMFFIObject* bb);
+/* The module built (the object get_module returns) after TVM's global-symbol checks
+ * (InternalError on duplicate global_symbols).  New reference. */
+TRX_API TVMFFIObject* trx_block_builder_finalize(TVMFFIObject* bb);
+/* The least common type of `a` and `b` (TVM's StructInfoLCA as observed in apache-tvm 0.27;
+ * the type of an If).  NULL operands give AnyType.  New reference, or NULL with an error. */
+TRX_API TVMFFIObject* trx_type_lca(TVMFFIObject* a, TVMFFIObject* b);
 
 /* ---- printer (printer.c) -------------------------------------------------------------------- */
 typedef struct {
