@@ -2,6 +2,7 @@
  * test_object.c -- the object header: the combined strong/weak counter and the deleter
  * protocol of spec 1.6, weak references, opaque objects and the custom allocator hooks.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "test.h"
@@ -128,6 +129,36 @@ static void test_live_count_tracks_tether_objects(void) {
   CHECK_EQ_INT(tether_object_live_count(), before);
 }
 
+/* Objects made on threads that then exit stay counted (the thread's count is retired, not
+ * lost); freeing them on another thread brings the count back. */
+enum { LIVE_THREADS = 4, LIVE_PER_THREAD = 25 };
+static TVMFFIAny g_live_made[LIVE_THREADS][LIVE_PER_THREAD];
+
+static void* make_strings(void* arg) {
+  TVMFFIAny* out = arg;
+  for (int i = 0; i < LIVE_PER_THREAD; ++i) {
+    if (tether_any_str("a string that is heap allocated", 31, &out[i]) != 0) return NULL;
+  }
+  return arg;
+}
+
+static void test_live_count_across_exited_threads(void) {
+  int64_t before = tether_object_live_count();
+  pthread_t threads[LIVE_THREADS];
+  for (int t = 0; t < LIVE_THREADS; ++t) {
+    CHECK(pthread_create(&threads[t], NULL, make_strings, g_live_made[t]) == 0);
+  }
+  for (int t = 0; t < LIVE_THREADS; ++t) {
+    void* rc = NULL;
+    CHECK(pthread_join(threads[t], &rc) == 0 && rc != NULL);
+  }
+  CHECK_EQ_INT(tether_object_live_count(), before + LIVE_THREADS * LIVE_PER_THREAD);
+  for (int t = 0; t < LIVE_THREADS; ++t) {
+    for (int i = 0; i < LIVE_PER_THREAD; ++i) tether_any_release(&g_live_made[t][i]);
+  }
+  CHECK_EQ_INT(tether_object_live_count(), before);
+}
+
 static void test_version(void) {
   TVMFFIVersion v;
   TVMFFIGetVersion(&v);
@@ -139,4 +170,5 @@ static void test_version(void) {
 TEST_MAIN(TEST_CASE(test_strong_only_release_is_both), TEST_CASE(test_weak_reference_outlives_object),
           TEST_CASE(test_null_and_static_objects), TEST_CASE(test_opaque_object),
           TEST_CASE(test_custom_allocator), TEST_CASE(test_live_count_tracks_tether_objects),
+          TEST_CASE(test_live_count_across_exited_threads),
           TEST_CASE(test_version))
