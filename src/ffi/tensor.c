@@ -295,22 +295,134 @@ static tether_tensor_t* tether__tensor_alloc(const DLTensor* src, tether_tensor_
   return t;
 }
 
-/* Shared body of the two FromDLPack entry points: checks `dl`, builds the Tensor and
- * takes over `managed` (kind says which struct) only on success. */
-static int tether__tensor_from_managed(const char* fname, const DLTensor* dl, void* managed,
-                                       tether_tensor_kind_t kind, int32_t require_alignment,
-                                       int32_t require_contiguous, TVMFFIObjectHandle* out) {
-  if (tether__tensor_check(fname, dl, NULL) != 0) return -1;
-  if (tether__tensor_check_layout(fname, dl, require_alignment, require_contiguous) != 0) return -1;
-  tether_tensor_t* t = tether__tensor_alloc(dl, kind);
-  if (t == NULL) return -1;
+/* Hands `managed` (a DLManagedTensor* or DLManagedTensorVersioned*, as `kind` says) over
+ * to `t`: from here on t's deleter calls the producer's deleter. */
+static void tether__tensor_set_owner(tether_tensor_t* t, tether_tensor_kind_t kind, void* managed) {
+  t->kind = kind;
   if (kind == TETHER_TENSOR_DLPACK) {
     t->owner.managed = managed;
   } else {
     t->owner.versioned = managed;
   }
+}
+
+/* The checked path of the two FromDLPack entry points: validates `dl` with the full
+ * diagnostics, builds the Tensor and takes over `managed` (kind says which struct) only on
+ * success.  Used when tether__tensor_import's fast path declines. */
+__attribute__((noinline, cold)) static int tether__tensor_import_checked(
+    const char* fname, const DLTensor* dl, void* managed, tether_tensor_kind_t kind,
+    int32_t require_alignment, int32_t require_contiguous, TVMFFIObjectHandle* out) {
+  if (tether__tensor_check(fname, dl, NULL) != 0) return -1;
+  if (tether__tensor_check_layout(fname, dl, require_alignment, require_contiguous) != 0) return -1;
+  tether_tensor_t* t = tether__tensor_alloc(dl, kind);
+  if (t == NULL) return -1;
+  tether__tensor_set_owner(t, kind, managed);
   *out = t;
   return 0;
+}
+
+/*
+ * Shared body of the two FromDLPack entry points (the hot path of every import).
+ *
+ * Invariant: the fast path accepts a tensor only if tether__tensor_scan would return
+ * TETHER_TENSOR_OK and tether__tensor_check_layout would pass, and then builds exactly the
+ * Tensor tether__tensor_alloc would.  It does that in one backward pass that copies shape
+ * and strides into the new object while checking them (overflow of the element count, of
+ * the size in bytes and of the strided extent, negative dimensions, contiguity).  Anything
+ * it does not accept -- including every malformed input -- is handed to the checked path,
+ * which re-validates from scratch and raises the precise error, so the fast path never
+ * raises anything but MemoryError and never decides an error message.
+ */
+static inline __attribute__((always_inline)) int tether__tensor_import(
+    const char* fname, const DLTensor* dl, void* managed, tether_tensor_kind_t kind,
+    int32_t require_alignment, int32_t require_contiguous, TVMFFIObjectHandle* out) {
+  int32_t ndim = dl->ndim;
+  const int64_t* shape = dl->shape;
+  const int64_t* strides = dl->strides;
+  if (TETHER_UNLIKELY(ndim < 0 || (shape == NULL && ndim > 0) || dl->dtype.bits == 0 ||
+                      dl->dtype.lanes == 0 || require_alignment < 0)) {
+    goto checked;
+  }
+  if (require_alignment > 0) {
+    uint64_t addr = dl->byte_offset;
+    if (tether__device_is_direct(dl->device.device_type)) addr += (uint64_t)(uintptr_t)dl->data;
+    uint64_t align = (uint64_t)require_alignment;
+    uint64_t rem = (align & (align - 1)) == 0 ? addr & (align - 1) : addr % align;
+    if (TETHER_UNLIKELY(rem != 0)) goto checked;
+  }
+  tether_tensor_t* t = tether__object_alloc(
+      sizeof(tether_tensor_t) + 2 * (size_t)ndim * sizeof(int64_t), kTVMFFITensor,
+      tether__tensor_deleter);
+  if (TETHER_UNLIKELY(t == NULL)) return -1;
+  int64_t* t_shape = t->dims;
+  int64_t* t_strides = t->dims + ndim;
+  int64_t span = 1; /* product of max(dim, 1) */
+  bool ok = true, empty = false;
+  if (strides == NULL) {
+    for (int32_t i = ndim; i-- > 0;) {
+      int64_t d = shape[i];
+      t_shape[i] = d;
+      t_strides[i] = span;
+      if (d > 1) {
+        ok &= !__builtin_mul_overflow(span, d, &span);
+      } else {
+        ok &= d >= 0;
+        empty |= d == 0;
+      }
+    }
+  } else {
+    int64_t extent = 0;      /* sum of |stride| * (dim - 1); meaningful only if !empty */
+    uint64_t expected = 1;   /* the compact stride of dimension i (wraps only if !ok) */
+    bool extent_ok = true, contiguous = true;
+    for (int32_t i = ndim; i-- > 0;) {
+      int64_t d = shape[i], s = strides[i], step;
+      t_shape[i] = d;
+      t_strides[i] = s;
+      if (d > 1) {
+        ok &= !__builtin_mul_overflow(span, d, &span);
+      } else {
+        ok &= d >= 0;
+        empty |= d == 0;
+      }
+      if (d != 1) {
+        contiguous &= (uint64_t)s == expected;
+        expected *= (uint64_t)d;
+      }
+      if (d >= 1) { /* d == 0 makes the tensor empty, d < 0 makes it invalid */
+        extent_ok &= s != INT64_MIN && !__builtin_mul_overflow(s < 0 ? -s : s, d - 1, &step) &&
+                     !__builtin_add_overflow(extent, step, &extent);
+      }
+    }
+    if (!empty) {
+      int64_t extent_bytes;
+      ok &= extent_ok && !__builtin_add_overflow(extent, 1, &extent) &&
+            tether__bytes_of(extent, dl->dtype, &extent_bytes);
+      ok &= contiguous || !require_contiguous;
+    }
+  }
+  int64_t nbytes;
+  ok &= tether__bytes_of(empty ? 0 : span, dl->dtype, &nbytes);
+  if (TETHER_UNLIKELY(!ok)) {
+    tether__object_free(t); /* nothing was taken over yet */
+    goto checked;
+  }
+#ifdef TETHER_VERIFY_FAST_PATHS
+  /* Sanitizer and fuzz builds: every acceptance must be one the checked path agrees with. */
+  if (tether__tensor_check(fname, dl, NULL) != 0 ||
+      tether__tensor_check_layout(fname, dl, require_alignment, require_contiguous) != 0) {
+    fprintf(stderr, "%s: the fast path accepted a tensor the checked path rejects\n", fname);
+    abort();
+  }
+#endif
+  t->dl = *dl;
+  t->dl.shape = t_shape;
+  t->dl.strides = t_strides;
+  tether__tensor_set_owner(t, kind, managed);
+  *out = t;
+  return 0;
+checked:
+  return tether__tensor_import_checked(fname, dl, managed, kind, require_alignment,
+                                       require_contiguous, out);
 }
 
 int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
@@ -322,8 +434,8 @@ int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
   if (out == NULL) {
     return tether_raise("ValueError", "%s: `out` is NULL, expected a TVMFFIObjectHandle*", fname);
   }
-  return tether__tensor_from_managed(fname, &from->dl_tensor, from, TETHER_TENSOR_DLPACK,
-                                     require_alignment, require_contiguous, out);
+  return tether__tensor_import(fname, &from->dl_tensor, from, TETHER_TENSOR_DLPACK,
+                               require_alignment, require_contiguous, out);
 }
 
 int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t require_alignment,
@@ -339,8 +451,8 @@ int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t requ
   if (from->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) {
     return tether_raise("RuntimeError", "Subbyte type padded is not yet supported");
   }
-  return tether__tensor_from_managed(fname, &from->dl_tensor, from, TETHER_TENSOR_DLPACK_VERSIONED,
-                                     require_alignment, require_contiguous, out);
+  return tether__tensor_import(fname, &from->dl_tensor, from, TETHER_TENSOR_DLPACK_VERSIONED,
+                               require_alignment, require_contiguous, out);
 }
 
 /* ---- export ----------------------------------------------------------------------------- */

@@ -15,15 +15,25 @@
  *   and the whole chain is freed at fini, so a reader racing with a growth still reads
  *   valid memory.  The new pointer is published before the count/size that covers it.
  * - Every other write happens under tether__type_mu; lookups by key or column name take it.
+ * - Nothing that can call back into the library runs under tether__type_mu: no error is
+ *   raised and no Any is converted or released while it is held.  Raising allocates an
+ *   Error, captures a backtrace (dladdr takes the loader lock, which dlopen holds while a
+ *   library's constructors register types) and releases the error parked before, whose
+ *   deleters may register or look up types.  Errors found under the lock are recorded in a
+ *   tether_type_err_t and raised after the unlock; Anys are converted before the lock is
+ *   taken and released after it is dropped.  Every locked region has one unlock, at its
+ *   single exit.
  *
  * type_key_hash is the 64-bit FNV-1a hash of the key bytes (the reference build uses
  * std::hash, which is implementation-defined; the value only has to be deterministic).
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "internal.h"
+#include "error.h"
 #include "type.h"
 
 /* ---- index space -------------------------------------------------------------------- */
@@ -173,6 +183,55 @@ static void tether__strmap_free(tether_strmap_t* m) {
   *m = (tether_strmap_t){NULL, 0, 0};
 }
 
+/* ---- errors found under the lock ------------------------------------------------------ */
+
+/* An error recorded under tether__type_mu and raised once it is released. */
+typedef struct {
+  const char* kind; /* NULL: nothing recorded */
+  const char* file;
+  int line;
+  const char* func;
+  char* heap;       /* the message when it does not fit in `text` (NULL if it fits) */
+  char text[320];
+} tether_type_err_t;
+
+#define TETHER_TYPE_ERR_INIT {NULL, NULL, 0, NULL, NULL, {0}}
+#define tether__type_fail(err, kind, ...) \
+  tether__type_fail_at((err), __FILE__, __LINE__, __func__, (kind), __VA_ARGS__)
+
+/* Records (kind, message) in *err; safe under the lock (formats, may malloc).  Returns -1. */
+__attribute__((format(printf, 6, 7))) static int tether__type_fail_at(
+    tether_type_err_t* err, const char* file, int line, const char* func, const char* kind,
+    const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(err->text, sizeof(err->text), fmt, ap);
+  va_end(ap);
+  if (n >= (int)sizeof(err->text)) { /* keep the whole text if memory allows */
+    err->heap = malloc((size_t)n + 1);
+    if (err->heap != NULL) {
+      va_start(ap, fmt);
+      vsnprintf(err->heap, (size_t)n + 1, fmt, ap);
+      va_end(ap);
+    }
+  }
+  err->kind = kind;
+  err->file = file;
+  err->line = line;
+  err->func = func;
+  return -1;
+}
+
+/* Raises what tether__type_fail recorded.  Only after tether__type_mu is released.
+ * Returns -1. */
+static int tether__type_raise(tether_type_err_t* err) {
+  const char* msg = err->heap != NULL ? err->heap : err->text;
+  tether__error_raise_bytes(err->file, err->line, err->func, err->kind, msg, strlen(msg));
+  free(err->heap);
+  err->heap = NULL;
+  return -1;
+}
+
 /* ---- index -> entry (lock-free) -------------------------------------------------------- */
 
 static tether_type_entry_t* tether__entry(int32_t index) {
@@ -211,8 +270,9 @@ const TVMFFITypeInfo* tether__type_info_or_null(int32_t index) {
 /* ---- registration of types ------------------------------------------------------------ */
 
 /* Creates and publishes the entry for a type whose index and placement were decided.
- * Under the lock.  Returns the entry, or NULL with a MemoryError raised. */
-static tether_type_entry_t* tether__entry_publish_locked(TVMFFIByteArray key, int32_t index,
+ * Under the lock.  Returns the entry, or NULL with a MemoryError recorded in *err. */
+static tether_type_entry_t* tether__entry_publish_locked(tether_type_err_t* err,
+                                                         TVMFFIByteArray key, int32_t index,
                                                          int32_t depth, int32_t num_child_slots,
                                                          bool can_overflow,
                                                          const tether_type_entry_t* parent) {
@@ -251,14 +311,15 @@ static tether_type_entry_t* tether__entry_publish_locked(TVMFFIByteArray key, in
 fail:
   free(ancestors);
   free(e);
-  tether_raise("MemoryError", "TVMFFITypeGetOrAllocIndex: out of memory registering type `%.*s`",
-               tether__prec(key.size), key.data);
+  tether__type_fail(err, "MemoryError",
+                    "TVMFFITypeGetOrAllocIndex: out of memory registering type `%.*s`",
+                    tether__prec(key.size), key.data);
   return NULL;
 }
 
 /*
  * Spec 1.10 for a key that is not registered yet.  Under the lock.  Returns the new index,
- * or -1 with an error raised.
+ * or -1 with the error recorded in *err (raised by the caller after unlocking).
  *
  * Deviation from the reference: tvm-ffi treats TVMFFITypeGetOrAllocIndex as a
  * "log-exception" function that prints and exit(-1)s on invalid input.  tether never
@@ -267,40 +328,43 @@ fail:
  * reference could hand out an index already taken by a static registration inside a
  * parent's reserved range, tether skips occupied indices so indices stay unique.
  */
-static int32_t tether__type_alloc_locked(TVMFFIByteArray key, int32_t static_index, int32_t depth,
+static int32_t tether__type_alloc_locked(tether_type_err_t* err, TVMFFIByteArray key,
+                                         int32_t static_index, int32_t depth,
                                          int32_t num_child_slots, bool can_overflow,
                                          int32_t parent_index) {
   static const char fn[] = "TVMFFITypeGetOrAllocIndex";
   int kp = tether__prec(key.size);
   tether_type_entry_t* parent = NULL;
   if (num_child_slots < 0) {
-    return tether_raise("ValueError", "%s: num_child_slots of `%.*s` must be >= 0, got %d", fn,
-                        kp, key.data, num_child_slots);
+    return tether__type_fail(err, "ValueError",
+                             "%s: num_child_slots of `%.*s` must be >= 0, got %d", fn,
+                             kp, key.data, num_child_slots);
   }
   if (parent_index == -1) {
     if (static_index < 0) {
-      return tether_raise("ValueError",
-                          "%s: type `%.*s` has no parent (parent_type_index = -1), so it needs a "
-                          "static_type_index >= 0",
-                          fn, kp, key.data);
+      return tether__type_fail(err, "ValueError",
+                               "%s: type `%.*s` has no parent (parent_type_index = -1), so "
+                               "it needs a static_type_index >= 0",
+                               fn, kp, key.data);
     }
     if (depth != 0) {
-      return tether_raise("ValueError",
-                          "%s: type `%.*s` has no parent, so its type_depth must be 0, got %d", fn,
-                          kp, key.data, depth);
+      return tether__type_fail(err, "ValueError",
+                               "%s: type `%.*s` has no parent, so its type_depth must be 0, "
+                               "got %d",
+                               fn, kp, key.data, depth);
     }
   } else {
     parent = tether__entry(parent_index);
     if (parent == NULL) {
-      return tether_raise("ValueError",
-                          "%s: parent_type_index %d of `%.*s` is not a registered type", fn,
-                          parent_index, kp, key.data);
+      return tether__type_fail(err, "ValueError",
+                               "%s: parent_type_index %d of `%.*s` is not a registered type", fn,
+                               parent_index, kp, key.data);
     }
     if (depth != parent->info.type_depth + 1) {
-      return tether_raise("ValueError",
-                          "%s: type_depth of `%.*s` must be its parent `%s`'s depth + 1 = %d, "
-                          "got %d",
-                          fn, kp, key.data, parent->key, parent->info.type_depth + 1, depth);
+      return tether__type_fail(err, "ValueError",
+                               "%s: type_depth of `%.*s` must be its parent `%s`'s depth + 1 = %d, "
+                               "got %d",
+                               fn, kp, key.data, parent->key, parent->info.type_depth + 1, depth);
     }
     /* A child of a non-overflowable parent is itself non-overflowable. */
     if (!parent->can_overflow) can_overflow = false;
@@ -312,14 +376,16 @@ static int32_t tether__type_alloc_locked(TVMFFIByteArray key, int32_t static_ind
   int64_t skipped_slots = 0;
   if (static_index >= 0) {
     if (static_index >= TETHER_TYPE_INDEX_LIMIT) {
-      return tether_raise("ValueError",
-                          "%s: static_type_index %d of `%.*s` is beyond the type table's limit %d",
-                          fn, static_index, kp, key.data, TETHER_TYPE_INDEX_LIMIT);
+      return tether__type_fail(err, "ValueError",
+                               "%s: static_type_index %d of `%.*s` is beyond the type "
+                               "table's limit %d",
+                               fn, static_index, kp, key.data, TETHER_TYPE_INDEX_LIMIT);
     }
     const tether_type_entry_t* taken = tether__entry(static_index);
     if (taken != NULL) {
-      return tether_raise("RuntimeError", "%s: Conflicting static index %d between `%s` and `%.*s`",
-                          fn, static_index, taken->key, kp, key.data);
+      return tether__type_fail(err, "RuntimeError",
+                               "%s: Conflicting static index %d between `%s` and `%.*s`",
+                               fn, static_index, taken->key, kp, key.data);
     }
     index = static_index;
   } else {
@@ -335,23 +401,23 @@ static int32_t tether__type_alloc_locked(TVMFFIByteArray key, int32_t static_ind
       skipped_slots = slot - parent->allocated_slots;
     } else {
       if (!parent->can_overflow) {
-        return tether_raise("RuntimeError",
-                            "%s: Reach maximum number of sub-classes for `%s`: its %d reserved "
-                            "child slot(s) cannot hold `%.*s` and child_slots_can_overflow is "
-                            "false",
-                            fn, parent->key, parent->num_child_slots, kp, key.data);
+        return tether__type_fail(err, "RuntimeError",
+                                 "%s: Reach maximum number of sub-classes for `%s`: its %d "
+                                 "reserved child slot(s) cannot hold `%.*s` and "
+                                 "child_slots_can_overflow is false",
+                                 fn, parent->key, parent->num_child_slots, kp, key.data);
       }
       index = tether__type_next_dynamic;
       while (index + need <= TETHER_TYPE_INDEX_LIMIT && !tether__range_free(index, need)) ++index;
       if (index + need > TETHER_TYPE_INDEX_LIMIT) {
-        return tether_raise("RuntimeError",
-                            "%s: the type table is full (%d indices); cannot add `%.*s`", fn,
-                            TETHER_TYPE_INDEX_LIMIT, kp, key.data);
+        return tether__type_fail(err, "RuntimeError",
+                                 "%s: the type table is full (%d indices); cannot add `%.*s`", fn,
+                                 TETHER_TYPE_INDEX_LIMIT, kp, key.data);
       }
     }
   }
 
-  if (tether__entry_publish_locked(key, (int32_t)index, depth, num_child_slots, can_overflow,
+  if (tether__entry_publish_locked(err, key, (int32_t)index, depth, num_child_slots, can_overflow,
                                    parent) == NULL) {
     return -1;
   }
@@ -370,6 +436,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
     return tether_raise("ValueError", "TVMFFITypeGetOrAllocIndex: argument `type_key` must be a "
                                       "valid byte array");
   }
+  tether_type_err_t err = TETHER_TYPE_ERR_INIT;
   pthread_mutex_lock(&tether__type_mu);
   int32_t result;
   tether_type_entry_t* e = tether__strmap_get(&tether__type_by_key, type_key->data, type_key->size);
@@ -378,10 +445,12 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
   } else if (parent_type_index == -2) {
     result = -2; /* query mode */
   } else {
-    result = tether__type_alloc_locked(*type_key, static_type_index, type_depth, num_child_slots,
-                                       child_slots_can_overflow != 0, parent_type_index);
+    result = tether__type_alloc_locked(&err, *type_key, static_type_index, type_depth,
+                                       num_child_slots, child_slots_can_overflow != 0,
+                                       parent_type_index);
   }
   pthread_mutex_unlock(&tether__type_mu);
+  if (err.kind != NULL) return tether__type_raise(&err);
   return result;
 }
 
@@ -497,6 +566,12 @@ static const TVMFFITypeInfo* tether__ancestor_with_field(const TVMFFITypeInfo* i
   return NULL;
 }
 
+/*
+ * The three registrations below share one shape: copy the strings and convert the Any
+ * before taking the lock (both allocate, and converting may call back into the library),
+ * check and publish under the lock, record any error found there, and raise it and
+ * release whatever was not taken over after unlocking.
+ */
 int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   static const char fn[] = "TVMFFITypeRegisterField";
   if (info == NULL || !tether__bytes_ok(&info->name) || !tether__bytes_ok(&info->doc) ||
@@ -505,65 +580,73 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
                         "%s: argument `info` must be a field info with valid name/doc/metadata",
                         fn);
   }
-  int rc = -1;
-  char* strings = NULL;
-  TVMFFIAny default_value = tether_any_none();
-  bool retained_setter = false;
-  pthread_mutex_lock(&tether__type_mu);
-  tether_type_entry_t* e = tether__entry(type_index);
-  if (e == NULL) {
-    tether_raise("ValueError", "%s: Cannot find type info for type_index=%d", fn, type_index);
-    goto fail;
-  }
   int np = tether__prec(info->name.size);
-  for (int32_t i = 0; i < e->info.num_fields; ++i) {
-    if (tether__name_eq(e->info.fields[i].name, info->name)) {
-      tether_raise("ValueError", "%s: Duplicate field name \"%.*s\" in type \"%s\"", fn, np,
-                   info->name.data, e->key);
-      goto fail;
-    }
+  TVMFFIByteArray texts[3];
+  char* strings = tether__dup3(&info->name, &info->doc, &info->metadata, texts);
+  if (strings == NULL) {
+    return tether_raise("MemoryError", "%s: out of memory copying field \"%.*s\"", fn, np,
+                        info->name.data);
   }
-  const TVMFFITypeInfo* shadowed = tether__ancestor_with_field(&e->info, info->name);
-  if (shadowed != NULL) { /* allowed, but worth a warning (text as in tvm-ffi 0.1.14) */
-    fprintf(stderr,
-            "[WARNING] Field \"%.*s\" in type \"%s\" duplicates an ancestor field in \"%.*s\". "
-            "Child types should not re-register inherited fields.\n",
-            np, info->name.data, e->key, tether__prec(shadowed->type_key.size),
-            shadowed->type_key.data);
+  TVMFFIAny default_value = tether_any_none();
+  if (TVMFFIAnyViewToOwnedAny(&info->default_value_or_factory, &default_value) != 0) {
+    free(strings);
+    return -1;
   }
   TVMFFIFieldInfo copy = *info;
-  TVMFFIByteArray texts[3];
-  strings = tether__dup3(&info->name, &info->doc, &info->metadata, texts);
-  if (strings == NULL ||
-      tether__grow_for_one(&e->fields_block, &e->field_capacity, e->info.num_fields,
-                           sizeof(TVMFFIFieldInfo)) != 0) {
-    tether_raise("MemoryError", "%s: out of memory registering field \"%.*s\" of \"%s\"", fn, np,
-                 info->name.data, e->key);
-    goto fail;
-  }
-  if (TVMFFIAnyViewToOwnedAny(&info->default_value_or_factory, &default_value) != 0) goto fail;
   copy.name = texts[0];
   copy.doc = texts[1];
   copy.metadata = texts[2];
   copy.default_value_or_factory = default_value;
-  if ((copy.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) && copy.setter != NULL) {
-    TVMFFIObjectIncRef(copy.setter);
-    retained_setter = true;
+  bool has_setter_obj =
+      (copy.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) && copy.setter != NULL;
+  if (has_setter_obj) TVMFFIObjectIncRef(copy.setter);
+
+  tether_type_err_t err = TETHER_TYPE_ERR_INIT;
+  const TVMFFITypeInfo* shadowed = NULL;
+  bool taken = false;
+  pthread_mutex_lock(&tether__type_mu);
+  tether_type_entry_t* e = tether__entry(type_index);
+  if (e == NULL) {
+    tether__type_fail(&err, "ValueError", "%s: Cannot find type info for type_index=%d", fn,
+                      type_index);
+    goto unlock;
   }
+  for (int32_t i = 0; i < e->info.num_fields; ++i) {
+    if (tether__name_eq(e->info.fields[i].name, info->name)) {
+      tether__type_fail(&err, "ValueError", "%s: Duplicate field name \"%.*s\" in type \"%s\"",
+                        fn, np, info->name.data, e->key);
+      goto unlock;
+    }
+  }
+  if (tether__grow_for_one(&e->fields_block, &e->field_capacity, e->info.num_fields,
+                           sizeof(TVMFFIFieldInfo)) != 0) {
+    tether__type_fail(&err, "MemoryError",
+                      "%s: out of memory registering field \"%.*s\" of \"%s\"", fn, np,
+                      info->name.data, e->key);
+    goto unlock;
+  }
+  shadowed = tether__ancestor_with_field(&e->info, info->name);
   TVMFFIFieldInfo* fields = (TVMFFIFieldInfo*)e->fields_block->data;
   fields[e->info.num_fields] = copy;
   __atomic_store_n(&e->info.fields, fields, __ATOMIC_RELEASE);
   __atomic_store_n(&e->info.num_fields, e->info.num_fields + 1, __ATOMIC_RELEASE);
-  strings = NULL;
-  default_value = tether_any_none();
-  retained_setter = false;
-  rc = 0;
-fail:
+  taken = true;
+unlock:
   pthread_mutex_unlock(&tether__type_mu);
+  if (taken) {
+    if (shadowed != NULL) { /* allowed, but worth a warning (text as in tvm-ffi 0.1.14) */
+      fprintf(stderr,
+              "[WARNING] Field \"%.*s\" in type \"%s\" duplicates an ancestor field in \"%.*s\". "
+              "Child types should not re-register inherited fields.\n",
+              np, info->name.data, e->key, tether__prec(shadowed->type_key.size),
+              shadowed->type_key.data);
+    }
+    return 0;
+  }
   free(strings);
   tether__release_any(&default_value);
-  if (retained_setter) TVMFFIObjectDecRef(info->setter);
-  return rc;
+  if (has_setter_obj) TVMFFIObjectDecRef(copy.setter);
+  return tether__type_raise(&err);
 }
 
 int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
@@ -574,42 +657,51 @@ int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
                         "%s: argument `info` must be a method info with valid name/doc/metadata",
                         fn);
   }
-  int rc = -1;
-  char* strings = NULL;
+  int np = tether__prec(info->name.size);
+  TVMFFIByteArray texts[3];
+  char* strings = tether__dup3(&info->name, &info->doc, &info->metadata, texts);
+  if (strings == NULL) {
+    return tether_raise("MemoryError", "%s: out of memory copying method \"%.*s\"", fn, np,
+                        info->name.data);
+  }
   TVMFFIAny method = tether_any_none();
-  pthread_mutex_lock(&tether__type_mu);
-  tether_type_entry_t* e = tether__entry(type_index);
-  if (e == NULL) {
-    tether_raise("ValueError", "%s: Cannot find type info for type_index=%d", fn, type_index);
-    goto fail;
+  if (TVMFFIAnyViewToOwnedAny(&info->method, &method) != 0) {
+    free(strings);
+    return -1;
   }
   TVMFFIMethodInfo copy = *info;
-  TVMFFIByteArray texts[3];
-  strings = tether__dup3(&info->name, &info->doc, &info->metadata, texts);
-  if (strings == NULL ||
-      tether__grow_for_one(&e->methods_block, &e->method_capacity, e->info.num_methods,
-                           sizeof(TVMFFIMethodInfo)) != 0) {
-    tether_raise("MemoryError", "%s: out of memory registering method \"%.*s\" of \"%s\"", fn,
-                 tether__prec(info->name.size), info->name.data, e->key);
-    goto fail;
-  }
-  if (TVMFFIAnyViewToOwnedAny(&info->method, &method) != 0) goto fail;
   copy.name = texts[0];
   copy.doc = texts[1];
   copy.metadata = texts[2];
   copy.method = method;
+
+  tether_type_err_t err = TETHER_TYPE_ERR_INIT;
+  bool taken = false;
+  pthread_mutex_lock(&tether__type_mu);
+  tether_type_entry_t* e = tether__entry(type_index);
+  if (e == NULL) {
+    tether__type_fail(&err, "ValueError", "%s: Cannot find type info for type_index=%d", fn,
+                      type_index);
+    goto unlock;
+  }
+  if (tether__grow_for_one(&e->methods_block, &e->method_capacity, e->info.num_methods,
+                           sizeof(TVMFFIMethodInfo)) != 0) {
+    tether__type_fail(&err, "MemoryError",
+                      "%s: out of memory registering method \"%.*s\" of \"%s\"", fn, np,
+                      info->name.data, e->key);
+    goto unlock;
+  }
   TVMFFIMethodInfo* methods = (TVMFFIMethodInfo*)e->methods_block->data;
   methods[e->info.num_methods] = copy;
   __atomic_store_n(&e->info.methods, methods, __ATOMIC_RELEASE);
   __atomic_store_n(&e->info.num_methods, e->info.num_methods + 1, __ATOMIC_RELEASE);
-  strings = NULL;
-  method = tether_any_none();
-  rc = 0;
-fail:
+  taken = true;
+unlock:
   pthread_mutex_unlock(&tether__type_mu);
+  if (taken) return 0;
   free(strings);
   tether__release_any(&method);
-  return rc;
+  return tether__type_raise(&err);
 }
 
 int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
@@ -618,38 +710,38 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
     return tether_raise("ValueError", "%s: argument `metadata` must be metadata with a valid doc",
                         fn);
   }
-  int rc = -1;
-  pthread_mutex_lock(&tether__type_mu);
-  tether_type_entry_t* e = tether__entry(type_index);
-  if (e == NULL) {
-    tether_raise("ValueError", "%s: Cannot find type info for type_index=%d", fn, type_index);
-    goto fail;
-  }
-  if (e->info.metadata != NULL) {
-    /* Text as in tvm-ffi 0.1.14. */
-    tether_raise("RuntimeError",
-                 "Overriding %s, possible causes:\n"
-                 "- two ObjectDef<T>() calls for the same T \n"
-                 "- when we forget to assign _type_key to ObjectRef<Y> that inherits from T\n"
-                 "- another type with the same key is already registered\n"
-                 "Cross check the reflection registration.",
-                 e->key);
-    goto fail;
-  }
   char* doc = malloc(metadata->doc.size + 1);
   if (doc == NULL) {
-    tether_raise("MemoryError", "%s: out of memory registering the metadata of \"%s\"", fn, e->key);
-    goto fail;
+    return tether_raise("MemoryError", "%s: out of memory copying the metadata doc", fn);
   }
   if (metadata->doc.size != 0) memcpy(doc, metadata->doc.data, metadata->doc.size);
   doc[metadata->doc.size] = '\0';
-  e->metadata = *metadata;
-  e->metadata.doc = (TVMFFIByteArray){doc, metadata->doc.size};
-  __atomic_store_n(&e->info.metadata, &e->metadata, __ATOMIC_RELEASE);
-  rc = 0;
-fail:
+
+  tether_type_err_t err = TETHER_TYPE_ERR_INIT;
+  pthread_mutex_lock(&tether__type_mu);
+  tether_type_entry_t* e = tether__entry(type_index);
+  if (e == NULL) {
+    tether__type_fail(&err, "ValueError", "%s: Cannot find type info for type_index=%d", fn,
+                      type_index);
+  } else if (e->info.metadata != NULL) {
+    /* Text as in tvm-ffi 0.1.14. */
+    tether__type_fail(&err, "RuntimeError",
+                      "Overriding %s, possible causes:\n"
+                      "- two ObjectDef<T>() calls for the same T \n"
+                      "- when we forget to assign _type_key to ObjectRef<Y> that inherits from T\n"
+                      "- another type with the same key is already registered\n"
+                      "Cross check the reflection registration.",
+                      e->key);
+  } else {
+    e->metadata = *metadata;
+    e->metadata.doc = (TVMFFIByteArray){doc, metadata->doc.size};
+    __atomic_store_n(&e->info.metadata, &e->metadata, __ATOMIC_RELEASE);
+    doc = NULL;
+  }
   pthread_mutex_unlock(&tether__type_mu);
-  return rc;
+  if (err.kind == NULL) return 0;
+  free(doc);
+  return tether__type_raise(&err);
 }
 
 /* ---- attribute columns ----------------------------------------------------------------- */
@@ -703,44 +795,37 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
   if (attr_value == NULL && type_index != kTVMFFINone) {
     return tether_raise("ValueError", "%s: argument `attr_value` must not be NULL", fn);
   }
-  int rc = -1;
-  TVMFFIAny owned = tether_any_none();
   int np = tether__prec(attr_name->size);
+  TVMFFIAny owned = tether_any_none();
+  if (type_index != kTVMFFINone && TVMFFIAnyViewToOwnedAny(attr_value, &owned) != 0) return -1;
+  tether_type_err_t err = TETHER_TYPE_ERR_INIT;
   pthread_mutex_lock(&tether__type_mu);
   tether_column_t* c = tether__column_get_or_create_locked(attr_name->data, attr_name->size);
   if (c == NULL) {
-    tether_raise("MemoryError", "%s: out of memory creating column `%.*s`", fn, np,
-                 attr_name->data);
-    goto done;
-  }
-  if (type_index == kTVMFFINone) { /* sentinel: only make sure the column exists */
-    rc = 0;
-    goto done;
-  }
-  if (type_index < c->column.size && c->column.data[type_index].type_index != kTVMFFINone) {
+    tether__type_fail(&err, "MemoryError", "%s: out of memory creating column `%.*s`", fn, np,
+                      attr_name->data);
+  } else if (type_index == kTVMFFINone) {
+    /* sentinel: only make sure the column exists */
+  } else if (type_index < c->column.size && c->column.data[type_index].type_index != kTVMFFINone) {
     /* Text as in tvm-ffi 0.1.14. */
-    tether_raise("RuntimeError",
-                 "TypeAttr `%.*s` is already registered for type index %d. To update the stored "
-                 "value, register a mutable container (e.g., Dict/List) once and mutate it in "
-                 "place on subsequent calls.",
-                 np, attr_name->data, type_index);
-    goto done;
+    tether__type_fail(&err, "RuntimeError",
+                      "TypeAttr `%.*s` is already registered for type index %d. To update the "
+                      "stored value, register a mutable container (e.g., Dict/List) once and "
+                      "mutate it in place on subsequent calls.",
+                      np, attr_name->data, type_index);
+  } else if (tether__column_reserve_locked(c, type_index) != 0) {
+    tether__type_fail(&err, "MemoryError", "%s: out of memory growing column `%.*s`", fn, np,
+                      attr_name->data);
+  } else {
+    ((TVMFFIAny*)c->data_block->data)[type_index] = owned;
+    owned = tether_any_none();
+    if (type_index >= c->column.size) {
+      __atomic_store_n(&c->column.size, type_index + 1, __ATOMIC_RELEASE);
+    }
   }
-  if (tether__column_reserve_locked(c, type_index) != 0) {
-    tether_raise("MemoryError", "%s: out of memory growing column `%.*s`", fn, np, attr_name->data);
-    goto done;
-  }
-  if (TVMFFIAnyViewToOwnedAny(attr_value, &owned) != 0) goto done;
-  ((TVMFFIAny*)c->data_block->data)[type_index] = owned;
-  owned = tether_any_none();
-  if (type_index >= c->column.size) {
-    __atomic_store_n(&c->column.size, type_index + 1, __ATOMIC_RELEASE);
-  }
-  rc = 0;
-done:
   pthread_mutex_unlock(&tether__type_mu);
   tether__release_any(&owned);
-  return rc;
+  return err.kind != NULL ? tether__type_raise(&err) : 0;
 }
 
 const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) {
