@@ -115,6 +115,15 @@ def worker_timings(side, n_calls, reps):
     raw(), wrapped()
     out["construct_raw_ns"] = _best_per_call(raw, n_calls, reps)
     out["construct_wrapper_ns"] = _best_per_call(wrapped, n_calls, reps)
+    # The crossing alone: the same ten arguments into a C function that does nothing (both
+    # sides register a testing.nop global).
+    nop = mod_.get_global_func("testing.nop", allow_missing=True)
+    if nop is not None:
+        def crossing():
+            nop(data, weight, (1, 1), (0, 0, 0, 0), (1, 1), 1, "NCHW", "OIHW", None, None)
+
+        crossing()
+        out["crossing_ns"] = _best_per_call(crossing, n_calls, reps)
     gc.collect()
     t0 = time.thread_time_ns()
     bb = _build_chain(relax, CHAIN_OPS)
@@ -279,6 +288,10 @@ def main():
         fmt_ns, "lower", 10)
     row("seed conv2d Call via relax.op.nn.conv2d, per call", t["construct_wrapper_ns"],
         v["construct_wrapper_ns"], fmt_ns, "lower", 10)
+    crossing = t.get("crossing_ns")
+    if crossing is not None and "crossing_ns" in v:
+        row("  the same 10 arguments into testing.nop (no construction)", crossing,
+            v["crossing_ns"], fmt_ns, "lower")
     if instr:
         row("instructions per seed Call (callgrind)", instr["tether"], instr["tvm"],
             lambda x: f"{x:,.0f}", "lower", 10)
@@ -326,6 +339,18 @@ def main():
         f"The chain module prints the same number of lines on both sides: {same_text} "
         f"({t['chain_text_lines']:,} vs {v['chain_text_lines']:,}).",
         "",
+    ]
+    if crossing is not None:
+        budget = v["construct_raw_ns"] / 10
+        lines += [
+            f"The 10x construction target is {fmt_ns(budget)} per call.  The crossing alone -- the "
+            f"seed's ten arguments passed to testing.nop, a C function that does nothing "
+            f"-- takes {fmt_ns(crossing)} in this run, so construction proper (the Call, its attrs "
+            f"and args Array, and dropping them) costs {fmt_ns(t['construct_raw_ns'] - crossing)} "
+            "on top.",
+            "",
+        ]
+    lines += [
         "Command: `python bench/python/bench_relax.py` (apache-tvm runs in bench/python/build/venv-tvm, "
         f"`pip install {TVM_REQUIREMENT}`).",
         "",
