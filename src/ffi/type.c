@@ -537,6 +537,28 @@ static char* tether__dup3(const TVMFFIByteArray* a, const TVMFFIByteArray* b,
   return buf;
 }
 
+/* What a field or method registration copies before taking the lock: its name, doc and
+ * metadata into one block (texts[] point into it; the block is returned, to be freed on
+ * failure) and an owning copy of `value` (the default or the method).  NULL with the error
+ * raised (`what` is "field" or "method"). */
+static char* tether__member_copy(const char* fn, const char* what, const TVMFFIByteArray* name,
+                                 const TVMFFIByteArray* doc, const TVMFFIByteArray* metadata,
+                                 const TVMFFIAny* value, TVMFFIByteArray texts[3],
+                                 TVMFFIAny* owned) {
+  char* strings = tether__dup3(name, doc, metadata, texts);
+  if (strings == NULL) {
+    tether_raise("MemoryError", "%s: out of memory copying %s \"%.*s\"", fn, what,
+                 tether__prec(name->size), name->data);
+    return NULL;
+  }
+  *owned = tether_any_none();
+  if (TVMFFIAnyViewToOwnedAny(value, owned) != 0) {
+    free(strings);
+    return NULL;
+  }
+  return strings;
+}
+
 static bool tether__name_eq(TVMFFIByteArray a, TVMFFIByteArray b) {
   return a.size == b.size && (a.size == 0 || memcmp(a.data, b.data, a.size) == 0);
 }
@@ -582,16 +604,10 @@ int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   }
   int np = tether__prec(info->name.size);
   TVMFFIByteArray texts[3];
-  char* strings = tether__dup3(&info->name, &info->doc, &info->metadata, texts);
-  if (strings == NULL) {
-    return tether_raise("MemoryError", "%s: out of memory copying field \"%.*s\"", fn, np,
-                        info->name.data);
-  }
-  TVMFFIAny default_value = tether_any_none();
-  if (TVMFFIAnyViewToOwnedAny(&info->default_value_or_factory, &default_value) != 0) {
-    free(strings);
-    return -1;
-  }
+  TVMFFIAny default_value;
+  char* strings = tether__member_copy(fn, "field", &info->name, &info->doc, &info->metadata,
+                                      &info->default_value_or_factory, texts, &default_value);
+  if (strings == NULL) return -1;
   TVMFFIFieldInfo copy = *info;
   copy.name = texts[0];
   copy.doc = texts[1];
@@ -659,16 +675,10 @@ int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   }
   int np = tether__prec(info->name.size);
   TVMFFIByteArray texts[3];
-  char* strings = tether__dup3(&info->name, &info->doc, &info->metadata, texts);
-  if (strings == NULL) {
-    return tether_raise("MemoryError", "%s: out of memory copying method \"%.*s\"", fn, np,
-                        info->name.data);
-  }
-  TVMFFIAny method = tether_any_none();
-  if (TVMFFIAnyViewToOwnedAny(&info->method, &method) != 0) {
-    free(strings);
-    return -1;
-  }
+  TVMFFIAny method;
+  char* strings = tether__member_copy(fn, "method", &info->name, &info->doc, &info->metadata,
+                                      &info->method, texts, &method);
+  if (strings == NULL) return -1;
   TVMFFIMethodInfo copy = *info;
   copy.name = texts[0];
   copy.doc = texts[1];

@@ -83,15 +83,7 @@ static __attribute__((noinline)) PyObject* tpy_function_call_args_local(TpyFunct
       return NULL;
     }
   }
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  int rc = f->safe_call(f->base.handle, views, (int32_t)n, &result);
-  tpy_temps_release(&temps);
-  if (rc != 0) return tpy_raise_ffi_error();
-  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
-  return tpy_from_any_steal(&result);
+  return tpy_call_safe(f->safe_call, f->base.handle, views, (int32_t)n, &temps);
 }
 TPY_BACKTRACE_VISIBLE PyObject* tpy_function_call_args(TpyFunction* f, PyObject* const* args,
                                                        size_t n)

@@ -14,6 +14,8 @@
 #define TPY_FUNCTION_H_
 
 #include "tpy.h"
+#include "convert.h"
+#include "error.h"
 #include "object.h"
 
 typedef struct {
@@ -25,6 +27,21 @@ typedef struct {
 } TpyFunction;
 
 extern PyTypeObject TpyFunction_Type;
+
+/* The end of a call from Python: runs safe_call(handle, views[0..n)), releases the argument
+ * temporaries and converts the result.  New reference, or NULL with the error set. */
+static inline PyObject* tpy_call_safe(TVMFFISafeCallType safe_call, void* handle,
+                                      const TVMFFIAny* views, int32_t n, tpy_temps* temps) {
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  int rc = safe_call(handle, views, n, &result);
+  tpy_temps_release(temps);
+  if (rc != 0) return tpy_raise_ffi_error();
+  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+  return tpy_from_any_steal(&result);
+}
 
 /* A Function instance for `func` (steals the reference, also on failure); new or NULL. */
 PyObject* tpy_function_wrap_steal(TVMFFIObject* func);

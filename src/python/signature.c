@@ -168,27 +168,21 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_signature_vectorcall(PyObject* self, PyObjec
     }
     slots[i] = args[npos + k];
   }
+  for (int32_t i = (int32_t)npos; i < s->nrequired; ++i) {
+    if (slots[i] == NULL) return tpy_sig_missing(s, slots); /* before anything is converted */
+  }
   TVMFFIAny views[TPY_SIG_MAX_PARAMS];
   tpy_temps temps;
   tpy_temps_init(&temps);
   for (int32_t i = 0; i < np; ++i) {
     if (slots[i] == NULL) {
-      if (i < s->nrequired) return tpy_sig_missing(s, slots);
       views[i] = s->defaults[i]; /* a view of the value the SignatureFunction owns */
     } else if (tpy_sig_arg(s, i, slots[i], &views[i], &temps) != 0) {
       tpy_temps_release(&temps);
       return NULL;
     }
   }
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  int rc = s->safe_call(s->func, views, np, &result);
-  tpy_temps_release(&temps);
-  if (rc != 0) return tpy_raise_ffi_error();
-  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
-  return tpy_from_any_steal(&result);
+  return tpy_call_safe(s->safe_call, s->func, views, np, &temps);
 }
 
 /* ---- the type ------------------------------------------------------------------------------ */

@@ -99,6 +99,7 @@ def test_bad_construction(args, exc):
 
 def test_no_leaks():
     f = make()
+    g = make(params=("x", "y"), defaults=(), expand=None, name="g")
     for _ in range(100):
         f(1, 2, (1000, 2000))
     gc.collect()
@@ -106,6 +107,8 @@ def test_no_leaks():
     for _ in range(1000):
         f(1, 2, (1000, 2000))
         f(1)
+        with pytest.raises(TypeError):
+            g([1000, 2000])  # converted before the missing argument is noticed: released
     gc.collect()
     assert core._live_object_count() <= live
 
