@@ -121,14 +121,6 @@ static int trx__map_put(TVMFFIObject** map, const TVMFFIAny* k, const TVMFFIAny*
   return rc;
 }
 
-static int trx__array_push_obj(TVMFFIObject** arr, TVMFFIObject* item) {
-  TVMFFIObjectHandle h = *arr;
-  TVMFFIAny v = tether_any_object(item);
-  int rc = tether_array_append(&h, &v);
-  *arr = (TVMFFIObject*)h;
-  return rc;
-}
-
 static TVMFFIObject* trx__new_array(void) {
   TVMFFIObjectHandle h = NULL;
   return tether_array_new(NULL, 0, &h) == 0 ? (TVMFFIObject*)h : NULL;

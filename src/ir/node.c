@@ -400,6 +400,14 @@ TVMFFIObject* trx__node_new(int32_t type_index) {
 
 static TVMFFIObject* trx__alloc(trx_kind kind) { return trx__node_new(trx_type_index[kind]); }
 
+int trx__array_push_obj(TVMFFIObject** arr, TVMFFIObject* item) {
+  TVMFFIObjectHandle h = *arr;
+  TVMFFIAny v = tether_any_object(item);
+  int rc = tether_array_append(&h, &v);
+  *arr = (TVMFFIObject*)h;
+  return rc;
+}
+
 TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n) {
   TVMFFIAny small[16];
   TVMFFIAny* views = n <= 16 ? small : malloc(sizeof(TVMFFIAny) * (size_t)n);

@@ -135,10 +135,7 @@ TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty) {
     TVMFFIObject* nf = trx__type_erase(s, f);
     if (nf == NULL) goto fail;
     changed |= nf != f;
-    TVMFFIObjectHandle h = out;
-    TVMFFIAny v = tether_any_object(nf);
-    int rc = tether_array_append(&h, &v);
-    out = h;
+    int rc = trx__array_push_obj(&out, nf);
     trx__unref(nf);
     if (rc != 0) goto fail;
   }
@@ -221,10 +218,7 @@ static int trx__lca_fields(TVMFFIObject* a, TVMFFIObject* b, TVMFFIObject** out)
     TVMFFIObject* f = trx_type_lca(fa, trx__array_obj(b, i));
     if (f == NULL) goto fail;
     changed |= f != fa;
-    TVMFFIObjectHandle h = arr;
-    TVMFFIAny v = tether_any_object(f);
-    int rc = tether_array_append(&h, &v);
-    arr = h;
+    int rc = trx__array_push_obj(&arr, f);
     trx__unref(f);
     if (rc != 0) goto fail;
   }
