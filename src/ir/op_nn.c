@@ -80,66 +80,101 @@ static bool trx__has_out_dtype(const TVMFFIAny* v, DLDataType* out) {
 
 /* ---- conv1d / conv2d ------------------------------------------------------------------------ */
 
-static int trx__make_conv(const trx__op_def_t* def, const TVMFFIAny* a, int spatial,
-                          TVMFFIObject** out) {
+/* Where the fields of a convolution's attrs live (Conv1D/2D and Conv2DTranspose differ only
+ * by output_padding, which Conv has not). */
+typedef struct {
+  TVMFFIObject **strides, **padding, **output_padding, **dilation;
+  int64_t* groups;
+  TVMFFIAny *data_layout, *kernel_layout, *out_layout, *out_dtype;
+} trx__conv_fields_t;
+
+static trx__conv_fields_t trx__conv_fields(TVMFFIObject* attrs, bool transpose) {
+  trx__conv_fields_t f;
+  if (transpose) {
+    trx_conv_transpose_attrs_t* t = (trx_conv_transpose_attrs_t*)attrs;
+    f = (trx__conv_fields_t){&t->strides,  &t->padding,     &t->output_padding, &t->dilation,
+                             &t->groups,   &t->data_layout, &t->kernel_layout,  &t->out_layout,
+                             &t->out_dtype};
+  } else {
+    trx_conv_attrs_t* c = (trx_conv_attrs_t*)attrs;
+    f = (trx__conv_fields_t){&c->strides, &c->padding,     NULL,           &c->dilation, &c->groups,
+                             &c->data_layout, &c->kernel_layout, &c->out_layout, &c->out_dtype};
+  }
+  return f;
+}
+
+/* *arr = the n-item form of a length-1 *arr (stealing the old one); 0 or -1. */
+static int trx__widen(TVMFFIObject** arr, int n) {
+  TVMFFIObject* wide = trx__dup1(*arr, n);
+  TVMFFIObjectDecRef(*arr);
+  *arr = wide;
+  return wide != NULL ? 0 : -1;
+}
+
+/*
+ * conv1d / conv2d / conv2d_transpose, whose constructors take (data, weight, strides,
+ * padding, [output_padding,] dilation, groups, data_layout, kernel_layout, out_layout,
+ * out_dtype).  The int arrays are normalized as TVM does (padding completed to 2*spatial
+ * values, 2-d strides / output_padding / dilation of one value widened to two), checked,
+ * and moved into the attrs; the Call takes the argument references.
+ */
+static int trx__make_conv_like(const trx__op_def_t* def, const TVMFFIAny* a, int spatial,
+                               bool transpose, TVMFFIObject** out) {
+  const int k = transpose ? 1 : 0; /* argument positions after padding shift by one */
   TVMFFIObject* args[2] = {NULL, NULL};
-  TVMFFIObject *strides = NULL, *padding = NULL, *dilation = NULL, *tmp = NULL;
-  trx_conv_attrs_t* attrs = NULL;
+  TVMFFIObject *strides = NULL, *padding = NULL, *opad = NULL, *dilation = NULL, *tmp;
+  TVMFFIObject* attrs = NULL;
   int64_t groups;
   *out = NULL;
   if (trx__arg_expr(def, a, 0, &args[0]) != 0 || trx__arg_expr(def, a, 1, &args[1]) != 0 ||
       trx__arg_int_array(def, a, 2, false, &strides) != 0 ||
       trx__arg_int_array(def, a, 3, false, &padding) != 0 ||
-      trx__arg_int_array(def, a, 4, false, &dilation) != 0 || trx__arg_i64(def, a, 5, &groups) != 0)
+      (transpose && trx__arg_int_array(def, a, 4, false, &opad) != 0) ||
+      trx__arg_int_array(def, a, 4 + k, false, &dilation) != 0 ||
+      trx__arg_i64(def, a, 5 + k, &groups) != 0)
     goto fail;
-  attrs = (trx_conv_attrs_t*)trx__attrs_new(def->attrs);
+  attrs = trx__attrs_new(def->attrs);
   if (attrs == NULL) goto fail;
-  if (trx__arg_string(def, a, 6, false, &attrs->data_layout) != 0 ||
-      trx__arg_string(def, a, 7, false, &attrs->kernel_layout) != 0 ||
-      trx__arg_string(def, a, 8, true, &attrs->out_layout) != 0 ||
-      trx__arg_opt_dtype(def, a, 9, true, &attrs->out_dtype) != 0)
+  trx__conv_fields_t f = trx__conv_fields(attrs, transpose);
+  if (trx__arg_string(def, a, 6 + k, false, f.data_layout) != 0 ||
+      trx__arg_string(def, a, 7 + k, false, f.kernel_layout) != 0 ||
+      trx__arg_string(def, a, 8 + k, true, f.out_layout) != 0 ||
+      trx__arg_opt_dtype(def, a, 9 + k, true, f.out_dtype) != 0)
     goto fail;
   tmp = trx__complete_padding(padding, spatial);
   if (tmp == NULL) goto fail;
   TVMFFIObjectDecRef(padding);
   padding = tmp;
-  if (spatial == 2) {
-    tmp = trx__dup1(strides, 2);
-    TVMFFIObjectDecRef(strides);
-    strides = tmp;
-    tmp = trx__dup1(dilation, 2);
-    TVMFFIObjectDecRef(dilation);
-    dilation = tmp;
-    tmp = NULL;
-    if (strides == NULL || dilation == NULL) goto fail;
-  }
-  if (trx__check_groups(groups) != 0 || trx__check_len(strides, "strides", "strides", spatial) != 0 ||
+  if (spatial == 2 && (trx__widen(&strides, 2) != 0 || trx__widen(&dilation, 2) != 0 ||
+                       (opad != NULL && trx__widen(&opad, 2) != 0)))
+    goto fail;
+  if (trx__check_groups(groups) != 0 ||
+      trx__check_len(strides, "strides", "strides", spatial) != 0 ||
+      (opad != NULL && trx__check_len(opad, "output_padding", "output_padding", spatial) != 0) ||
       trx__check_len(dilation, "dilation", "dilation", spatial) != 0)
     goto fail;
-  trx__default_layout(&attrs->out_layout, &attrs->data_layout);
-  attrs->strides = strides;
-  attrs->padding = padding;
-  attrs->dilation = dilation;
-  attrs->groups = groups;
-  strides = padding = dilation = NULL;
-  return trx__make_call_steal(def, args, 2, (TVMFFIObject*)attrs, out);
+  trx__default_layout(f.out_layout, f.data_layout);
+  *f.strides = strides;
+  *f.padding = padding;
+  if (f.output_padding != NULL) *f.output_padding = opad;
+  *f.dilation = dilation;
+  *f.groups = groups;
+  return trx__make_call_steal(def, args, 2, attrs, out);
 fail:
-  if (args[0]) TVMFFIObjectDecRef(args[0]);
-  if (args[1]) TVMFFIObjectDecRef(args[1]);
-  if (strides) TVMFFIObjectDecRef(strides);
-  if (padding) TVMFFIObjectDecRef(padding);
-  if (dilation) TVMFFIObjectDecRef(dilation);
-  if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
+  trx__release_objects(args, 2);
+  TVMFFIObject* arrays[4] = {strides, padding, opad, dilation};
+  trx__release_objects(arrays, 4);
+  if (attrs) TVMFFIObjectDecRef(attrs);
   return -1;
 }
 
 int trx__make_conv1d(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
   (void)n;
-  return trx__make_conv(def, a, 1, out);
+  return trx__make_conv_like(def, a, 1, false, out);
 }
 int trx__make_conv2d(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
   (void)n;
-  return trx__make_conv(def, a, 2, out);
+  return trx__make_conv_like(def, a, 2, false, out);
 }
 
 /* floordiv(x + pad_a + pad_b - dil*(k-1) - 1, stride) + 1 */
@@ -311,62 +346,7 @@ TVMFFIObject* trx__infer_conv2d(const trx__op_def_t* def, trx_call_t* call) {
 int trx__make_conv2d_transpose(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n,
                                TVMFFIObject** out) {
   (void)n;
-  TVMFFIObject* args[2] = {NULL, NULL};
-  TVMFFIObject *strides = NULL, *padding = NULL, *opad = NULL, *dilation = NULL, *tmp = NULL;
-  trx_conv_transpose_attrs_t* attrs = NULL;
-  int64_t groups;
-  *out = NULL;
-  if (trx__arg_expr(def, a, 0, &args[0]) != 0 || trx__arg_expr(def, a, 1, &args[1]) != 0 ||
-      trx__arg_int_array(def, a, 2, false, &strides) != 0 ||
-      trx__arg_int_array(def, a, 3, false, &padding) != 0 ||
-      trx__arg_int_array(def, a, 4, false, &opad) != 0 ||
-      trx__arg_int_array(def, a, 5, false, &dilation) != 0 || trx__arg_i64(def, a, 6, &groups) != 0)
-    goto fail;
-  attrs = (trx_conv_transpose_attrs_t*)trx__attrs_new(def->attrs);
-  if (attrs == NULL) goto fail;
-  if (trx__arg_string(def, a, 7, false, &attrs->data_layout) != 0 ||
-      trx__arg_string(def, a, 8, false, &attrs->kernel_layout) != 0 ||
-      trx__arg_string(def, a, 9, true, &attrs->out_layout) != 0 ||
-      trx__arg_opt_dtype(def, a, 10, true, &attrs->out_dtype) != 0)
-    goto fail;
-  tmp = trx__complete_padding(padding, 2);
-  if (tmp == NULL) goto fail;
-  TVMFFIObjectDecRef(padding);
-  padding = tmp;
-  tmp = trx__dup1(strides, 2);
-  TVMFFIObjectDecRef(strides);
-  strides = tmp;
-  tmp = trx__dup1(opad, 2);
-  TVMFFIObjectDecRef(opad);
-  opad = tmp;
-  tmp = trx__dup1(dilation, 2);
-  TVMFFIObjectDecRef(dilation);
-  dilation = tmp;
-  if (strides == NULL || opad == NULL || dilation == NULL) goto fail;
-  if (trx__check_groups(groups) != 0 || trx__check_len(strides, "strides", "strides", 2) != 0 ||
-      trx__check_len(opad, "output_padding", "output_padding", 2) != 0 ||
-      trx__check_len(dilation, "dilation", "dilation", 2) != 0)
-    goto fail;
-  trx__default_layout(&attrs->out_layout, &attrs->data_layout);
-  attrs->strides = strides;
-  attrs->padding = padding;
-  attrs->output_padding = opad;
-  attrs->dilation = dilation;
-  attrs->groups = groups;
-  strides = padding = opad = dilation = NULL;
-  int rc = trx__make_call_steal_attrs(def, args, 2, (TVMFFIObject*)attrs, out);
-  TVMFFIObjectDecRef(args[0]);
-  TVMFFIObjectDecRef(args[1]);
-  return rc;
-fail:
-  if (args[0]) TVMFFIObjectDecRef(args[0]);
-  if (args[1]) TVMFFIObjectDecRef(args[1]);
-  if (strides) TVMFFIObjectDecRef(strides);
-  if (padding) TVMFFIObjectDecRef(padding);
-  if (opad) TVMFFIObjectDecRef(opad);
-  if (dilation) TVMFFIObjectDecRef(dilation);
-  if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
-  return -1;
+  return trx__make_conv_like(def, a, 2, true, out);
 }
 
 /* (x-1)*s - (pa+pb) + d*(k-1) + op + 1 */
