@@ -208,6 +208,9 @@ static TVMFFIObject* tpy_small_slot_array(int32_t slot, const int64_t* values, P
     if (err != NULL) TVMFFIObjectDecRef(err);
     return NULL;
   }
+  /* Two references: a shared Array never looks uniquely owned, so even a callee that
+   * (wrongly) appends to a borrowed argument copies it instead of changing the shared one. */
+  TVMFFIObjectIncRef(made);
   tpy_small_tuples[slot] = made;
   return made;
 }
