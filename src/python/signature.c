@@ -313,8 +313,9 @@ static PyObject* tpy_signature_get_signature(PyObject* self, void* closure) {
   list = kind && empty ? PyList_New(s->nparams) : NULL;
   if (list == NULL) goto done;
   for (int32_t i = 0; i < s->nparams; ++i) {
-    PyObject* dflt =
-        i >= s->nrequired ? PyTuple_GET_ITEM(s->py_defaults, i - s->nrequired) : empty;
+    PyObject* dflt = i >= s->nrequired && s->py_defaults != NULL /* (NULL once cleared by gc) */
+                         ? PyTuple_GET_ITEM(s->py_defaults, i - s->nrequired)
+                         : empty;
     PyObject* kw = Py_BuildValue("{s:O}", "default", dflt);
     PyObject* pargs = kw ? Py_BuildValue("(OO)", PyTuple_GET_ITEM(s->params, i), kind) : NULL;
     PyObject* p = pargs ? PyObject_Call(param_cls, pargs, kw) : NULL;
