@@ -161,7 +161,6 @@ static int tpy_bytes_arg(const char* s, Py_ssize_t n, TVMFFIAny* out, tpy_temps*
   return tpy_push_owned(&owned, out, temps);
 }
 
-/* tuple/list -> temporary Array. */
 /* ---- shared Arrays of small int tuples ---------------------------------------------------
  * Most tuples that cross the boundary are short runs of small ints: strides, paddings,
  * kernel sizes, axes.  A tuple of 1..TPY_SMALL_TUPLE_MAXLEN exact ints in
@@ -192,10 +191,10 @@ static inline int32_t tpy_small_slot(const int64_t* values, Py_ssize_t n) {
   return slot + digits;
 }
 
-/* The Array of slot `slot` holding values[0..n), made on first use (borrowed), or NULL. */
-static TVMFFIObject* tpy_small_slot_array(int32_t slot, const int64_t* values, Py_ssize_t n) {
-  TVMFFIObject* arr = tpy_small_tuples[slot];
-  if (arr != NULL) return arr;
+TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n) {
+  int32_t slot = tpy_small_slot(values, n);
+  if (slot < 0) return NULL;
+  if (tpy_small_tuples[slot] != NULL) return tpy_small_tuples[slot];
   TVMFFIAny items[TPY_SMALL_TUPLE_MAXLEN];
   for (Py_ssize_t i = 0; i < n; ++i) {
     tpy_set_tag(&items[i], kTVMFFIInt);
@@ -215,11 +214,6 @@ static TVMFFIObject* tpy_small_slot_array(int32_t slot, const int64_t* values, P
   return made;
 }
 
-TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n) {
-  int32_t slot = tpy_small_slot(values, n);
-  return slot < 0 ? NULL : tpy_small_slot_array(slot, values, n);
-}
-
 /* The shared Array for a tuple of small exact ints (borrowed), or NULL. */
 static TVMFFIObject* tpy_small_tuple_array(PyObject* tuple) {
   Py_ssize_t n = PyTuple_GET_SIZE(tuple);
@@ -228,10 +222,10 @@ static TVMFFIObject* tpy_small_tuple_array(PyObject* tuple) {
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (!tpy_small_long(PyTuple_GET_ITEM(tuple, i), &values[i])) return NULL;
   }
-  int32_t slot = tpy_small_slot(values, n);
-  return slot < 0 ? NULL : tpy_small_slot_array(slot, values, n);
+  return tpy_small_int_array(values, n);
 }
 
+/* tuple/list -> Array: a shared one for a small int tuple, else a temporary. */
 static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   if (PyTuple_CheckExact(obj)) {
     TVMFFIObject* shared = tpy_small_tuple_array(obj);
