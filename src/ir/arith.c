@@ -15,6 +15,11 @@
  * - floordiv(x, k) / floormod(x, k) with a constant k: terms whose coefficient k divides
  *   come out of the division (floordiv(2n + m, 2) = n + floordiv(m, 2)), and so does a
  *   constant that k divides; floormod reduces its constant modulo k.  Constants fold.
+ *   floordiv(floordiv(x, c1) + c2, k) with c1, k > 0 becomes floordiv(x + c1*c2, c1*k).
+ * - floordiv / floormod by a non-constant divides exactly where it can: by one term c*M that
+ *   divides every term, or into an integer multiple of the divisor (n*m*4 // (n*2) = m*2,
+ *   (n + m)*4 // (n + m) = 4; the remainder is then 0).  These are the forms apache-tvm 0.27's
+ *   analyzer produces (tests/ir/test_arith.c lists the observed cases).
  * - min / max fold when the difference of their operands is a constant.
  * On int64 overflow the expression is returned unsimplified.
  */
@@ -292,6 +297,115 @@ static TVMFFIObject* trx__atom_of(trx_kind kind, const trx__lin* a, const trx__l
   return r;
 }
 
+/* *out = t with one occurrence of each factor of `div` removed and coefficient `coeff`;
+ * false if t lacks one of div's factors (or out of memory). */
+static bool trx__term_without(const trx__term* t, const trx__term* div, int64_t coeff, trx__term* out) {
+  memset(out, 0, sizeof(*out));
+  if (div->n > t->n) return false;
+  bool used[64] = {false};
+  if (t->n > 64) return false;
+  for (int32_t j = 0; j < div->n; ++j) {
+    int32_t i = 0;
+    while (i < t->n && (used[i] || strcmp(t->f[i].key, div->f[j].key) != 0)) ++i;
+    if (i == t->n) return false;
+    used[i] = true;
+  }
+  out->coeff = coeff;
+  out->f = calloc((size_t)(t->n > 0 ? t->n : 1), sizeof(trx__atom));
+  if (out->f == NULL) return false;
+  for (int32_t i = 0; i < t->n; ++i) {
+    if (used[i]) continue;
+    trx__atom* a = &out->f[out->n];
+    a->key = strdup(t->f[i].key);
+    if (a->key == NULL) {
+      trx__term_free(out);
+      return false;
+    }
+    a->expr = trx__ref(t->f[i].expr);
+    out->n++;
+  }
+  if (!trx__term_make_key(out)) {
+    trx__term_free(out);
+    return false;
+  }
+  return true;
+}
+
+/*
+ * Exact division by a non-constant divisor, as TVM's simplifier does it (observed with
+ * apache-tvm 0.27): q = a / b when b is one term c*M (no constant) dividing every term of a
+ * (n*m*4 // (n*2) = m*2, (n*m + n) // n = m + 1), or when a is an integer multiple k*b
+ * ((n + m)*4 // (n + m) = 4, n // n = 1).  false (q untouched) when neither holds.
+ */
+static bool trx__lin_exact_div(const trx__lin* a, const trx__lin* b, trx__lin* q) {
+  if (b->n == 0) return false;
+  if (b->n == 1 && b->c == 0) {
+    const trx__term* d = &b->t[0];
+    if (a->c != 0 || d->coeff == 0) return false;
+    trx__lin r = {0};
+    for (int32_t i = 0; i < a->n; ++i) {
+      if (a->t[i].coeff % d->coeff != 0) {
+        trx__lin_free(&r);
+        return false;
+      }
+      trx__term t;
+      if (!trx__term_without(&a->t[i], d, a->t[i].coeff / d->coeff, &t)) {
+        trx__lin_free(&r);
+        return false;
+      }
+      if (t.n == 0) { /* the whole monomial divided out: a constant */
+        if (__builtin_add_overflow(r.c, t.coeff, &r.c)) r.fail = true;
+        trx__term_free(&t);
+      } else {
+        trx__lin_add_term(&r, &t);
+      }
+    }
+    if (r.fail) {
+      trx__lin_free(&r);
+      return false;
+    }
+    *q = r;
+    return true;
+  }
+  /* a == k * b for one integer k */
+  if (a->n != b->n) return false;
+  int64_t k = 0;
+  for (int32_t j = 0; j < b->n; ++j) {
+    int32_t i = 0;
+    while (i < a->n && strcmp(a->t[i].mkey, b->t[j].mkey) != 0) ++i;
+    if (i == a->n || b->t[j].coeff == 0 || a->t[i].coeff % b->t[j].coeff != 0) return false;
+    int64_t kj = a->t[i].coeff / b->t[j].coeff;
+    if (j > 0 && kj != k) return false;
+    k = kj;
+  }
+  int64_t kc;
+  if (__builtin_mul_overflow(k, b->c, &kc) || kc != a->c) return false;
+  memset(q, 0, sizeof(*q));
+  q->c = k;
+  return true;
+}
+
+/* If `rest` is floordiv(x, c1) + c2 with c1 > 0 (one term, coefficient 1), sets *x to x's
+ * linear form plus c1*c2 and *c1 to c1; TVM folds floordiv(floordiv(x, c1) + c2, k) into
+ * floordiv(x + c1*c2, c1*k) for positive c1 and k. */
+static bool trx__lin_nested_div(const trx__lin* rest, trx__lin* x, int64_t* c1) {
+  if (rest->n != 1 || rest->t[0].coeff != 1 || rest->t[0].n != 1) return false;
+  const TVMFFIObject* atom = rest->t[0].f[0].expr;
+  if (trx__binop_kind(atom) != TRX_PRIM_FLOORDIV) return false;
+  const trx_binop_t* inner = (const trx_binop_t*)atom;
+  int64_t d, shift;
+  if (!trx__int_imm_value(inner->b, &d) || d <= 0) return false;
+  if (__builtin_mul_overflow(d, rest->c, &shift)) return false;
+  memset(x, 0, sizeof(*x));
+  trx__linearize(inner->a, x, 1);
+  if (x->fail || __builtin_add_overflow(x->c, shift, &x->c)) {
+    trx__lin_free(x);
+    return false;
+  }
+  *c1 = d;
+  return true;
+}
+
 /* floordiv / floormod of a by the constant k (k != 0); adds scale * result to l. */
 static void trx__lin_divmod_const(trx__lin* l, const trx__lin* a, int64_t k, bool is_div, int64_t scale) {
   trx__lin rest = {0};
@@ -328,10 +442,19 @@ static void trx__lin_divmod_const(trx__lin* l, const trx__lin* a, int64_t k, boo
       rest.c = a->c;
     }
     trx__lin_add(l, &quot, scale);
+    trx__lin inner;
+    int64_t c1, k2;
     if (trx__lin_is_const(&rest)) {
       trx__lin cst = {0};
       cst.c = trx__floordiv_i(rest.c, k);
       trx__lin_add(l, &cst, scale);
+    } else if (k > 0 && trx__lin_nested_div(&rest, &inner, &c1)) {
+      if (__builtin_mul_overflow(c1, k, &k2)) {
+        l->fail = true;
+      } else {
+        trx__lin_divmod_const(l, &inner, k2, true, scale);
+      }
+      trx__lin_free(&inner);
     } else {
       trx__lin kl = {0};
       kl.c = k;
@@ -396,7 +519,13 @@ static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* 
           trx__lin_divmod_const(l, &a, b.c, is_div, scale);
         }
       } else {
-        trx__lin_add_atom(l, trx__atom_of(kind, &a, &b), scale);
+        trx__lin q;
+        if (trx__lin_exact_div(&a, &b, &q)) {
+          if (is_div) trx__lin_add(l, &q, scale); /* exact: the remainder is 0 */
+          trx__lin_free(&q);
+        } else {
+          trx__lin_add_atom(l, trx__atom_of(kind, &a, &b), scale);
+        }
       }
       break;
     }

@@ -174,7 +174,24 @@ static void test_simplify_symbolic(void) {
   SIMPLIFY(FDIV(ADD(MUL(n_(), I(2)), m_()), I(2)), "n + m // 2");
   SIMPLIFY(FDIV(ADD(MUL(n_(), I(4)), I(8)), I(4)), "n + 2");
   SIMPLIFY(FDIV(ADD(n_(), I(3)), I(2)), "(n + 3) // 2");
-  SIMPLIFY(FDIV(FDIV(n_(), I(2)), I(2)), "n // 2 // 2");
+  /* nested floordiv by positive constants folds (observed in apache-tvm 0.27) */
+  SIMPLIFY(FDIV(FDIV(n_(), I(2)), I(2)), "n // 4");
+  SIMPLIFY(FDIV(SUB(FDIV(SUB(m_(), I(1)), I(2)), I(1)), I(2)), "(m - 3) // 4");
+  SIMPLIFY(FDIV(ADD(FDIV(n_(), I(2)), I(1)), I(3)), "(n + 2) // 6");
+  SIMPLIFY(FDIV(ADD(FDIV(SUB(n_(), I(1)), I(2)), I(1)), I(2)), "(n + 1) // 4");
+  SIMPLIFY(MUL(FDIV(n_(), I(2)), I(2)), "n // 2 * 2");
+  SIMPLIFY(FDIV(SUB(FDIV(n_(), I(-2)), I(1)), I(2)), "(n // -2 - 1) // 2");
+  SIMPLIFY(FDIV(ADD(FDIV(n_(), I(2)), m_()), I(2)), "(n // 2 + m) // 2");
+  SIMPLIFY(FDIV(ADD(MUL(FDIV(n_(), I(2)), I(3)), I(1)), I(2)), "(n // 2 * 3 + 1) // 2");
+  /* exact division by a non-constant (observed in apache-tvm 0.27) */
+  SIMPLIFY(FDIV(MUL(n_(), I(400)), n_()), "400");
+  SIMPLIFY(FMOD(MUL(n_(), I(400)), n_()), "0");
+  SIMPLIFY(FDIV(ADD(MUL(n_(), I(400)), I(1)), n_()), "(n * 400 + 1) // n");
+  SIMPLIFY(FDIV(MUL(MUL(n_(), m_()), I(4)), MUL(n_(), I(2))), "m * 2");
+  SIMPLIFY(FDIV(MUL(n_(), m_()), n_()), "m");
+  SIMPLIFY(FDIV(ADD(MUL(n_(), m_()), n_()), n_()), "m + 1");
+  SIMPLIFY(FDIV(n_(), n_()), "1");
+  SIMPLIFY(FDIV(MUL(ADD(n_(), m_()), I(4)), ADD(n_(), m_())), "4");
   SIMPLIFY(FDIV(n_(), I(0)), "n // 0");
   SIMPLIFY(FDIV(n_(), m_()), "n // m");
   SIMPLIFY(FMOD(ADD(MUL(n_(), I(2)), I(3)), I(2)), "1");
