@@ -10,8 +10,9 @@
  * - Terms keep the order in which they first appear (deterministic for a given input, and
  *   the order TVM's canonical simplifier prints: `n * m * 3`, `n + m`); like terms merge
  *   whatever their order (n*m and m*n are one monomial).
- * - Printing: positive terms first, then negative terms subtracted, the constant last
- *   (`n - 2`, `n * 2 + 1`); a monomial prints its atoms, then `* coeff` unless it is 1.
+ * - Printing (as TVM's canonical form): positive terms, a positive constant, negative terms
+ *   subtracted, a negative constant (`n - 2`, `n * 2 + 1`, `n + 2 - m`, `3 - n`); a monomial
+ *   prints its atoms, then `* coeff` unless it is 1.
  * - floordiv(x, k) / floormod(x, k) with a constant k: terms whose coefficient k divides
  *   come out of the division (floordiv(2n + m, 2) = n + floordiv(m, 2)), and so does a
  *   constant that k divides; floormod reduces its constant modulo k.  Constants fold.
@@ -598,8 +599,9 @@ static TVMFFIObject* trx__lin_to_expr(const trx__lin* l) {
   for (int32_t i = 0; i < l->n; ++i) {
     int64_t c = l->t[i].coeff;
     if (c >= 0) continue;
-    if (acc == NULL && l->c > 0) {
-      acc = trx_int64(l->c);
+    if (!const_done && l->c > 0) { /* a positive constant precedes the negative terms */
+      TVMFFIObject* k = trx_int64(l->c);
+      acc = acc ? trx__bin_steal(TRX_PRIM_ADD, acc, k) : k;
       const_done = true;
       if (acc == NULL) return NULL;
     }
@@ -730,6 +732,15 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
   }
   trx__lin_free(&l);
   return r;
+}
+
+TVMFFIObject* trx__mul_fold(TVMFFIObject* a, TVMFFIObject* b) {
+  int64_t x, y, folded;
+  bool ca = trx__const_i64(a, &x), cb = trx__const_i64(b, &y);
+  if (ca && cb && trx__fold(TRX_PRIM_MUL, x, y, &folded)) return trx_int64(folded);
+  if ((ca && x == 1) || (cb && y == 0)) return trx__ref(b);
+  if ((cb && y == 1) || (ca && x == 0)) return trx__ref(a);
+  return trx_binop_new(TRX_PRIM_MUL, a, b);
 }
 
 static TVMFFIObject* trx__build(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {

@@ -18,4 +18,10 @@ bool trx__int_imm_value(const TVMFFIObject* e, int64_t* out);
 /* true and *out set if `e` is an IntImm of dtype int64 (no simplification). */
 bool trx__const_i64(const TVMFFIObject* e, int64_t* out);
 
+/* a * b with constant folding only (both constant, or a factor 1 or 0), as tir's operator*
+ * does -- no canonical form: TVM's flatten builds its product this way and prints
+ * `n * 16 * m` where the simplifier would give `n * m * 16`.  Borrows a and b; new
+ * reference, NULL with an error raised. */
+TVMFFIObject* trx__mul_fold(TVMFFIObject* a, TVMFFIObject* b);
+
 #endif /* TETHER_SRC_IR_ARITH_H_ */

@@ -8,6 +8,8 @@
  */
 #include "op.h"
 
+#include "arith.h"
+
 /* ---- small helpers ------------------------------------------------------------------------- */
 
 /* A zeroed array of n dim slots (n may be 0). */
@@ -655,7 +657,14 @@ TVMFFIObject* trx__infer_flatten(const trx__op_def_t* def, trx_call_t* call) {
   if (tt[0]->ndim == 1) return trx__ref((TVMFFIObject*)tt[0]);
   TVMFFIObject* v = trx__shape_values(tt[0]);
   if (v == NULL) return trx__tensor_unknown(tt[0]->dtype, 1);
-  TVMFFIObject* d[1] = {trx__product(v)};
+  /* As TVM: the product with constant folding only, not simplified (`n * 16 * m`). */
+  TVMFFIObject* p = trx_int64(1);
+  for (int64_t i = 0, n = tether_array_size(v); i < n && p != NULL; ++i) {
+    TVMFFIObject* q = trx__mul_fold(p, trx__dim(v, i));
+    TVMFFIObjectDecRef(p);
+    p = q;
+  }
+  TVMFFIObject* d[1] = {p};
   return trx__tensor_from_dims_steal(d, 1, tt[0]->dtype);
 }
 

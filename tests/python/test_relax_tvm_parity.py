@@ -2,8 +2,9 @@
 same construction (the expected texts were produced by running this code's twin against
 apache-tvm 0.27.0.post1: `relax.TensorType`, `tvm.tirx.Var("n", "int64")` for the symbolic
 dims).  They cover inference and the simplifier across many ops at once: a static chain of
-tensor ops, and a symbolic conv / pool / conv_transpose / reshape(-1) chain, whose dims need
-TVM's nested-floordiv folding and exact symbolic division."""
+tensor ops, a symbolic conv / pool / conv_transpose / reshape(-1) chain, whose dims need
+TVM's nested-floordiv folding and exact symbolic division, and a symbolic module using most of
+the other ops."""
 import numpy as np
 
 from tether import relax
@@ -68,6 +69,45 @@ def _symbolic_module():
             r = bb.emit(op.reshape(j, (n, -1)))
             s = bb.emit(op.nn.log_softmax(r))
             out = bb.emit_output(R.Tuple([f, s]))
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+def _many_ops_module():
+    n = R.Var("n", "int64")
+    m = R.Var("m", "int64")
+    op = R.op
+    x = R.Var("x", TT([n, 16, m], "float32"))
+    w = R.Var("w", TT([8, 16, 3], "float32"))
+    y = R.Var("y", TT([1, m], "float32"))
+    bm = R.Var("bm", TT([4, n, 5, 6], "float32"))
+    bn = R.Var("bn", TT([6, 7], "float32"))
+    v = R.Var("v", TT([16], "float32"))
+    bb = R.BlockBuilder()
+    with bb.function("main", [x, w, y, bm, bn, v]):
+        with bb.dataflow():
+            outs = [
+                bb.emit(op.nn.conv1d(x, w, strides=2, padding=2, dilation=2)),
+                bb.emit(op.strided_slice(x, axes=[2], begin=[1], end=[5], strides=[2])),
+                bb.emit(op.split(x, [4, 10], axis=1)),
+                bb.emit(op.concat([x, x], axis=2)),
+                bb.emit(op.matmul(bm, bn)),
+                bb.emit(op.nn.batch_norm(x, v, v, v, v, axis=1)),
+                bb.emit(op.nn.dropout(x, 0.2)),
+                bb.emit(op.permute_dims(x, axes=[2, 0, 1])),
+                bb.emit(op.reshape(x, (0, -1))),
+                bb.emit(op.clip(x, 0.0, 6.0)),
+                bb.emit(op.power(op.maximum(x, y), op.minimum(x, y))),
+                bb.emit(op.equal(op.divide(x, y), op.subtract(x, y))),
+                bb.emit(op.greater(op.exp(x), op.sqrt(op.tanh(op.negative(x))))),
+                bb.emit(op.nn.silu(x)),
+                bb.emit(op.max(x, axis=[1, 2], keepdims=False)),
+                bb.emit(op.take(op.flatten(x), R.const(2, "int64"), axis=None)),
+                bb.emit(op.broadcast_to(y, (n, 3, m))),
+                bb.emit(op.squeeze(op.expand_dims(x, axis=[0, 2]))),
+                bb.emit(op.mean(x)),
+            ]
+            out = bb.emit_output(R.Tuple(outs))
         bb.emit_func_output(out)
     return bb.get()
 
@@ -139,9 +179,64 @@ class Module:
 """
 
 
+MANY_OPS_TEXT = """\
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+m = TypeVar("m")
+n = TypeVar("n")
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((n, 16, m), dtype="float32"), w: R.Tensor((8, 16, 3), dtype="float32"), y: R.Tensor((1, m), dtype="float32"), bm: R.Tensor((4, n, 5, 6), dtype="float32"), bn: R.Tensor((6, 7), dtype="float32"), v: R.Tensor((16,), dtype="float32")) -> R.Tuple(R.Tensor((n, 8, "(m - 1) // 2 + 1"), dtype="float32"), R.Tensor((n, 16, "(T.min(5, m) + 1 - T.min(1, m)) // 2"), dtype="float32"), R.Tuple(R.Tensor((n, 4, m), dtype="float32"), R.Tensor((n, 6, m), dtype="float32"), R.Tensor((n, 6, m), dtype="float32")), R.Tensor((n, 16, "m * 2"), dtype="float32"), R.Tensor((4, n, 5, 7), dtype="float32"), R.Tuple(R.Tensor((n, 16, m), dtype="float32"), R.Tensor((16,), dtype="float32"), R.Tensor((16,), dtype="float32")), R.Tuple(R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n, 16, m), dtype="float32")), R.Tensor((m, n, 16), dtype="float32"), R.Tensor((n, "m * 16"), dtype="float32"), R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n, 16, m), dtype="bool"), R.Tensor((n, 16, m), dtype="bool"), R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n,), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((n, 3, m), dtype="float32"), R.Tensor(dtype="float32"), R.Tensor((), dtype="float32")):
+        with R.dataflow():
+            lv: R.Tensor((n, 8, (m - 1) // 2 + 1), dtype="float32") = R.nn.conv1d(x, w, strides=[2], padding=[2, 2], dilation=[2], groups=1, data_layout="NCW", kernel_layout="OIW", out_layout="NCW", out_dtype=None)
+            lv1: R.Tensor((n, 16, (T.min(5, m) + 1 - T.min(1, m)) // 2), dtype="float32") = R.strided_slice(x, (2,), (1,), (5,), (2,), assume_inbound=False)
+            lv2: R.Tuple(R.Tensor((n, 4, m), dtype="float32"), R.Tensor((n, 6, m), dtype="float32"), R.Tensor((n, 6, m), dtype="float32")) = R.split(x, indices_or_sections=[4, 10], axis=1)
+            lv3: R.Tensor((n, 16, m * 2), dtype="float32") = R.concat((x, x), axis=2)
+            lv4: R.Tensor((4, n, 5, 7), dtype="float32") = R.matmul(bm, bn, out_dtype=None)
+            lv5: R.Tuple(R.Tensor((n, 16, m), dtype="float32"), R.Tensor((16,), dtype="float32"), R.Tensor((16,), dtype="float32")) = R.nn.batch_norm(x, v, v, v, v, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=True)
+            lv6: R.Tuple(R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n, 16, m), dtype="float32")) = R.nn.dropout(x, rate=0.20000000000000001)
+            lv7: R.Tensor((m, n, 16), dtype="float32") = R.permute_dims(x, axes=[2, 0, 1])
+            lv8: R.Tensor((n, m * 16), dtype="float32") = R.reshape(x, R.shape([n, m * 16]))
+            lv9: R.Tensor((n, 16, m), dtype="float32") = R.clip(x, T.float64(0.0), T.float64(6.0))
+            lv10: R.Tensor((n, 16, m), dtype="float32") = R.maximum(x, y)
+            lv11: R.Tensor((n, 16, m), dtype="float32") = R.minimum(x, y)
+            lv12: R.Tensor((n, 16, m), dtype="float32") = R.power(lv10, lv11)
+            lv13: R.Tensor((n, 16, m), dtype="float32") = R.divide(x, y)
+            lv14: R.Tensor((n, 16, m), dtype="float32") = R.subtract(x, y)
+            lv15: R.Tensor((n, 16, m), dtype="bool") = R.equal(lv13, lv14)
+            lv16: R.Tensor((n, 16, m), dtype="float32") = R.exp(x)
+            lv17: R.Tensor((n, 16, m), dtype="float32") = R.negative(x)
+            lv18: R.Tensor((n, 16, m), dtype="float32") = R.tanh(lv17)
+            lv19: R.Tensor((n, 16, m), dtype="float32") = R.sqrt(lv18)
+            lv20: R.Tensor((n, 16, m), dtype="bool") = R.greater(lv16, lv19)
+            lv21: R.Tensor((n, 16, m), dtype="float32") = R.nn.silu(x)
+            lv22: R.Tensor((n,), dtype="float32") = R.max(x, axis=[1, 2], keepdims=False)
+            lv23: R.Tensor((n * 16 * m,), dtype="float32") = R.flatten(x)
+            lv24: R.Tensor((), dtype="float32") = R.take(lv23, R.const(2, "int64"), axis=None, mode="fast")
+            lv25: R.Tensor((n, 3, m), dtype="float32") = R.broadcast_to(y, R.shape([n, 3, m]))
+            lv26: R.Tensor((1, n, 1, 16, m), dtype="float32") = R.expand_dims(x, axis=[0, 2])
+            lv27: R.Tensor(dtype="float32") = R.squeeze(lv26, axis=None)
+            lv28: R.Tensor((), dtype="float32") = R.mean(x, axis=None, keepdims=False)
+            gv: R.Tuple(R.Tensor((n, 8, (m - 1) // 2 + 1), dtype="float32"), R.Tensor((n, 16, (T.min(5, m) + 1 - T.min(1, m)) // 2), dtype="float32"), R.Tuple(R.Tensor((n, 4, m), dtype="float32"), R.Tensor((n, 6, m), dtype="float32"), R.Tensor((n, 6, m), dtype="float32")), R.Tensor((n, 16, m * 2), dtype="float32"), R.Tensor((4, n, 5, 7), dtype="float32"), R.Tuple(R.Tensor((n, 16, m), dtype="float32"), R.Tensor((16,), dtype="float32"), R.Tensor((16,), dtype="float32")), R.Tuple(R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n, 16, m), dtype="float32")), R.Tensor((m, n, 16), dtype="float32"), R.Tensor((n, m * 16), dtype="float32"), R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n, 16, m), dtype="bool"), R.Tensor((n, 16, m), dtype="bool"), R.Tensor((n, 16, m), dtype="float32"), R.Tensor((n,), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((n, 3, m), dtype="float32"), R.Tensor(dtype="float32"), R.Tensor((), dtype="float32")) = lv, lv1, lv2, lv3, lv4, lv5, lv6, lv7, lv8, lv9, lv12, lv15, lv20, lv21, lv22, lv24, lv25, lv27, lv28
+            R.output(gv)
+        return gv
+"""
+
+
 def test_static_chain_prints_as_tvm():
     assert str(_static_module()) + "\n" == STATIC_TEXT
 
 
 def test_symbolic_chain_prints_as_tvm():
     assert str(_symbolic_module()) + "\n" == SYMBOLIC_TEXT
+
+
+def test_many_ops_print_as_tvm():
+    """Term order of symbolic sums (`T.min(5, m) + 1 - T.min(1, m)`), flatten's unsimplified
+    product (`n * 16 * m`), split, strided_slice, batch_norm, broadcasting binops."""
+    assert str(_many_ops_module()) + "\n" == MANY_OPS_TEXT
