@@ -21,7 +21,11 @@
  *   divides every term, or into an integer multiple of the divisor (n*m*4 // (n*2) = m*2,
  *   (n + m)*4 // (n + m) = 4; the remainder is then 0).  These are the forms apache-tvm 0.27's
  *   analyzer produces (tests/ir/test_arith.c lists the observed cases).
- * - min / max fold when the difference of their operands is a constant.
+ * - min / max fold when the difference of their operands is a constant, or has a known sign
+ *   (min(0, n) = 0 for a dim the builder knows non-negative; see trx__atom_nonneg); a
+ *   constant that cancels one inside a min / max folds into it (trx__lin_absorb_const).
+ * - trx_prove_equal: equal when the difference is 0; different when it is a non-zero
+ *   constant, or when the gcd of its coefficients does not divide its constant.
  * On int64 overflow the expression is returned unsimplified.
  */
 #include "arith.h"
@@ -31,6 +35,7 @@
 
 #include "node.h"
 #include "strbuf.h"
+#include "unify.h"
 
 static trx_kind trx__binop_kind(const TVMFFIObject* e);
 
@@ -230,6 +235,58 @@ static void trx__lin_add_atom(trx__lin* l, TVMFFIObject* atom, int64_t scale) {
 }
 
 static bool trx__lin_is_const(const trx__lin* l) { return l->n == 0; }
+
+/*
+ * Sign knowledge.  A Var is known non-negative when it is in the thread's current set
+ * (trx__set_nonneg_vars: a BlockBuilder's params and match_casts define them, as relax's
+ * analyzer marks shape vars; TVM then folds min(0, n) to 0).  An atom is known non-negative if
+ * it is such a Var, a non-negative constant, or a floordiv / floormod by a positive constant,
+ * min, max, sum or product of such atoms; a linear form whose terms all have positive
+ * coefficients and such atoms is at least its constant.
+ */
+static _Thread_local const trx__var_set_t* trx__nonneg_vars;
+
+const trx__var_set_t* trx__set_nonneg_vars(const trx__var_set_t* vars) {
+  const trx__var_set_t* old = trx__nonneg_vars;
+  trx__nonneg_vars = vars;
+  return old;
+}
+
+static bool trx__atom_nonneg(const TVMFFIObject* e) {
+  int64_t k;
+  if (trx_is(e, TRX_VAR)) return trx__nonneg_vars != NULL && trx__var_set_has(trx__nonneg_vars, e);
+  if (trx__int_imm_value(e, &k)) return k >= 0;
+  trx_kind kind = e != NULL ? trx__binop_kind(e) : TRX_NUM_KINDS;
+  if (kind == TRX_NUM_KINDS) return false;
+  const trx_binop_t* b = (const trx_binop_t*)e;
+  switch (kind) {
+    case TRX_PRIM_FLOORDIV:
+      return trx__int_imm_value(b->b, &k) && k > 0 && trx__atom_nonneg(b->a);
+    case TRX_PRIM_FLOORMOD:
+      return trx__int_imm_value(b->b, &k) && k > 0;
+    case TRX_PRIM_MIN:
+    case TRX_PRIM_MUL:
+    case TRX_PRIM_ADD:
+      return trx__atom_nonneg(b->a) && trx__atom_nonneg(b->b);
+    case TRX_PRIM_MAX:
+      return trx__atom_nonneg(b->a) || trx__atom_nonneg(b->b);
+    default:
+      return false;
+  }
+}
+
+/* true (and *lb set) if l >= *lb is known. */
+static bool trx__lin_lower_bound(const trx__lin* l, int64_t* lb) {
+  if (l->fail) return false;
+  for (int32_t i = 0; i < l->n; ++i) {
+    if (l->t[i].coeff < 0) return false;
+    for (int32_t j = 0; j < l->t[i].n; ++j) {
+      if (!trx__atom_nonneg(l->t[i].f[j].expr)) return false;
+    }
+  }
+  *lb = l->c;
+  return true;
+}
 
 static int64_t trx__floordiv_i(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -535,8 +592,14 @@ static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* 
       trx__lin d = {0};
       trx__lin_add(&d, &a, 1);
       trx__lin_add(&d, &b, -1);
-      if (!d.fail && trx__lin_is_const(&d)) {
-        bool a_le_b = d.c <= 0;
+      trx__lin nd = {0}; /* b - a */
+      trx__lin_add(&nd, &d, -1);
+      int64_t lb;
+      bool a_ge_b = trx__lin_lower_bound(&d, &lb) && lb >= 0;   /* a - b >= 0 */
+      bool a_le_b = trx__lin_lower_bound(&nd, &lb) && lb >= 0;  /* b - a >= 0 */
+      trx__lin_free(&nd);
+      if (!d.fail && (trx__lin_is_const(&d) || a_ge_b || a_le_b)) {
+        if (trx__lin_is_const(&d)) a_le_b = d.c <= 0;
         bool take_a = kind == TRX_PRIM_MIN ? a_le_b : !a_le_b;
         trx__lin_add(l, take_a ? &a : &b, scale);
       } else {
@@ -683,6 +746,42 @@ static bool trx__fold(trx_kind kind, int64_t a, int64_t b, int64_t* out) {
   }
 }
 
+/* As TVM's rewrite rule min(x, y + c1) + c2 = min(x + c2, y) when c1 + c2 == 0 (and max):
+ * the form's constant folds into a min / max term (coefficient 1) one of whose operands
+ * carries its negation -- min(100, m + 1) - 1 becomes min(99, m); max(n - 3, 0) stays. */
+static void trx__lin_absorb_const(trx__lin* l) {
+  if (l->fail || l->c == 0) return;
+  for (int32_t i = 0; i < l->n; ++i) {
+    const trx__term* t = &l->t[i];
+    if (t->coeff != 1 || t->n != 1) continue;
+    trx_kind kind = trx__binop_kind(t->f[0].expr);
+    if (kind != TRX_PRIM_MIN && kind != TRX_PRIM_MAX) continue;
+    const trx_binop_t* mm = (const trx_binop_t*)t->f[0].expr;
+    trx__lin a = {0}, b = {0};
+    trx__linearize(mm->a, &a, 1);
+    trx__linearize(mm->b, &b, 1);
+    bool hit = !a.fail && !b.fail &&
+               ((!trx__lin_is_const(&a) && a.c == -l->c) || (!trx__lin_is_const(&b) && b.c == -l->c));
+    if (hit && !__builtin_add_overflow(a.c, l->c, &a.c) && !__builtin_add_overflow(b.c, l->c, &b.c)) {
+      TVMFFIObject* atom = trx__atom_of(kind, &a, &b);
+      if (atom != NULL) {
+        trx__term_free(&l->t[i]);
+        memmove(&l->t[i], &l->t[i + 1], sizeof(trx__term) * (size_t)(l->n - i - 1));
+        l->n--;
+        l->c = 0;
+        trx__lin_add_atom(l, atom, 1);
+      } else {
+        l->fail = true;
+      }
+      trx__lin_free(&a);
+      trx__lin_free(&b);
+      return;
+    }
+    trx__lin_free(&a);
+    trx__lin_free(&b);
+  }
+}
+
 TVMFFIObject* trx_simplify(TVMFFIObject* e) {
   int64_t v;
   if (trx__const_i64(e, &v)) return trx__ref(e); /* already canonical */
@@ -694,6 +793,7 @@ TVMFFIObject* trx_simplify(TVMFFIObject* e) {
   if (!trx__is_int64_expr(e)) return trx__ref(e);
   trx__lin l = {0};
   trx__linearize(e, &l, 1);
+  trx__lin_absorb_const(&l);
   TVMFFIObject* r = NULL;
   if (l.fail) {
     trx__drop_error(); /* a failed sub-step is not the caller's error */
@@ -726,7 +826,22 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
   trx__linearize(a, &l, 1);
   trx__linearize(b, &l, -1);
   trx_prove_t r = TRX_PROVE_UNKNOWN;
-  if (!l.fail && trx__lin_is_const(&l)) r = l.c == 0 ? TRX_PROVE_TRUE : TRX_PROVE_FALSE;
+  if (!l.fail && trx__lin_is_const(&l)) {
+    r = l.c == 0 ? TRX_PROVE_TRUE : TRX_PROVE_FALSE;
+  } else if (!l.fail) {
+    /* a - b = c + sum(coeff_i * x_i) over integers: never 0 if gcd(coeff) does not divide c
+     * (n * 2 != 1, n * 2 + 1 != 4), as TVM's modular analysis proves. */
+    int64_t g = 0;
+    for (int32_t i = 0; i < l.n; ++i) {
+      int64_t x = l.t[i].coeff < 0 ? -l.t[i].coeff : l.t[i].coeff;
+      while (x != 0) {
+        int64_t t = g % x;
+        g = x;
+        x = t;
+      }
+    }
+    if (g > 1 && l.c % g != 0) r = TRX_PROVE_FALSE;
+  }
   if (l.fail) {
     trx__drop_error();
   }
@@ -741,6 +856,15 @@ TVMFFIObject* trx__mul_fold(TVMFFIObject* a, TVMFFIObject* b) {
   if ((ca && x == 1) || (cb && y == 0)) return trx__ref(b);
   if ((cb && y == 1) || (ca && x == 0)) return trx__ref(a);
   return trx_binop_new(TRX_PRIM_MUL, a, b);
+}
+
+TVMFFIObject* trx__add_fold(TVMFFIObject* a, TVMFFIObject* b) {
+  int64_t x, y, folded;
+  bool ca = trx__const_i64(a, &x), cb = trx__const_i64(b, &y);
+  if (ca && cb && trx__fold(TRX_PRIM_ADD, x, y, &folded)) return trx_int64(folded);
+  if (ca && x == 0) return trx__ref(b);
+  if (cb && y == 0) return trx__ref(a);
+  return trx_binop_new(TRX_PRIM_ADD, a, b);
 }
 
 static TVMFFIObject* trx__build(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {

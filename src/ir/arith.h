@@ -23,5 +23,15 @@ bool trx__const_i64(const TVMFFIObject* e, int64_t* out);
  * `n * 16 * m` where the simplifier would give `n * m * 16`.  Borrows a and b; new
  * reference, NULL with an error raised. */
 TVMFFIObject* trx__mul_fold(TVMFFIObject* a, TVMFFIObject* b);
+/* a + b with constant folding only (both constant, or a term 0), as tir's operator+ -- TVM's
+ * concat sums its axis lengths this way (`8 + m`).  Borrows; new reference or NULL. */
+TVMFFIObject* trx__add_fold(TVMFFIObject* a, TVMFFIObject* b);
+
+/* The symbolic vars known to be non-negative while the calling thread simplifies (NULL: none).
+ * A BlockBuilder sets its own set around type inference -- the bare dims of its functions'
+ * params and of its match_casts, as relax's analyzer marks them (min(0, n) then folds to 0).
+ * Returns the previous set, to restore. */
+struct trx__var_set;
+const struct trx__var_set* trx__set_nonneg_vars(const struct trx__var_set* vars);
 
 #endif /* TETHER_SRC_IR_ARITH_H_ */

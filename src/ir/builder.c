@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "node.h"
+#include "arith.h"
 #include "unify.h"
 
 int32_t trx__block_builder_type_index = -1;
@@ -87,6 +88,9 @@ typedef struct {
   int32_t nscopes, cap_scopes;
   trx__dedup_entry_t* dedup;
   int64_t ndedup, cap_dedup;
+  /* Every symbolic var a function param or match_cast of this builder defined: known
+   * non-negative for the rest of the builder's life (relax's analyzer marks them globally). */
+  trx__var_set_t nonneg;
 } trx__builder_t;
 
 /* ---- small helpers ------------------------------------------------------------------------- */
@@ -253,7 +257,9 @@ static int trx__push_scope(trx__builder_t* b, TVMFFIObject* params, bool inherit
   int rc = 0;
   if (inherit && b->nscopes > 0) rc = trx__var_set_add_all(&f.defs, &b->scopes[b->nscopes - 1].defs);
   for (int64_t i = 0, n = params != NULL ? tether_array_size(params) : 0; rc == 0 && i < n; ++i) {
-    rc = trx__var_set_add_defs(&f.defs, trx__ty(trx__array_obj(params, i)));
+    TVMFFIObject* ty = trx__ty(trx__array_obj(params, i));
+    rc = trx__var_set_add_defs(&f.defs, ty);
+    if (rc == 0) rc = trx__var_set_add_defs(&b->nonneg, ty);
   }
   if (rc != 0) {
     trx__var_set_clear(&f.defs);
@@ -267,6 +273,7 @@ static void trx__pop_scope(trx__builder_t* b) { trx__var_set_clear(&b->scopes[--
 
 /* Records the vars that a MatchCast to `ty` defines in the innermost scope (if any). */
 static int trx__scope_define(trx__builder_t* b, TVMFFIObject* ty) {
+  if (trx__var_set_add_defs(&b->nonneg, ty) != 0) return -1;
   return b->nscopes > 0 ? trx__var_set_add_defs(&b->scopes[b->nscopes - 1].defs, ty) : 0;
 }
 
@@ -529,7 +536,9 @@ static TVMFFIObject* trx__visit_call(trx__builder_t* b, TVMFFIObject* e) {
   if (op == NULL || trx__norm_args(b, c->args, &args) != 0) goto fail;
   node = (op == c->op && args == c->args) ? trx__ref(e) : trx_call_new(op, args, c->attrs, c->ty_args);
   if (node != NULL && trx__ty(node) == NULL) {
+    const trx__var_set_t* outer = trx__set_nonneg_vars(&b->nonneg);
     TVMFFIObject* ty = trx__infer_call(node);
+    trx__set_nonneg_vars(outer);
     if (ty == NULL) {
       trx__unref(node);
       node = NULL;
@@ -752,6 +761,7 @@ static void trx__builder_deleter(void* self, int flags) {
     while (b->nblocks > 0) trx__pop_block(b, NULL);
     for (int32_t i = 0; i < b->nfuncs; ++i) trx__release_func(&b->funcs[i]);
     while (b->nscopes > 0) trx__pop_scope(b);
+    trx__var_set_clear(&b->nonneg);
     free(b->scopes);
     b->scopes = NULL;
     for (int64_t i = 0; i < b->ndedup; ++i) {

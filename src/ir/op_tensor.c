@@ -786,13 +786,13 @@ TVMFFIObject* trx__infer_concat(const trx__op_def_t* def, trx_call_t* call) {
   }
   if (all_same) {
     TVMFFIObject* cnt = trx_int64(n);
-    d[axis] = cnt ? trx_mul(trx__dim(v0, axis), cnt) : NULL;
+    d[axis] = cnt ? trx__mul_fold(trx__dim(v0, axis), cnt) : NULL; /* as TVM: not simplified */
     if (cnt) TVMFFIObjectDecRef(cnt);
   } else {
     d[axis] = trx__ref(trx__dim(v0, axis));
     for (int64_t i = 1; i < n && d[axis] != NULL; ++i) {
       TVMFFIObject* vi = trx__shape_values((trx_tensor_type_t*)trx__array_obj(fields, i));
-      TVMFFIObject* s = trx_add(d[axis], trx__dim(vi, axis));
+      TVMFFIObject* s = trx__add_fold(d[axis], trx__dim(vi, axis));
       TVMFFIObjectDecRef(d[axis]);
       d[axis] = s;
     }
@@ -1231,7 +1231,8 @@ TVMFFIObject* trx__infer_statistical(const trx__op_def_t* def, trx_call_t* call)
   {
     int64_t out_ndim = attrs->keepdims ? ndim : ndim - nred;
     if (v == NULL) {
-      ty = trx__tensor_unknown(dt, out_ndim);
+      /* As TVM: a 0-d result has the known shape () even when the input's is unknown. */
+      ty = out_ndim == 0 ? trx__tensor_from_dims_steal(NULL, 0, dt) : trx__tensor_unknown(dt, out_ndim);
       goto done;
     }
     TVMFFIObject** d = trx__dims_new(out_ndim);
@@ -1296,9 +1297,9 @@ TVMFFIObject* trx__infer_broadcast_to(const trx__op_def_t* def, trx_call_t* call
     for (int64_t i = 1; i <= xndim; ++i) {
       TVMFFIObject* xd = trx__dim(xv, xndim - i);
       TVMFFIObject* td = trx__dim(tv, tndim - i);
-      int64_t xc, tc;
-      if (trx__const_eq(xd, 1) || trx_prove_equal(xd, td) == TRX_PROVE_TRUE) continue;
-      if (trx_as_const_int(xd, &xc) && trx_as_const_int(td, &tc)) {
+      /* As TVM: an input dim of 1 broadcasts; any other must not be provably different. */
+      if (trx__const_eq(xd, 1) || trx_prove_equal(xd, td) != TRX_PROVE_FALSE) continue;
+      {
         trx__sb_t sb = {0};
         trx__sb_printf(&sb,
                        "broadcast_to expects the input tensor shape is broadcastable to the target "

@@ -14,7 +14,7 @@
 
 /* A set of symbolic (PrimType-typed) Vars; holds a reference to each.  Zero-initialize;
  * release with trx__var_set_clear. */
-typedef struct {
+typedef struct trx__var_set {
   TVMFFIObject** v;
   size_t n, cap;
 } trx__var_set_t;

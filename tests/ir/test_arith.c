@@ -217,6 +217,12 @@ static void test_prove_equal(void) {
       {SUB(n_(), I(2)), FDIV(SUB(n_(), I(2)), I(1)), TRX_PROVE_TRUE},
       {n_(), ADD(n_(), I(1)), TRX_PROVE_FALSE},
       {n_(), m_(), TRX_PROVE_UNKNOWN},
+      /* parity: 2n - 1 and 2n + 1 - 4 are never 0; 2n - 4 can be (as TVM's modular analysis) */
+      {MUL(n_(), I(2)), I(1), TRX_PROVE_FALSE},
+      {ADD(MUL(n_(), I(2)), I(1)), I(4), TRX_PROVE_FALSE},
+      {MUL(n_(), I(2)), I(4), TRX_PROVE_UNKNOWN},
+      {ADD(MUL(n_(), I(6)), MUL(m_(), I(4))), I(3), TRX_PROVE_FALSE},
+      {n_(), I(1), TRX_PROVE_UNKNOWN},
       {I(3), I(4), TRX_PROVE_FALSE},
       {I(4), ADD(I(2), I(2)), TRX_PROVE_TRUE},
       {MUL(n_(), m_()), MUL(m_(), n_()), TRX_PROVE_TRUE},

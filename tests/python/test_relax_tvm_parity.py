@@ -240,3 +240,95 @@ def test_many_ops_print_as_tvm():
     """Term order of symbolic sums (`T.min(5, m) + 1 - T.min(1, m)`), flatten's unsimplified
     product (`n * 16 * m`), split, strided_slice, batch_norm, broadcasting binops."""
     assert str(_many_ops_module()) + "\n" == MANY_OPS_TEXT
+
+
+# ---- symbolic facts TVM's analyzer knows (observed with apache-tvm 0.27) -------------------------
+
+def _slice_type(case):
+    """The type strided_slice(x, axes=[0], begin=[0], end=[2]) gets in each builder context."""
+    n, m, k = R.Var("n", "int64"), R.Var("m", "int64"), R.Var("k", "int64")
+    bb = R.BlockBuilder()
+    x = R.Var("x", TT([n, 4], "float32"))
+    if case == "outside":
+        return str(bb.normalize(R.op.strided_slice(x, [0], [0], [2])).ty)
+    u = R.Var("u", TT(None, "float32", ndim=2))
+    if case == "param":
+        with bb.function("f", [x]):
+            y = bb.emit(R.op.strided_slice(x, [0], [0], [2]))
+            bb.emit_func_output(y)
+    elif case == "match_cast":
+        with bb.function("f", [u]):
+            z = bb.match_cast(u, TT([m, 4], "float32"))
+            y = bb.emit(R.op.strided_slice(z, [0], [0], [2]))
+            bb.emit_func_output(y)
+    elif case == "free":
+        with bb.function("f", [u]):
+            y = bb.emit(R.op.strided_slice(R.Var("w", TT([k, 4], "float32")), [0], [0], [2]))
+            bb.emit_func_output(y)
+    elif case == "deferred":
+        with bb.function("f"):
+            y = bb.emit(R.op.strided_slice(x, [0], [0], [2]))
+            bb.emit_func_output(y, params=[x])
+    return str(y.ty)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("case, expected", [
+    # Dims bound by a function's params or a match_cast are known non-negative (min(0, n) = 0);
+    # free vars, deferred params and normalize() outside a function know nothing.
+    ("outside", 'R.Tensor((T.min(2, n) - T.min(0, n), 4), dtype="float32")'),
+    ("param", 'R.Tensor((T.min(2, n), 4), dtype="float32")'),
+    ("match_cast", 'R.Tensor((T.min(2, m), 4), dtype="float32")'),
+    ("free", 'R.Tensor((T.min(2, k) - T.min(0, k), 4), dtype="float32")'),
+    ("deferred", 'R.Tensor((T.min(2, n) - T.min(0, n), 4), dtype="float32")'),
+])
+def test_dims_known_non_negative(case, expected):
+    assert _slice_type(case) == expected
+
+
+def test_constant_folds_into_min_and_zero_dim_reduction_has_a_shape():
+    m = R.Var("m", "int64")
+    bb = R.BlockBuilder()
+    x = R.Var("x", TT([m + 1], "float32"))
+    v = R.Var("v", TT([m], "float32"))  # defines m (a bare dim): m + 1 >= 1
+    u = R.Var("u", TT(None, "float32", ndim=1))
+    with bb.function("f", [x, v, u]):
+        y = bb.emit(R.op.strided_slice(x, [0], [1], [100]))
+        z = bb.emit(R.op.mean(u, axis=[0]))
+        bb.emit_func_output(R.Tuple([y, z]))
+    assert str(y.ty) == 'R.Tensor((T.min(99, m),), dtype="float32")'  # min(100, m + 1) - 1
+    assert str(z.ty) == 'R.Tensor((), dtype="float32")'
+    # without v, m is not known non-negative and min(1, m + 1) stays
+    bb = R.BlockBuilder()
+    with bb.function("g", [x]):
+        y = bb.emit(R.op.strided_slice(x, [0], [1], [100]))
+        bb.emit_func_output(y)
+    assert str(y.ty) == 'R.Tensor((T.min(100, m + 1) - T.min(1, m + 1),), dtype="float32")'
+
+
+@pytest.mark.parametrize("xs, ts, error_dim", [
+    # broadcast_to fails where an input dim other than 1 is provably different from the target's
+    # (a constant difference, or a parity argument); unknown pairs are accepted.
+    (lambda n, m: [n * 2], lambda n, m: [1], 0),
+    (lambda n, m: [n], lambda n, m: [1], None),
+    (lambda n, m: [n], lambda n, m: [3], None),
+    (lambda n, m: [8], lambda n, m: [1], 0),
+    (lambda n, m: [n + 1], lambda n, m: [n], 0),
+    (lambda n, m: [n], lambda n, m: [m], None),
+    (lambda n, m: [n * 2], lambda n, m: [3], 0),
+    (lambda n, m: [n * 2], lambda n, m: [4], None),
+    (lambda n, m: [n * 2 + 1], lambda n, m: [4], 0),
+    (lambda n, m: [8, n * 2], lambda n, m: [1, 1], 1),  # the innermost dim is checked first
+])
+def test_broadcast_to_rejects_provably_different_dims(xs, ts, error_dim):
+    n, m = R.Var("n", "int64"), R.Var("m", "int64")
+    x = R.Var("x", TT(xs(n, m), "float32"))
+    bb = R.BlockBuilder()
+    call = R.op.broadcast_to(x, ts(n, m))
+    if error_dim is None:
+        bb.normalize(call)
+        return
+    with pytest.raises(ValueError, match=f"The target shape at dim {error_dim} is "):
+        bb.normalize(call)
