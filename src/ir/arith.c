@@ -39,11 +39,72 @@
 
 static trx_kind trx__binop_kind(const TVMFFIObject* e);
 
-/* The identity-and-structure key of a canonical expression: Vars by identity (name first,
- * so sorting is stable across runs), IntImms by value, binops by kind and operands. */
+static void trx__key(trx__buf_t* b, const TVMFFIObject* e);
+
+/* The leaves of a chain of `kind` (ADD with SUB folded in as negated leaves, or MUL) below e,
+ * each as its key with a sign prefix, appended to *keys (malloc'd strings). */
+static bool trx__chain_keys(const TVMFFIObject* e, trx_kind kind, bool neg, char*** keys,
+                            size_t* n, size_t* cap) {
+  trx_kind k = e != NULL ? trx__binop_kind(e) : TRX_NUM_KINDS;
+  bool chain = kind == TRX_PRIM_MUL ? k == TRX_PRIM_MUL : (k == TRX_PRIM_ADD || k == TRX_PRIM_SUB);
+  if (chain) {
+    const trx_binop_t* bin = (const trx_binop_t*)e;
+    return trx__chain_keys(bin->a, kind, neg, keys, n, cap) &&
+           trx__chain_keys(bin->b, kind, k == TRX_PRIM_SUB ? !neg : neg, keys, n, cap);
+  }
+  trx__buf_t kb = {0};
+  trx__buf_put(&kb, neg ? "-" : "+", 1);
+  trx__key(&kb, e);
+  if (kb.oom) {
+    free(kb.s);
+    return false;
+  }
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 8;
+    char** p = realloc(*keys, sizeof(char*) * c);
+    if (p == NULL) {
+      free(kb.s);
+      return false;
+    }
+    *keys = p;
+    *cap = c;
+  }
+  (*keys)[(*n)++] = kb.s;
+  return true;
+}
+
+static int trx__cmp_str(const void* a, const void* b);
+
+/*
+ * The identity-and-structure key of a canonical expression: Vars by identity (name first,
+ * so sorting is stable across runs), IntImms by value, sums and products by their sorted
+ * leaves (so (n + m) * k and k * (m + n) are one atom, as TVM's canonical form treats them),
+ * other binops by kind and operands.
+ */
 static void trx__key(trx__buf_t* b, const TVMFFIObject* e) {
   static const char* const tags[] = {"+", "-", "*", "fd", "fm", "min", "max"};
   int64_t v;
+  trx_kind kind = e != NULL && !trx__int_imm_value(e, &v) ? trx__binop_kind(e) : TRX_NUM_KINDS;
+  if (kind == TRX_PRIM_ADD || kind == TRX_PRIM_SUB || kind == TRX_PRIM_MUL) {
+    trx_kind chain = kind == TRX_PRIM_MUL ? TRX_PRIM_MUL : TRX_PRIM_ADD;
+    char** keys = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = trx__chain_keys(e, chain, false, &keys, &n, &cap);
+    if (ok) {
+      qsort(keys, n, sizeof(char*), trx__cmp_str);
+      trx__buf_printf(b, "(%s", chain == TRX_PRIM_MUL ? "*" : "+");
+      for (size_t i = 0; i < n; ++i) {
+        trx__buf_put(b, " ", 1);
+        trx__buf_put(b, keys[i], strlen(keys[i]));
+      }
+      trx__buf_put(b, ")", 1);
+    } else {
+      b->oom = true;
+    }
+    for (size_t i = 0; i < n; ++i) free(keys[i]);
+    free(keys);
+    return;
+  }
   if (trx__int_imm_value(e, &v)) {
     trx__buf_printf(b, "#%lld", (long long)v);
   } else if (trx_is(e, TRX_VAR)) {
@@ -300,6 +361,7 @@ static int64_t trx__floormod_i(int64_t a, int64_t b) { return a - trx__floordiv_
 
 static TVMFFIObject* trx__lin_to_expr(const trx__lin* l);
 static void trx__linearize(const TVMFFIObject* e, trx__lin* l, int64_t scale);
+static TVMFFIObject* trx__bin_steal(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b);
 
 static trx_kind trx__binop_kind(const TVMFFIObject* e) {
   for (int k = TRX_PRIM_ADD; k <= TRX_PRIM_MAX; ++k) {
@@ -355,36 +417,60 @@ static TVMFFIObject* trx__atom_of(trx_kind kind, const trx__lin* a, const trx__l
   return r;
 }
 
-/* *out = t with one occurrence of each factor of `div` removed and coefficient `coeff`;
- * false if t lacks one of div's factors (or out of memory). */
-static bool trx__term_without(const trx__term* t, const trx__term* div, int64_t coeff, trx__term* out) {
-  memset(out, 0, sizeof(*out));
-  if (div->n > t->n) return false;
-  bool used[64] = {false};
-  if (t->n > 64) return false;
-  for (int32_t j = 0; j < div->n; ++j) {
-    int32_t i = 0;
-    while (i < t->n && (used[i] || strcmp(t->f[i].key, div->f[j].key) != 0)) ++i;
-    if (i == t->n) return false;
-    used[i] = true;
+/* The factors of a term with every product atom opened up ((k * (m + 1)) gives k and m + 1),
+ * each with its key: what exact division matches divisor factors against. */
+typedef struct {
+  struct {
+    TVMFFIObject* expr; /* borrowed; NULL once removed */
+    char* key;          /* owned */
+  } * v;
+  size_t n, cap;
+} trx__leaves_t;
+
+static void trx__leaves_free(trx__leaves_t* l) {
+  for (size_t i = 0; i < l->n; ++i) free(l->v[i].key);
+  free(l->v);
+  memset(l, 0, sizeof(*l));
+}
+
+static bool trx__leaves_add(trx__leaves_t* l, TVMFFIObject* e) {
+  if (trx__binop_kind(e) == TRX_PRIM_MUL) {
+    const trx_binop_t* m = (const trx_binop_t*)e;
+    return trx__leaves_add(l, m->a) && trx__leaves_add(l, m->b);
   }
-  out->coeff = coeff;
-  out->f = calloc((size_t)(t->n > 0 ? t->n : 1), sizeof(trx__atom));
-  if (out->f == NULL) return false;
-  for (int32_t i = 0; i < t->n; ++i) {
-    if (used[i]) continue;
-    trx__atom* a = &out->f[out->n];
-    a->key = strdup(t->f[i].key);
-    if (a->key == NULL) {
-      trx__term_free(out);
-      return false;
-    }
-    a->expr = trx__ref(t->f[i].expr);
-    out->n++;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 8;
+    void* p = realloc(l->v, sizeof(*l->v) * cap);
+    if (p == NULL) return false;
+    l->v = p;
+    l->cap = cap;
   }
-  if (!trx__term_make_key(out)) {
-    trx__term_free(out);
+  trx__buf_t kb = {0};
+  trx__key(&kb, e);
+  if (kb.oom) {
+    free(kb.s);
     return false;
+  }
+  l->v[l->n].expr = e;
+  l->v[l->n].key = kb.s;
+  l->n++;
+  return true;
+}
+
+static bool trx__term_leaves(const trx__term* t, trx__leaves_t* out) {
+  for (int32_t i = 0; i < t->n; ++i) {
+    if (!trx__leaves_add(out, t->f[i].expr)) return false;
+  }
+  return true;
+}
+
+/* Removes one leaf of `l` per leaf of `div` (by key); false if one is missing. */
+static bool trx__leaves_remove(trx__leaves_t* l, const trx__leaves_t* div) {
+  for (size_t j = 0; j < div->n; ++j) {
+    size_t i = 0;
+    while (i < l->n && (l->v[i].expr == NULL || strcmp(l->v[i].key, div->v[j].key) != 0)) ++i;
+    if (i == l->n) return false;
+    l->v[i].expr = NULL;
   }
   return true;
 }
@@ -392,7 +478,8 @@ static bool trx__term_without(const trx__term* t, const trx__term* div, int64_t 
 /*
  * Exact division by a non-constant divisor, as TVM's simplifier does it (observed with
  * apache-tvm 0.27): q = a / b when b is one term c*M (no constant) dividing every term of a
- * (n*m*4 // (n*2) = m*2, (n*m + n) // n = m + 1), or when a is an integer multiple k*b
+ * (n*m*4 // (n*2) = m*2, (n*m + n) // n = m + 1, k*(m + 1)*16 // k = m*16 + 16; products are
+ * opened up for the match), or when a is an integer multiple k*b
  * ((n + m)*4 // (n + m) = 4, n // n = 1).  false (q untouched) when neither holds.
  */
 static bool trx__lin_exact_div(const trx__lin* a, const trx__lin* b, trx__lin* q) {
@@ -400,24 +487,30 @@ static bool trx__lin_exact_div(const trx__lin* a, const trx__lin* b, trx__lin* q
   if (b->n == 1 && b->c == 0) {
     const trx__term* d = &b->t[0];
     if (a->c != 0 || d->coeff == 0) return false;
+    trx__leaves_t dl = {0};
+    if (!trx__term_leaves(d, &dl)) return false;
     trx__lin r = {0};
-    for (int32_t i = 0; i < a->n; ++i) {
-      if (a->t[i].coeff % d->coeff != 0) {
-        trx__lin_free(&r);
-        return false;
-      }
-      trx__term t;
-      if (!trx__term_without(&a->t[i], d, a->t[i].coeff / d->coeff, &t)) {
-        trx__lin_free(&r);
-        return false;
-      }
-      if (t.n == 0) { /* the whole monomial divided out: a constant */
-        if (__builtin_add_overflow(r.c, t.coeff, &r.c)) r.fail = true;
-        trx__term_free(&t);
+    for (int32_t i = 0; i < a->n && !r.fail; ++i) {
+      trx__leaves_t tl = {0};
+      if (a->t[i].coeff % d->coeff != 0 || !trx__term_leaves(&a->t[i], &tl) ||
+          !trx__leaves_remove(&tl, &dl)) {
+        r.fail = true;
       } else {
-        trx__lin_add_term(&r, &t);
+        /* coeff/d * (the leaves left), re-linearized: (m + 1) * 16 becomes m * 16 + 16 */
+        TVMFFIObject* qe = trx_int64(a->t[i].coeff / d->coeff);
+        for (size_t j = 0; j < tl.n && qe != NULL; ++j) {
+          if (tl.v[j].expr != NULL) qe = trx__bin_steal(TRX_PRIM_MUL, qe, trx__ref(tl.v[j].expr));
+        }
+        if (qe == NULL) {
+          r.fail = true;
+        } else {
+          trx__linearize(qe, &r, 1);
+          TVMFFIObjectDecRef(qe);
+        }
       }
+      trx__leaves_free(&tl);
     }
+    trx__leaves_free(&dl);
     if (r.fail) {
       trx__lin_free(&r);
       return false;
@@ -552,13 +645,25 @@ static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* 
     goto done;
   }
   switch (kind) {
-    case TRX_PRIM_MUL:
-      if (!trx__lin_is_const(&a) && !trx__lin_is_const(&b) && (int64_t)(a.n + 1) * (b.n + 1) > 256) {
-        trx__lin_add_atom(l, trx__atom_of(TRX_PRIM_MUL, &a, &b), scale);
-      } else {
+    case TRX_PRIM_MUL: {
+      /* As TVM's canonical form: a constant factor distributes ((n + 1) * 2 = n * 2 + 2) and
+       * monomials multiply (n * 2 * m = n * m * 2), but a sum times a non-constant stays a
+       * product ((n + 1) * m), its monomial coefficient pulled out. */
+      bool a_mono = a.n == 1 && a.c == 0, b_mono = b.n == 1 && b.c == 0;
+      if (trx__lin_is_const(&a) || trx__lin_is_const(&b) || (a_mono && b_mono)) {
         trx__lin_mul(l, &a, &b, scale);
+      } else {
+        int64_t ca = a_mono ? a.t[0].coeff : 1, cb = b_mono ? b.t[0].coeff : 1, k;
+        if (a_mono) a.t[0].coeff = 1;
+        if (b_mono) b.t[0].coeff = 1;
+        if (__builtin_mul_overflow(ca, cb, &k) || __builtin_mul_overflow(k, scale, &k)) {
+          l->fail = true;
+        } else {
+          trx__lin_add_atom(l, trx__atom_of(TRX_PRIM_MUL, &a, &b), k);
+        }
       }
       break;
+    }
     case TRX_PRIM_FLOORDIV:
     case TRX_PRIM_FLOORMOD: {
       bool is_div = kind == TRX_PRIM_FLOORDIV;

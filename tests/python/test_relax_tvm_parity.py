@@ -332,3 +332,21 @@ def test_broadcast_to_rejects_provably_different_dims(xs, ts, error_dim):
         return
     with pytest.raises(ValueError, match=f"The target shape at dim {error_dim} is "):
         bb.normalize(call)
+
+
+def test_products_of_sums_stay_factored():
+    """A sum times a non-constant stays a product (k * (m + 1)); exact division opens it up."""
+    k, m = R.Var("k", "int64"), R.Var("m", "int64")
+    x = R.Var("x", TT([k, m + 1, 16], "int32"))
+    y = R.Var("y", TT([m, k], "int32"))
+    bb = R.BlockBuilder()
+    with bb.function("f", [x, y]):
+        out = [bb.emit(R.op.reshape(x, [-1])), bb.emit(R.op.reshape(x, [k, -1])),
+               bb.emit(R.op.reshape(x, [-1, 16])), bb.emit(R.op.flatten(x))]
+        bb.emit_func_output(R.Tuple(out))
+    assert [str(v.ty) for v in out] == [
+        'R.Tensor((k * (m + 1) * 16,), dtype="int32")',
+        'R.Tensor((k, m * 16 + 16), dtype="int32")',
+        'R.Tensor((k * (m + 1), 16), dtype="int32")',
+        'R.Tensor((k * (m + 1) * 16,), dtype="int32")',
+    ]
