@@ -22,10 +22,11 @@
  *   (n + m)*4 // (n + m) = 4; the remainder is then 0).  These are the forms apache-tvm 0.27's
  *   analyzer produces (tests/ir/test_arith.c lists the observed cases).
  * - min / max fold when the difference of their operands is a constant, or has a known sign
- *   (min(0, n) = 0 for a dim the builder knows non-negative; see trx__atom_nonneg); a
+ *   (min(0, n) = 0 for a dim the builder knows non-negative; see trx__atom_bounds); a
  *   constant that cancels one inside a min / max folds into it (trx__lin_absorb_const).
  * - trx_prove_equal: equal when the difference is 0; different when it is a non-zero
- *   constant, or when the gcd of its coefficients does not divide its constant.
+ *   constant, when the gcd of its coefficients does not divide its constant, or when its
+ *   known range (trx__lin_bounds) excludes 0.
  * On int64 overflow the expression is returned unsimplified.
  */
 #include "arith.h"
@@ -298,12 +299,12 @@ static void trx__lin_add_atom(trx__lin* l, TVMFFIObject* atom, int64_t scale) {
 static bool trx__lin_is_const(const trx__lin* l) { return l->n == 0; }
 
 /*
- * Sign knowledge.  A Var is known non-negative when it is in the thread's current set
+ * Bounds.  A Var is known non-negative when it is in the thread's current set
  * (trx__set_nonneg_vars: a BlockBuilder's params and match_casts define them, as relax's
- * analyzer marks shape vars; TVM then folds min(0, n) to 0).  An atom is known non-negative if
- * it is such a Var, a non-negative constant, or a floordiv / floormod by a positive constant,
- * min, max, sum or product of such atoms; a linear form whose terms all have positive
- * coefficients and such atoms is at least its constant.
+ * analyzer marks shape vars; TVM then folds min(0, n) to 0).  Bounds propagate through
+ * constants, floordiv / floormod by a positive constant, min, max (max(m, 4) >= 4 whatever m
+ * is), sums and products -- enough for TVM's folds such as min(1, max(m, 4)) = 1 and for
+ * disproving min(3, k) - min(1, k) == 6.
  */
 static _Thread_local const trx__var_set_t* trx__nonneg_vars;
 
@@ -313,40 +314,108 @@ const trx__var_set_t* trx__set_nonneg_vars(const trx__var_set_t* vars) {
   return old;
 }
 
-static bool trx__atom_nonneg(const TVMFFIObject* e) {
-  int64_t k;
-  if (trx_is(e, TRX_VAR)) return trx__nonneg_vars != NULL && trx__var_set_has(trx__nonneg_vars, e);
-  if (trx__int_imm_value(e, &k)) return k >= 0;
+static int64_t trx__floordiv_i(int64_t a, int64_t b);
+
+/* Bounds of an atom: *lo / *hi, INT64_MIN / INT64_MAX when unknown.  Through constants,
+ * floordiv / floormod by a positive constant, min, max, sums and (non-negative) products. */
+static void trx__atom_bounds(const TVMFFIObject* e, int64_t* lo, int64_t* hi) {
+  int64_t k, la, ha, lb, hb, r;
+  *lo = INT64_MIN;
+  *hi = INT64_MAX;
+  if (trx_is(e, TRX_VAR)) {
+    if (trx__nonneg_vars != NULL && trx__var_set_has(trx__nonneg_vars, e)) *lo = 0;
+    return;
+  }
+  if (trx__int_imm_value(e, &k)) {
+    *lo = *hi = k;
+    return;
+  }
   trx_kind kind = e != NULL ? trx__binop_kind(e) : TRX_NUM_KINDS;
-  if (kind == TRX_NUM_KINDS) return false;
+  if (kind == TRX_NUM_KINDS) return;
   const trx_binop_t* b = (const trx_binop_t*)e;
+  trx__atom_bounds(b->a, &la, &ha);
+  trx__atom_bounds(b->b, &lb, &hb);
   switch (kind) {
     case TRX_PRIM_FLOORDIV:
-      return trx__int_imm_value(b->b, &k) && k > 0 && trx__atom_nonneg(b->a);
+      if (!trx__int_imm_value(b->b, &k) || k <= 0) return;
+      if (la != INT64_MIN) *lo = trx__floordiv_i(la, k);
+      if (ha != INT64_MAX) *hi = trx__floordiv_i(ha, k);
+      return;
     case TRX_PRIM_FLOORMOD:
-      return trx__int_imm_value(b->b, &k) && k > 0;
-    case TRX_PRIM_MIN:
-    case TRX_PRIM_MUL:
-    case TRX_PRIM_ADD:
-      return trx__atom_nonneg(b->a) && trx__atom_nonneg(b->b);
+      if (trx__int_imm_value(b->b, &k) && k > 0) {
+        *lo = 0;
+        *hi = k - 1;
+      }
+      return;
+    case TRX_PRIM_MIN: /* min(a, b) <= either bound; >= both lower bounds */
+      *lo = la == INT64_MIN || lb == INT64_MIN ? INT64_MIN : (la < lb ? la : lb);
+      *hi = ha < hb ? ha : hb;
+      return;
     case TRX_PRIM_MAX:
-      return trx__atom_nonneg(b->a) || trx__atom_nonneg(b->b);
+      *lo = la > lb ? la : lb;
+      *hi = ha == INT64_MAX || hb == INT64_MAX ? INT64_MAX : (ha > hb ? ha : hb);
+      return;
+    case TRX_PRIM_ADD:
+      if (la != INT64_MIN && lb != INT64_MIN && !__builtin_add_overflow(la, lb, &r)) *lo = r;
+      if (ha != INT64_MAX && hb != INT64_MAX && !__builtin_add_overflow(ha, hb, &r)) *hi = r;
+      return;
+    case TRX_PRIM_SUB:
+      if (la != INT64_MIN && hb != INT64_MAX && !__builtin_sub_overflow(la, hb, &r)) *lo = r;
+      if (ha != INT64_MAX && lb != INT64_MIN && !__builtin_sub_overflow(ha, lb, &r)) *hi = r;
+      return;
+    case TRX_PRIM_MUL:
+      if (la >= 0 && lb >= 0) {
+        if (!__builtin_mul_overflow(la, lb, &r)) *lo = r;
+        if (ha != INT64_MAX && hb != INT64_MAX && !__builtin_mul_overflow(ha, hb, &r)) *hi = r;
+      }
+      return;
     default:
-      return false;
+      return;
   }
+}
+
+/* Bounds of a linear form: *lo / *hi (INT64_MIN / INT64_MAX when unknown).  A term's bound
+ * is its coefficient times its atom's bound (the opposite bound for a negative coefficient);
+ * a product term needs non-negative factors. */
+static void trx__lin_bounds(const trx__lin* l, int64_t* lo, int64_t* hi) {
+  int64_t sl = l->c, sh = l->c;
+  bool lo_ok = !l->fail, hi_ok = !l->fail;
+  for (int32_t i = 0; i < l->n && (lo_ok || hi_ok); ++i) {
+    const trx__term* t = &l->t[i];
+    int64_t tl = 1, th = 1; /* bounds of the product of the factors */
+    for (int32_t j = 0; j < t->n; ++j) {
+      int64_t fl, fh;
+      trx__atom_bounds(t->f[j].expr, &fl, &fh);
+      if (t->n > 1 && fl < 0) { /* products only with non-negative factors */
+        tl = INT64_MIN;
+        th = INT64_MAX;
+        break;
+      }
+      if (t->n == 1) {
+        tl = fl;
+        th = fh;
+      } else {
+        if (tl != INT64_MIN && __builtin_mul_overflow(tl, fl, &tl)) tl = INT64_MIN;
+        if (th != INT64_MAX && (fh == INT64_MAX || __builtin_mul_overflow(th, fh, &th))) th = INT64_MAX;
+      }
+    }
+    int64_t c = t->coeff, add_lo, add_hi;
+    int64_t src_lo = c >= 0 ? tl : th, src_hi = c >= 0 ? th : tl;
+    bool ok_lo = src_lo != INT64_MIN && src_lo != INT64_MAX && !__builtin_mul_overflow(c, src_lo, &add_lo);
+    bool ok_hi = src_hi != INT64_MIN && src_hi != INT64_MAX && !__builtin_mul_overflow(c, src_hi, &add_hi);
+    lo_ok = lo_ok && ok_lo && !__builtin_add_overflow(sl, add_lo, &sl);
+    hi_ok = hi_ok && ok_hi && !__builtin_add_overflow(sh, add_hi, &sh);
+  }
+  *lo = lo_ok ? sl : INT64_MIN;
+  *hi = hi_ok ? sh : INT64_MAX;
 }
 
 /* true (and *lb set) if l >= *lb is known. */
 static bool trx__lin_lower_bound(const trx__lin* l, int64_t* lb) {
-  if (l->fail) return false;
-  for (int32_t i = 0; i < l->n; ++i) {
-    if (l->t[i].coeff < 0) return false;
-    for (int32_t j = 0; j < l->t[i].n; ++j) {
-      if (!trx__atom_nonneg(l->t[i].f[j].expr)) return false;
-    }
-  }
-  *lb = l->c;
-  return true;
+  int64_t lo, hi;
+  trx__lin_bounds(l, &lo, &hi);
+  *lb = lo;
+  return lo != INT64_MIN;
 }
 
 static int64_t trx__floordiv_i(int64_t a, int64_t b) {
@@ -626,6 +695,29 @@ done:
   trx__lin_free(&quot);
 }
 
+/* As TVM: min(c1, min(c2, x)) = min(min(c1, c2), x) (either operand order; max alike), the
+ * inner min keeping its operand order: min(100, min(2, m)) = min(2, m).  A new atom, or NULL
+ * when the operands are not of that form. */
+static TVMFFIObject* trx__nested_minmax(trx_kind kind, const trx__lin* a, const trx__lin* b) {
+  const trx__lin* cst = trx__lin_is_const(a) ? a : trx__lin_is_const(b) ? b : NULL;
+  const trx__lin* other = cst == a ? b : a;
+  if (cst == NULL || other->c != 0 || other->n != 1 || other->t[0].coeff != 1 || other->t[0].n != 1) {
+    return NULL;
+  }
+  const TVMFFIObject* inner = other->t[0].f[0].expr;
+  if (trx__binop_kind(inner) != kind) return NULL;
+  const trx_binop_t* in = (const trx_binop_t*)inner;
+  int64_t c2;
+  bool const_a = trx__int_imm_value(in->a, &c2);
+  if (!const_a && !trx__int_imm_value(in->b, &c2)) return NULL;
+  int64_t c = kind == TRX_PRIM_MIN ? (cst->c < c2 ? cst->c : c2) : (cst->c > c2 ? cst->c : c2);
+  TVMFFIObject* k = trx_int64(c);
+  if (k == NULL) return NULL;
+  TVMFFIObject* r = const_a ? trx_binop_new(kind, k, in->b) : trx_binop_new(kind, in->a, k);
+  TVMFFIObjectDecRef(k);
+  return r;
+}
+
 static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* l, int64_t scale) {
   if (kind == TRX_PRIM_ADD || kind == TRX_PRIM_SUB) {
     trx__linearize(e->a, l, scale);
@@ -703,10 +795,13 @@ static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* 
       bool a_ge_b = trx__lin_lower_bound(&d, &lb) && lb >= 0;   /* a - b >= 0 */
       bool a_le_b = trx__lin_lower_bound(&nd, &lb) && lb >= 0;  /* b - a >= 0 */
       trx__lin_free(&nd);
+      TVMFFIObject* nested = NULL;
       if (!d.fail && (trx__lin_is_const(&d) || a_ge_b || a_le_b)) {
         if (trx__lin_is_const(&d)) a_le_b = d.c <= 0;
         bool take_a = kind == TRX_PRIM_MIN ? a_le_b : !a_le_b;
         trx__lin_add(l, take_a ? &a : &b, scale);
+      } else if ((nested = trx__nested_minmax(kind, &a, &b)) != NULL) {
+        trx__lin_add_atom(l, nested, scale);
       } else {
         trx__lin_add_atom(l, trx__atom_of(kind, &a, &b), scale);
       }
@@ -946,6 +1041,9 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
       }
     }
     if (g > 1 && l.c % g != 0) r = TRX_PROVE_FALSE;
+    int64_t lo, hi; /* or the difference's known range excludes 0 (min(3, k) - min(1, k) != 6) */
+    trx__lin_bounds(&l, &lo, &hi);
+    if ((lo != INT64_MIN && lo > 0) || (hi != INT64_MAX && hi < 0)) r = TRX_PROVE_FALSE;
   }
   if (l.fail) {
     trx__drop_error();

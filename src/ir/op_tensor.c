@@ -1231,8 +1231,15 @@ TVMFFIObject* trx__infer_statistical(const trx__op_def_t* def, trx_call_t* call)
   {
     int64_t out_ndim = attrs->keepdims ? ndim : ndim - nred;
     if (v == NULL) {
-      /* As TVM: a 0-d result has the known shape () even when the input's is unknown. */
-      ty = out_ndim == 0 ? trx__tensor_from_dims_steal(NULL, 0, dt) : trx__tensor_unknown(dt, out_ndim);
+      /* As TVM: when every axis is reduced the result's shape is known even though the
+       * input's is not -- () without keepdims, all ones with it. */
+      if (nred == ndim) {
+        TVMFFIObject** ones = trx__dims_new(out_ndim);
+        for (int64_t i = 0; ones != NULL && i < out_ndim; ++i) ones[i] = trx_int64(1);
+        ty = ones != NULL ? trx__tensor_steal_free(ones, out_ndim, dt) : NULL;
+      } else {
+        ty = trx__tensor_unknown(dt, out_ndim);
+      }
       goto done;
     }
     TVMFFIObject** d = trx__dims_new(out_ndim);

@@ -214,6 +214,11 @@ static void test_simplify_symbolic(void) {
   SIMPLIFY(MIN(n_(), ADD(n_(), I(1))), "n");
   SIMPLIFY(MAX(n_(), ADD(n_(), I(1))), "n + 1");
   SIMPLIFY(MIN(n_(), m_()), "min(n, m)");
+  /* nested min/max with constants (observed in TVM 0.27) */
+  SIMPLIFY(MIN(I(100), MIN(I(2), m_())), "min(2, m)");
+  SIMPLIFY(MIN(MIN(m_(), I(7)), I(3)), "min(m, 3)");
+  SIMPLIFY(MAX(I(1), MAX(m_(), I(4))), "max(m, 4)");
+  SIMPLIFY(MIN(I(1), MAX(m_(), I(4))), "1"); /* max(m, 4) >= 4 */
   SIMPLIFY(ADD(MAX(ADD(n_(), I(0)), m_()), I(1)), "max(n, m) + 1");
   /* like atoms merge: floordiv(n, 2) built twice */
   SIMPLIFY(SUB(FDIV(ADD(n_(), I(0)), I(2)), FDIV(n_(), I(2))), "0");

@@ -350,3 +350,16 @@ def test_products_of_sums_stay_factored():
         'R.Tensor((k * (m + 1), 16), dtype="int32")',
         'R.Tensor((k * (m + 1) * 16,), dtype="int32")',
     ]
+
+
+def test_known_ranges_disprove_equality():
+    """min(3, k) - min(1, k) is at most 3 once k >= 0 is known, so it cannot broadcast to 6
+    (observed in apache-tvm 0.27: its analyzer bounds min/max terms)."""
+    k = R.Var("k", "int64")
+    p = R.Var("p", TT([k, 1], "float32"))
+    bb = R.BlockBuilder()
+    with pytest.raises(ValueError, match="The target shape at dim 1 is T.int64.6. while the "
+                                         "input tensor shape at dim 0 is"):
+        with bb.function("main", [p]):
+            s = bb.emit(R.op.strided_slice(p, axes=[0], begin=[1], end=[3]))
+            bb.emit(R.op.broadcast_to(s, [k, 6, 1]))

@@ -1,0 +1,118 @@
+"""tvm_parity.py -- differential test of tether.relax against apache-tvm 0.27.
+
+Builds the same random Relax programs (symbolic and static shapes, ~20 ops, errors included)
+with tether and with apache-tvm, each in its own interpreter, and compares the printed
+modules and error texts byte for byte.  Every difference is a bug in tether's inference,
+simplifier or printer, or a TVM behaviour to record (the cases it found are in
+tests/python/test_relax_tvm_parity.py and tests/ir/test_arith.c).
+
+    python tools/tvm_parity.py                      # 100 programs, seeds 1..100
+    python tools/tvm_parity.py --seeds 500 --show 3 # more, printing the first 3 diffs
+    python tools/tvm_parity.py --tvm-python PATH    # an interpreter with apache-tvm 0.27
+
+Without --tvm-python it uses bench/python/build/venv-tvm (made by bench/python/bench_relax.py,
+which installs apache-tvm==0.27.0.post1).  Run it with a Python that has tether installed.
+"""
+import argparse
+import difflib
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# One program per seed: the same random choices on both sides (only the imports differ).
+PROGRAM = r'''
+import random, sys
+side, seed = sys.argv[1], int(sys.argv[2])
+if side == "tvm":
+    from tvm import relax, tirx
+    V = lambda name: tirx.Var(name, "int64")
+else:
+    from tether import relax
+    V = lambda name: relax.Var(name, "int64")
+rng = random.Random(seed)
+TT, op = relax.TensorType, relax.op
+n, m, k = V("n"), V("m"), V("k")
+def dim():
+    r = rng.random()
+    if r < 0.3: return rng.choice([n, m, k])
+    if r < 0.4: return rng.choice([n * 2, m + 1, k - 1])
+    return rng.choice([1, 2, 3, 4, 6, 8])
+params = [relax.Var(f"p{i}", TT([dim() for _ in range(rng.randint(1, 4))],
+                                 rng.choice(["float32", "float32", "float16", "int32"])))
+          for i in range(3)]
+bb = relax.BlockBuilder()
+log = []
+try:
+    with bb.function("main", params):
+        vals = list(params)
+        for step in range(20):
+            a, b = rng.choice(vals), rng.choice(vals)
+            which = rng.randrange(22)
+            ax = rng.choice([0, 1, -1, None])
+            try:
+                e = [lambda: op.add(a, b), lambda: op.multiply(a, b), lambda: op.subtract(a, b),
+                     lambda: op.maximum(a, b), lambda: op.less(a, b), lambda: op.matmul(a, b),
+                     lambda: op.sum(a, axis=ax, keepdims=rng.random() < 0.5),
+                     lambda: op.mean(a, axis=ax), lambda: op.max(a, axis=ax),
+                     lambda: op.permute_dims(a), lambda: op.flatten(a),
+                     lambda: op.expand_dims(a, axis=rng.choice([0, -1])),
+                     lambda: op.squeeze(a, axis=None), lambda: op.reshape(a, [-1]),
+                     lambda: op.concat([a, b], axis=rng.choice([0, -1])),
+                     lambda: op.split(a, rng.choice([1, 2]), axis=rng.choice([0, -1])),
+                     lambda: op.nn.softmax(a, axis=-1),
+                     lambda: op.astype(a, rng.choice(["float32", "int64", "bool"])),
+                     lambda: op.where(op.greater(a, b), a, b),
+                     lambda: op.broadcast_to(a, [dim(), dim(), dim()]),
+                     lambda: op.strided_slice(a, axes=[0], begin=[rng.choice([0, 1])],
+                                              end=[rng.choice([2, 3, 100])]),
+                     lambda: op.nn.relu(a)][which]()
+                v = bb.emit(e)
+                if which == 15:
+                    v = bb.emit(relax.TupleGetItem(v, 0))
+                vals.append(v)
+                log.append(f"step {step} ok")
+            except Exception as ex:
+                text = str(ex).strip()
+                log.append(f"step {step} {type(ex).__name__}: {text.splitlines()[-1] if text else ''}")
+        bb.emit_func_output(relax.Tuple(vals[3:]) if len(vals) > 3 else vals[0])
+    print(bb.get())
+except Exception as ex:
+    print("FUNC", type(ex).__name__, str(ex))
+print("\n".join(log))
+'''
+
+
+def run(python, side, seed):
+    proc = subprocess.run([python, "-c", PROGRAM, side, str(seed)], capture_output=True, text=True)
+    return proc.stdout + (f"\n[exit {proc.returncode}]\n" + proc.stderr[-2000:] if proc.returncode else "")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--first", type=int, default=1)
+    ap.add_argument("--show", type=int, default=1, help="print this many diffs in full")
+    ap.add_argument("--tvm-python",
+                    default=os.path.join(ROOT, "bench", "python", "build", "venv-tvm", "bin", "python"))
+    args = ap.parse_args()
+    if not os.path.exists(args.tvm_python):
+        sys.exit(f"no apache-tvm interpreter at {args.tvm_python}: run bench/python/bench_relax.py "
+                 "once (it creates that venv) or pass --tvm-python")
+    differ = []
+    for seed in range(args.first, args.first + args.seeds):
+        ours, theirs = run(sys.executable, "tether", seed), run(args.tvm_python, "tvm", seed)
+        if ours != theirs:
+            differ.append(seed)
+            if len(differ) <= args.show:
+                print(f"---- seed {seed}")
+                sys.stdout.writelines(difflib.unified_diff(theirs.splitlines(True), ours.splitlines(True),
+                                                           "apache-tvm", "tether", n=0))
+    print(f"{args.seeds - len(differ)} of {args.seeds} programs identical; differ: {differ}")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
