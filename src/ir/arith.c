@@ -982,6 +982,54 @@ static void trx__lin_absorb_const(trx__lin* l) {
   }
 }
 
+/* As TVM's rewrite rules x - min(x, y) = max(0, x - y) and x - max(x, y) = min(0, x - y)
+ * (with x second, 0 comes second): when the form is exactly some x minus a min / max term one
+ * of whose operands is x, it becomes that max / min.  On success *l is replaced. */
+static void trx__lin_minus_minmax(trx__lin* l) {
+  if (l->fail) return;
+  for (int32_t i = 0; i < l->n; ++i) {
+    const trx__term* t = &l->t[i];
+    if (t->coeff != -1 || t->n != 1) continue;
+    trx_kind kind = trx__binop_kind(t->f[0].expr);
+    if (kind != TRX_PRIM_MIN && kind != TRX_PRIM_MAX) continue;
+    const trx_binop_t* mm = (const trx_binop_t*)t->f[0].expr;
+    trx__lin rest = {0}; /* l + t: the x side */
+    trx__lin_add(&rest, l, 1);
+    trx__lin self = {0};
+    self.c = 0;
+    trx__lin_add_atom(&self, trx__ref(t->f[0].expr), 1);
+    trx__lin_add(&rest, &self, 1);
+    trx__lin_free(&self);
+    for (int side = 0; side < 2 && !rest.fail; ++side) {
+      const TVMFFIObject* x = side == 0 ? mm->a : mm->b;
+      const TVMFFIObject* y = side == 0 ? mm->b : mm->a;
+      trx__lin d = {0}; /* rest - x: zero when the operand is x */
+      trx__lin_add(&d, &rest, 1);
+      trx__linearize(x, &d, -1);
+      bool match = !d.fail && d.n == 0 && d.c == 0;
+      trx__lin_free(&d);
+      if (!match) continue;
+      trx__lin xy = {0}, zero = {0}; /* x - y, 0 */
+      trx__lin_add(&xy, &rest, 1);
+      trx__linearize(y, &xy, -1);
+      trx_kind flip = kind == TRX_PRIM_MIN ? TRX_PRIM_MAX : TRX_PRIM_MIN;
+      /* TVM's operand order: x - min(x, y) = max(0, x - y); x - min(y, x) = max(x - y, 0) */
+      TVMFFIObject* atom = xy.fail ? NULL : side == 0 ? trx__atom_of(flip, &zero, &xy)
+                                                      : trx__atom_of(flip, &xy, &zero);
+      trx__lin_free(&xy);
+      trx__lin_free(&rest);
+      trx__lin_free(l);
+      if (atom == NULL) {
+        l->fail = true;
+        return;
+      }
+      trx__lin_add_atom(l, atom, 1);
+      return;
+    }
+    trx__lin_free(&rest);
+  }
+}
+
 TVMFFIObject* trx_simplify(TVMFFIObject* e) {
   int64_t v;
   if (trx__const_i64(e, &v)) return trx__ref(e); /* already canonical */
@@ -994,6 +1042,7 @@ TVMFFIObject* trx_simplify(TVMFFIObject* e) {
   trx__lin l = {0};
   trx__linearize(e, &l, 1);
   trx__lin_absorb_const(&l);
+  trx__lin_minus_minmax(&l);
   TVMFFIObject* r = NULL;
   if (l.fail) {
     trx__drop_error(); /* a failed sub-step is not the caller's error */

@@ -1066,6 +1066,8 @@ TVMFFIObject* trx__infer_strided_slice(const trx__op_def_t* def, trx_call_t* cal
   }
   trx_tensor_type_t* tt = (trx_tensor_type_t*)xty;
   if (tt->ndim == -1) return trx__tensor_unknown(tt->dtype, -1);
+  /* As TVM: without a known shape the axes are not even range-checked (observed in 0.27). */
+  if (tt->shape == NULL || !trx_is(tt->shape, TRX_SHAPE_EXPR)) return trx__tensor_unknown(tt->dtype, tt->ndim);
   TVMFFIObject* axes = trx__call_arg(call, 1);
   if (!trx_is(axes, TRX_TUPLE)) return trx__tensor_unknown(tt->dtype, tt->ndim);
   TVMFFIObject* af = ((trx_tuple_t*)axes)->fields;

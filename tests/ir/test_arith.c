@@ -219,6 +219,11 @@ static void test_simplify_symbolic(void) {
   SIMPLIFY(MIN(MIN(m_(), I(7)), I(3)), "min(m, 3)");
   SIMPLIFY(MAX(I(1), MAX(m_(), I(4))), "max(m, 4)");
   SIMPLIFY(MIN(I(1), MAX(m_(), I(4))), "1"); /* max(m, 4) >= 4 */
+  /* x - min(x, y) = max(0, x - y), x - min(y, x) = max(x - y, 0) (observed in TVM 0.27) */
+  SIMPLIFY(SUB(n_(), MIN(I(0), n_())), "max(n, 0)");
+  SIMPLIFY(SUB(n_(), MAX(n_(), m_())), "min(0, n - m)");
+  SIMPLIFY(SUB(ADD(n_(), I(1)), MIN(ADD(n_(), I(1)), m_())), "max(0, n + 1 - m)");
+  SIMPLIFY(SUB(n_(), MIN(m_(), I(3))), "n - min(m, 3)");
   SIMPLIFY(ADD(MAX(ADD(n_(), I(0)), m_()), I(1)), "max(n, m) + 1");
   /* like atoms merge: floordiv(n, 2) built twice */
   SIMPLIFY(SUB(FDIV(ADD(n_(), I(0)), I(2)), FDIV(n_(), I(2))), "0");

@@ -363,3 +363,20 @@ def test_known_ranges_disprove_equality():
         with bb.function("main", [p]):
             s = bb.emit(R.op.strided_slice(p, axes=[0], begin=[1], end=[3]))
             bb.emit(R.op.broadcast_to(s, [k, 6, 1]))
+
+
+@pytest.mark.parametrize("ty, expected", [
+    # strided_slice range-checks its axes only against a known shape (observed in TVM 0.27)
+    (TT([2, 3], "float32"), ValueError),
+    (TT(None, "float32", ndim=0), 'R.Tensor(dtype="float32", ndim=0)'),
+    (TT([], "float32"), ValueError),
+    (TT(None, "float32", ndim=2), 'R.Tensor(dtype="float32", ndim=2)'),
+])
+def test_strided_slice_checks_axes_only_with_a_known_shape(ty, expected):
+    x = R.Var("x", ty)
+    call = R.op.strided_slice(x, axes=[5], begin=[0], end=[1])
+    if expected is ValueError:
+        with pytest.raises(ValueError, match="the input axis 5 is out of range"):
+            R.BlockBuilder().normalize(call)
+    else:
+        assert str(R.BlockBuilder().normalize(call).ty) == expected
