@@ -5,10 +5,14 @@ tests also need files of the C build tree (the example kernel examples/kernel bu
 CMake): its location is $TETHER_BUILD_DIR (make test sets it), else <repo>/build.  When
 TETHER_BUILD_DIR is set, a missing file fails the test; otherwise the test is skipped.
 """
+import gc
 import os
 import shutil
+import tracemalloc
 
 import pytest
+
+from tether import core
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -49,3 +53,32 @@ def c_compiler():
     if cc is None:
         pytest.skip("no C compiler")
     return cc
+
+
+def _check_no_leak(body, rounds=2000, blocks=3):
+    """Runs body() in `blocks` blocks of `rounds` calls after a warm-up.  Live FFI objects
+    must not grow at all; traced Python memory must not grow in *every* block (caches that
+    fill up grow once; a leak of one 16-byte block per call grows each block by rounds*16)."""
+    for _ in range(1000):
+        body()
+    grown = []
+    tracemalloc.start()
+    try:
+        for _ in range(blocks):
+            gc.collect()
+            live = core._live_object_count()
+            traced = tracemalloc.get_traced_memory()[0]
+            for _ in range(rounds):
+                body()
+            gc.collect()
+            assert core._live_object_count() <= live, "FFI objects leaked"
+            grown.append(tracemalloc.get_traced_memory()[0] - traced)
+    finally:
+        tracemalloc.stop()
+    assert min(grown) < rounds * 4, f"traced memory grew by {grown} bytes per {rounds} calls"
+
+
+@pytest.fixture(scope="session")
+def check_no_leak():
+    """check_no_leak(body): body() repeated must leak neither FFI objects nor Python memory."""
+    return _check_no_leak

@@ -2,9 +2,7 @@
 calls them with every kind of argument (converted per spec 6.5) and gets every kind of
 result back; Functions created from Python can be registered and called from C; the
 callable's lifetime follows the Function's.  Ends with a reference-leak loop."""
-import gc
 import sys
-import tracemalloc
 
 import pytest
 
@@ -157,30 +155,7 @@ def test_callback_exception_during_result_conversion():
         apply(lambda: 1 << 80)
 
 
-def _check_no_leak(body, rounds=2000, blocks=3):
-    """Runs body() in `blocks` blocks of `rounds` calls after a warm-up.  Live FFI objects
-    must not grow at all; traced Python memory must not grow in *every* block (caches that
-    fill up grow once; a leak of one 16-byte block per call grows each block by rounds*16)."""
-    for _ in range(1000):
-        body()
-    grown = []
-    tracemalloc.start()
-    try:
-        for _ in range(blocks):
-            gc.collect()
-            live = core._live_object_count()
-            traced = tracemalloc.get_traced_memory()[0]
-            for _ in range(rounds):
-                body()
-            gc.collect()
-            assert core._live_object_count() <= live, "FFI objects leaked"
-            grown.append(tracemalloc.get_traced_memory()[0] - traced)
-    finally:
-        tracemalloc.stop()
-    assert min(grown) < rounds * 4, f"traced memory grew by {grown} bytes per {rounds} calls"
-
-
-def test_no_leak_callbacks_and_errors():
+def test_no_leak_callbacks_and_errors(check_no_leak):
     o = make_obj()
     n = use_count(o)
     thing = object()
@@ -206,5 +181,5 @@ def test_no_leak_callbacks_and_errors():
         expect(KeyError, apply, lambda: raise_error("KeyError", "k"))
         expect(KeyError, raise_error, "KeyError", "direct")
 
-    _check_no_leak(body)
+    check_no_leak(body)
     assert use_count(o) == n

@@ -2,9 +2,7 @@
 round trips of every value kind through testing.echo, the protocol hooks, convert(), and a
 reference-leak loop over calls and conversions."""
 import ctypes
-import gc
 import pickle
-import tracemalloc
 
 import pytest
 
@@ -282,30 +280,7 @@ def test_callback_may_return_a_moved_object():
 
 # ---- reference leaks -----------------------------------------------------------------------
 
-def _check_no_leak(body, rounds=2000, blocks=3):
-    """Runs body() in `blocks` blocks of `rounds` calls after a warm-up.  Live FFI objects
-    must not grow at all; traced Python memory must not grow in *every* block (caches that
-    fill up grow once; a leak of one 16-byte block per call grows each block by rounds*16)."""
-    for _ in range(1000):
-        body()
-    grown = []
-    tracemalloc.start()
-    try:
-        for _ in range(blocks):
-            gc.collect()
-            live = core._live_object_count()
-            traced = tracemalloc.get_traced_memory()[0]
-            for _ in range(rounds):
-                body()
-            gc.collect()
-            assert core._live_object_count() <= live, "FFI objects leaked"
-            grown.append(tracemalloc.get_traced_memory()[0] - traced)
-    finally:
-        tracemalloc.stop()
-    assert min(grown) < rounds * 4, f"traced memory grew by {grown} bytes per {rounds} calls"
-
-
-def test_no_leak_scalar_and_string_calls():
+def test_no_leak_scalar_and_string_calls(check_no_leak):
     def body():
         nop()
         nop(1, 2.0, True, None)
@@ -317,10 +292,10 @@ def test_no_leak_scalar_and_string_calls():
         echo(core.Shape((1, 2)))
         echo("emb\0edded nul in a long string")
 
-    _check_no_leak(body)
+    check_no_leak(body)
 
 
-def test_no_leak_containers_objects_and_opaque():
+def test_no_leak_containers_objects_and_opaque(check_no_leak):
     o = make_obj()
     count = use_count(o)
     thing = object()
@@ -333,11 +308,11 @@ def test_no_leak_containers_objects_and_opaque():
         core.convert(thing)
         core.convert(ValueError("x"))
 
-    _check_no_leak(body)
+    check_no_leak(body)
     assert use_count(o) == count
 
 
-def test_no_leak_on_conversion_errors():
+def test_no_leak_on_conversion_errors(check_no_leak):
     def body():
         for args in (([1, 2, 1 << 80],), ("a long string that is converted first", 1 << 80)):
             try:
@@ -346,4 +321,4 @@ def test_no_leak_on_conversion_errors():
                 continue
             raise AssertionError("no OverflowError")
 
-    _check_no_leak(body)
+    check_no_leak(body)
