@@ -711,21 +711,24 @@ uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars) {
 
 /* ---- globals ------------------------------------------------------------------------------- */
 
-static int trx__arg_map_free_vars(const char* fn, const TVMFFIAny* args, int32_t n, int32_t i, bool* out) {
-  *out = false;
-  if (i >= n || args[i].type_index == kTVMFFINone) return 0;
-  return tether_arg_bool(fn, args, i, out);
+/* The arguments of the structural globals: `nvalues` values (named in `params`), then an
+ * optional map_free_vars flag (None or absent: false). */
+static int trx__structural_args(const char* fn, const char* params, int32_t nvalues,
+                                const TVMFFIAny* args, int32_t n, bool* map_free_vars) {
+  *map_free_vars = false;
+  if (n < nvalues || n > nvalues + 1) {
+    return tether_raise("TypeError", "%s expects %d or %d arguments (%s), but %d were given", fn,
+                        (int)nvalues, (int)nvalues + 1, params, (int)n);
+  }
+  if (n == nvalues || args[nvalues].type_index == kTVMFFINone) return 0;
+  return tether_arg_bool(fn, args, nvalues, map_free_vars);
 }
 
 static int trx__g_structural_equal(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
   static const char fn[] = "ir.StructuralEqual";
   bool mfv;
   (void)self;
-  if (n < 2 || n > 3) {
-    return tether_raise("TypeError", "%s expects 2 or 3 arguments (lhs, rhs, map_free_vars), but %d were given", fn,
-                        (int)n);
-  }
-  if (trx__arg_map_free_vars(fn, args, n, 2, &mfv) != 0) return -1;
+  if (trx__structural_args(fn, "lhs, rhs, map_free_vars", 2, args, n, &mfv) != 0) return -1;
   *rv = tether_any_bool(trx_structural_equal(&args[0], &args[1], mfv));
   return 0;
 }
@@ -734,11 +737,7 @@ static int trx__g_structural_hash(void* self, const TVMFFIAny* args, int32_t n, 
   static const char fn[] = "ir.StructuralHash";
   bool mfv;
   (void)self;
-  if (n < 1 || n > 2) {
-    return tether_raise("TypeError", "%s expects 1 or 2 arguments (value, map_free_vars), but %d were given", fn,
-                        (int)n);
-  }
-  if (trx__arg_map_free_vars(fn, args, n, 1, &mfv) != 0) return -1;
+  if (trx__structural_args(fn, "value, map_free_vars", 1, args, n, &mfv) != 0) return -1;
   *rv = tether_any_int((int64_t)trx_structural_hash(&args[0], mfv));
   return 0;
 }
@@ -747,11 +746,7 @@ static int trx__g_first_mismatch(void* self, const TVMFFIAny* args, int32_t n, T
   static const char fn[] = "ir.GetFirstStructuralMismatch";
   bool mfv;
   (void)self;
-  if (n < 2 || n > 3) {
-    return tether_raise("TypeError", "%s expects 2 or 3 arguments (lhs, rhs, map_free_vars), but %d were given", fn,
-                        (int)n);
-  }
-  if (trx__arg_map_free_vars(fn, args, n, 2, &mfv) != 0) return -1;
+  if (trx__structural_args(fn, "lhs, rhs, map_free_vars", 2, args, n, &mfv) != 0) return -1;
   return trx_structural_first_mismatch(&args[0], &args[1], mfv, rv);
 }
 
@@ -776,11 +771,7 @@ static int trx__g_assert_equal(void* self, const TVMFFIAny* args, int32_t n, TVM
   char *lp = NULL, *rp = NULL;
   (void)self;
   (void)rv;
-  if (n < 2 || n > 3) {
-    return tether_raise("TypeError", "%s expects 2 or 3 arguments (lhs, rhs, map_free_vars), but %d were given", fn,
-                        (int)n);
-  }
-  if (trx__arg_map_free_vars(fn, args, n, 2, &mfv) != 0) return -1;
+  if (trx__structural_args(fn, "lhs, rhs, map_free_vars", 2, args, n, &mfv) != 0) return -1;
   int rc = trx__structural_compare(&args[0], &args[1], mfv, &lp, &rp);
   if (rc < 0) return -1;
   if (rc == 1) return 0;
