@@ -1527,21 +1527,25 @@ static int trx__g_end_function(void* self, const TVMFFIAny* args, int32_t n, TVM
   return trx_block_builder_end_function(bb, check);
 }
 
+/* The one argument of the (bb) globals into *bb (None stays NULL: the callee names the type
+ * error).  0, or -1 with the error raised. */
+static int trx__g_builder_only(const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIObject** bb) {
+  return trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, bb) != 0 ? -1 : 0;
+}
+
 static int trx__g_begin_dataflow(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  static const char fn[] = "relax.BlockBuilderBeginDataflow";
   TVMFFIObject* bb = NULL;
   (void)self;
   (void)result;
-  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  if (trx__g_builder_only("relax.BlockBuilderBeginDataflow", args, n, &bb) != 0) return -1;
   return trx_block_builder_begin_dataflow(bb);
 }
 
 static int trx__g_end_dataflow(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  static const char fn[] = "relax.BlockBuilderEndDataflow";
   TVMFFIObject* bb = NULL;
   (void)self;
   (void)result;
-  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  if (trx__g_builder_only("relax.BlockBuilderEndDataflow", args, n, &bb) != 0) return -1;
   return trx_block_builder_end_dataflow(bb);
 }
 
@@ -1617,10 +1621,9 @@ static int trx__g_normalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
 }
 
 static int trx__g_get_module(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  static const char fn[] = "relax.BlockBuilderGetModule";
   TVMFFIObject* bb = NULL;
   (void)self;
-  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  if (trx__g_builder_only("relax.BlockBuilderGetModule", args, n, &bb) != 0) return -1;
   return trx__g_result(trx_block_builder_get_module(bb), result);
 }
 
@@ -1701,19 +1704,17 @@ static int trx__g_begin_scope(void* self, const TVMFFIAny* args, int32_t n, TVMF
 }
 
 static int trx__g_end_scope(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  static const char fn[] = "relax.BlockBuilderEndScope";
   TVMFFIObject* bb = NULL;
   (void)self;
   (void)result;
-  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  if (trx__g_builder_only("relax.BlockBuilderEndScope", args, n, &bb) != 0) return -1;
   return trx_block_builder_end_scope(bb);
 }
 
 static int trx__g_finalize(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  static const char fn[] = "relax.BlockBuilderFinalize";
   TVMFFIObject* bb = NULL;
   (void)self;
-  if (trx__g_nargs(fn, n, 1, 1) != 0 || trx__g_obj(fn, args, n, 0, &bb) != 0) return -1;
+  if (trx__g_builder_only("relax.BlockBuilderFinalize", args, n, &bb) != 0) return -1;
   return trx__g_result(trx_block_builder_finalize(bb), result);
 }
 
