@@ -96,6 +96,78 @@ static void tether__dec_weak_slow(TVMFFIObject* obj) {
   }
 }
 
+/* ---- releasing the last reference -------------------------------------------------------
+ * Deleters release their children through TVMFFIObjectDecRef, so freeing a chain of nested
+ * containers would nest one deleter per level on the C stack.  Invariant: on each thread at
+ * most TETHER_RELEASE_MAX_DEPTH deleters started by TVMFFIObjectDecRef are active at once.
+ * A DecRef that drops the last strong reference at that depth does not run the deleter: it
+ * records the object (strong count already zero, so no owner remains to revive it; weak
+ * owners can no longer lock it) on this thread's pending list, and the outermost DecRef
+ * (the one that entered at depth 0) runs the pending deleters, newest first, before it
+ * returns.  So freeing a structure of any depth uses bounded stack; every deleter still
+ * runs exactly once, on the thread that dropped the last reference, before the outermost
+ * DecRef returns.  Shallow structures never reach the list: their release order is the
+ * plain recursive one.  If the list cannot grow (out of memory) the deleter runs in place. */
+#define TETHER_RELEASE_MAX_DEPTH 32
+#define TETHER_RELEASE_INLINE 16
+
+typedef struct {
+  int depth;       /* deleters started by DecRef active on this thread */
+  size_t len, cap; /* pending entries: object address | 1 when its weak count is also done */
+  uintptr_t* items; /* `inline_items` or a heap block, freed when the list drains */
+  uintptr_t inline_items[TETHER_RELEASE_INLINE];
+} tether_release_t;
+
+static _Thread_local tether_release_t tether__release;
+
+/* Runs the deleter of `obj`, whose strong count just reached zero (and its weak count too,
+ * when `both`). */
+static void tether__destroy(TVMFFIObject* obj, bool both) {
+  if (both) {
+    if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
+  } else {
+    if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
+    tether__dec_weak_slow(obj);
+  }
+}
+
+static bool tether__release_defer(tether_release_t* r, TVMFFIObject* obj, bool both) {
+  if (r->len == r->cap) {
+    size_t cap = r->cap == 0 ? TETHER_RELEASE_INLINE : 2 * r->cap;
+    uintptr_t* items = NULL;
+    if (r->cap == 0) {
+      items = r->inline_items;
+    } else if (r->items == r->inline_items) {
+      items = malloc(cap * sizeof(uintptr_t));
+      if (items != NULL) memcpy(items, r->inline_items, r->len * sizeof(uintptr_t));
+    } else {
+      items = realloc(r->items, cap * sizeof(uintptr_t));
+    }
+    if (items == NULL) return false;
+    r->items = items;
+    r->cap = cap;
+  }
+  r->items[r->len++] = (uintptr_t)obj | (uintptr_t)both;
+  return true;
+}
+
+__attribute__((noinline)) static void tether__release_last(TVMFFIObject* obj, bool both) {
+  tether_release_t* r = &tether__release;
+  if (r->depth >= TETHER_RELEASE_MAX_DEPTH && tether__release_defer(r, obj, both)) return;
+  r->depth++;
+  tether__destroy(obj, both);
+  if (r->depth == 1) {
+    while (r->len > 0) {
+      uintptr_t e = r->items[--r->len];
+      tether__destroy((TVMFFIObject*)(e & ~(uintptr_t)1), (e & 1) != 0);
+    }
+    if (r->items != r->inline_items) free(r->items);
+    r->items = NULL;
+    r->cap = 0;
+  }
+  r->depth--;
+}
+
 int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   TVMFFIObject* obj = handle;
   if (obj == NULL) return 0;
@@ -107,13 +179,9 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
     abort();
   }
 #endif
-  if (old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE)) {
+  if ((old & TETHER_STRONG_MASK) == 1) {
     tether__acquire_fence();
-    if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
-  } else if ((old & TETHER_STRONG_MASK) == 1) {
-    tether__acquire_fence();
-    if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
-    tether__dec_weak_slow(obj);
+    tether__release_last(obj, old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE));
   }
   return 0;
 }

@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include <tether/container.h>
+
 #include "test.h"
 
 /* A hand-made object whose deleter records the flags it is called with. */
@@ -159,6 +161,140 @@ static void test_live_count_across_exited_threads(void) {
   CHECK_EQ_INT(tether_object_live_count(), before);
 }
 
+/* ---- releasing deep structures --------------------------------------------------------- */
+
+enum { DEEP = 100000 };
+
+typedef enum { NEST_ARRAY, NEST_LIST, NEST_MAP, NEST_DICT } nest_kind;
+
+/* A container of `kind` holding `inner` (a view): as the only element, or as the value under
+ * the key "k".  New reference, NULL on failure. */
+static TVMFFIObjectHandle nest_once(nest_kind kind, const TVMFFIAny* inner) {
+  TVMFFIObjectHandle out = NULL;
+  TVMFFIAny kv[2] = {tether_any_none(), *inner};
+  tether_any_str("k", 1, &kv[0]);
+  int rc = -1;
+  switch (kind) {
+    case NEST_ARRAY: rc = tether_array_new(inner, 1, &out); break;
+    case NEST_LIST: rc = tether_list_new(inner, 1, &out); break;
+    case NEST_MAP: rc = tether_map_new(kv, 1, &out); break;
+    case NEST_DICT: rc = tether_dict_new(kv, 1, &out); break;
+  }
+  tether_any_release(&kv[0]);
+  return rc == 0 ? out : NULL;
+}
+
+/* `depth` containers nested in each other, the innermost holding `leaf` (a view); the kind
+ * of level i is kinds[i % nkinds].  New reference. */
+static TVMFFIObjectHandle nest(const nest_kind* kinds, int nkinds, int depth, TVMFFIAny leaf) {
+  TVMFFIAny cur = leaf;
+  TVMFFIObjectHandle obj = NULL;
+  for (int i = 0; i < depth; ++i) {
+    TVMFFIObjectHandle next = nest_once(kinds[i % nkinds], &cur);
+    if (obj != NULL) TVMFFIObjectDecRef(obj);
+    if (next == NULL) return NULL;
+    obj = next;
+    cur = tether_any_object(obj);
+  }
+  return obj;
+}
+
+static void check_deep_free(const nest_kind* kinds, int nkinds) {
+  int64_t before = tether_object_live_count();
+  TVMFFIObjectHandle deep = nest(kinds, nkinds, DEEP, tether_any_int(7));
+  CHECK(deep != NULL);
+  /* each level: the container (and a Map/Dict level's key, a small string, is no object) */
+  CHECK_EQ_INT(tether_object_live_count(), before + DEEP);
+  CHECK_OK(TVMFFIObjectDecRef(deep));
+  CHECK_EQ_INT(tether_object_live_count(), before);
+}
+
+static void test_free_deep_array(void) {
+  nest_kind k = NEST_ARRAY;
+  check_deep_free(&k, 1);
+}
+
+static void test_free_deep_list(void) {
+  nest_kind k = NEST_LIST;
+  check_deep_free(&k, 1);
+}
+
+static void test_free_deep_map_and_dict(void) {
+  nest_kind m = NEST_MAP, d = NEST_DICT;
+  check_deep_free(&m, 1);
+  check_deep_free(&d, 1);
+}
+
+static void test_free_deep_mixed(void) {
+  static const nest_kind kinds[] = {NEST_ARRAY, NEST_MAP, NEST_LIST, NEST_DICT};
+  check_deep_free(kinds, 4);
+}
+
+/* A deep chain whose innermost element is a recorder and whose middle element is also
+ * watched through a weak reference: each deleter runs once with the right flags, and the
+ * weak owner keeps the memory of the middle element until it lets go. */
+static void test_free_deep_runs_each_deleter_once(void) {
+  int64_t before = tether_object_live_count();
+  recorder_t rec;
+  recorder_init(&rec);
+  nest_kind k = NEST_ARRAY;
+  TVMFFIObjectHandle inner = nest(&k, 1, DEEP / 2, tether_any_object(&rec));
+  CHECK_OK(TVMFFIObjectDecRef(&rec)); /* the chain holds the only strong reference now */
+  CHECK(inner != NULL);
+  tether_object_inc_weak(inner);
+  TVMFFIObjectHandle outer = nest(&k, 1, DEEP / 2, tether_any_object(inner));
+  CHECK_OK(TVMFFIObjectDecRef(inner)); /* now owned by `outer` alone */
+  CHECK_EQ_INT(rec.calls, 0);
+  CHECK_OK(TVMFFIObjectDecRef(outer));
+  CHECK_EQ_INT(rec.calls, 1);
+  CHECK_EQ_INT(rec.flags[0], kTVMFFIObjectDeleterFlagBitMaskBoth);
+  CHECK(tether_object_lock_weak(inner) == NULL);
+  CHECK_EQ_INT(tether_object_live_count(), before + 1); /* `inner`, held by the weak owner */
+  tether_object_dec_weak(inner);
+  CHECK_EQ_INT(tether_object_live_count(), before);
+}
+
+/* Threads free deep structures at the same time: the pending list is per thread. */
+static void* free_deep_on_thread(void* arg) {
+  TVMFFIObjectHandle deep = arg;
+  return TVMFFIObjectDecRef(deep) == 0 ? arg : NULL;
+}
+
+static void test_free_deep_on_threads(void) {
+  enum { NTHREADS = 4 };
+  int64_t before = tether_object_live_count();
+  static const nest_kind kinds[] = {NEST_ARRAY, NEST_LIST};
+  TVMFFIObjectHandle deep[NTHREADS];
+  pthread_t threads[NTHREADS];
+  for (int t = 0; t < NTHREADS; ++t) deep[t] = nest(kinds, 2, DEEP / NTHREADS, tether_any_int(t));
+  for (int t = 0; t < NTHREADS; ++t) CHECK(pthread_create(&threads[t], NULL, free_deep_on_thread, deep[t]) == 0);
+  for (int t = 0; t < NTHREADS; ++t) {
+    void* rc = NULL;
+    CHECK(pthread_join(threads[t], &rc) == 0 && rc == deep[t]);
+  }
+  CHECK_EQ_INT(tether_object_live_count(), before);
+}
+
+/* A wide and deep tree (every level holds 3 copies of the level below plus fresh strings):
+ * many objects reach the pending list at once. */
+static void test_free_deep_and_wide(void) {
+  int64_t before = tether_object_live_count();
+  TVMFFIObjectHandle cur = NULL;
+  for (int i = 0; i < DEEP / 10; ++i) {
+    TVMFFIAny items[4] = {tether_any_none(), tether_any_none(), tether_any_none(), tether_any_none()};
+    for (int j = 0; j < 3; ++j) items[j] = cur ? tether_any_object(cur) : tether_any_int(j);
+    CHECK_OK(tether_any_str("a string that is heap allocated", 31, &items[3]));
+    TVMFFIObjectHandle next = NULL;
+    CHECK_OK(tether_array_new(items, 4, &next));
+    tether_any_release(&items[3]);
+    if (cur != NULL) TVMFFIObjectDecRef(cur);
+    cur = next;
+  }
+  CHECK_EQ_INT(tether_object_live_count(), before + 2 * (DEEP / 10));
+  CHECK_OK(TVMFFIObjectDecRef(cur));
+  CHECK_EQ_INT(tether_object_live_count(), before);
+}
+
 static void test_version(void) {
   TVMFFIVersion v;
   TVMFFIGetVersion(&v);
@@ -171,4 +307,7 @@ TEST_MAIN(TEST_CASE(test_strong_only_release_is_both), TEST_CASE(test_weak_refer
           TEST_CASE(test_null_and_static_objects), TEST_CASE(test_opaque_object),
           TEST_CASE(test_custom_allocator), TEST_CASE(test_live_count_tracks_tether_objects),
           TEST_CASE(test_live_count_across_exited_threads),
-          TEST_CASE(test_version))
+          TEST_CASE(test_free_deep_array), TEST_CASE(test_free_deep_list),
+          TEST_CASE(test_free_deep_map_and_dict), TEST_CASE(test_free_deep_mixed),
+          TEST_CASE(test_free_deep_runs_each_deleter_once), TEST_CASE(test_free_deep_on_threads),
+          TEST_CASE(test_free_deep_and_wide), TEST_CASE(test_version))
