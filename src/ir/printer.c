@@ -132,6 +132,8 @@ typedef struct {
   size_t nmeta, capmeta;
   char** tvars; /* TypeVar names, sorted, unique */
   size_t ntv, captv;
+  struct trx__task* tasks; /* p_expr's work stack, shared by nested p_expr calls */
+  size_t ntasks, captasks;
 } trx__P;
 
 static bool p_grow(trx__P* P, void** v, size_t* cap, size_t need, size_t elem) {
@@ -835,8 +837,48 @@ static void p_attrs_kwargs(trx__P* P, TVMFFIObject* attrs, trx__buf_t* b, bool* 
   for_each_field(attrs, field_cb, &c);
 }
 
+/* Expressions nest without bound (a chain of 100,000 Calls is ordinary input), so p_expr
+ * runs an explicit work stack instead of recursing: a composite node writes what precedes
+ * its first child, then pushes the rest of its text as tasks -- child expressions, literal
+ * separators, and a closing step -- in reverse order.  Tasks run in the order the recursive
+ * form would write, so the text and the side effects of printing (names defined on first
+ * use) come out the same.  A nested p_expr (from a type, an attribute value, a quoted dim)
+ * runs its own tasks above the current ones and returns when they are done. */
+typedef enum { TK_EXPR, TK_TEXT, TK_CALL_END, TK_GET_ITEM_END } trx__task_kind;
+
+struct trx__task {
+  trx__task_kind kind;
+  int arg;       /* TK_EXPR: precedence; TK_CALL_END: whether no argument was written */
+  const void* p; /* the node, or the text of TK_TEXT (a string literal) */
+};
+
+static void task_push(trx__P* P, trx__task_kind kind, const void* p, int arg) {
+  if (!p_grow(P, (void**)&P->tasks, &P->captasks, P->ntasks + 1, sizeof(*P->tasks))) return;
+  P->tasks[P->ntasks++] = (struct trx__task){kind, arg, p};
+}
+
+/* Pushes the items of an Array of exprs joined by ", " (to run before whatever was pushed
+ * earlier). */
+static void task_push_items(trx__P* P, TVMFFIObject* arr, int64_t n, bool sep_first) {
+  for (int64_t i = n - 1; i >= 0; --i) {
+    task_push(P, TK_EXPR, trx__array_obj(arr, i), PREC_LOWEST);
+    if (i > 0 || sep_first) task_push(P, TK_TEXT, ", ", 0);
+  }
+}
+
+/* What follows a call's positional arguments: attrs, ty_args and the closing parenthesis. */
+static void p_call_end(trx__P* P, trx_call_t* c, trx__buf_t* b, bool first) {
+  p_attrs_kwargs(P, c->attrs, b, &first);
+  if (c->ty_args != NULL && tether_array_size(c->ty_args) > 0) {
+    if (!first) trx__buf_puts(b, ", ");
+    trx__buf_puts(b, "ty_args=");
+    p_tuple_doc(P, c->ty_args, b, true, false);
+  }
+  trx__buf_puts(b, ")");
+}
+
 static void p_call(trx__P* P, trx_call_t* c, trx__buf_t* b) {
-  bool first = true;
+  bool first = true, op_expr = false;
   TVMFFIObject* op = c->op;
   if (trx_is(op, TRX_OP)) {
     p_op_name(P, op, b);
@@ -847,22 +889,15 @@ static void p_call(trx__P* P, trx_call_t* c, trx__buf_t* b) {
     put_quoted(b, sym.data, sym.size);
     first = false;
   } else {
-    p_expr(P, op, b, PREC_ATOM);
-    trx__buf_puts(b, "(");
+    op_expr = true;
   }
   int64_t n = c->args ? tether_array_size(c->args) : 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!first) trx__buf_puts(b, ", ");
-    first = false;
-    p_expr(P, trx__array_obj(c->args, i), b, PREC_LOWEST);
+  task_push(P, TK_CALL_END, c, first && n == 0);
+  task_push_items(P, c->args, n, !first);
+  if (op_expr) {
+    task_push(P, TK_TEXT, "(", 0);
+    task_push(P, TK_EXPR, op, PREC_ATOM);
   }
-  p_attrs_kwargs(P, c->attrs, b, &first);
-  if (c->ty_args != NULL && tether_array_size(c->ty_args) > 0) {
-    if (!first) trx__buf_puts(b, ", ");
-    trx__buf_puts(b, "ty_args=");
-    p_tuple_doc(P, c->ty_args, b, true, false);
-  }
-  trx__buf_puts(b, ")");
 }
 
 /* Operators are left-associative: a right operand of equal precedence gets parentheses. */
@@ -874,24 +909,27 @@ static bool p_binop(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
     if (my == 0) {
       put_T(P, b, trx__binops[i].op);
       trx__buf_puts(b, "(");
-      p_expr(P, x->a, b, PREC_LOWEST);
-      trx__buf_puts(b, ", ");
-      p_expr(P, x->b, b, PREC_LOWEST);
-      trx__buf_puts(b, ")");
+      task_push(P, TK_TEXT, ")", 0);
+      task_push(P, TK_EXPR, x->b, PREC_LOWEST);
+      task_push(P, TK_TEXT, ", ", 0);
+      task_push(P, TK_EXPR, x->a, PREC_LOWEST);
       return true;
     }
     bool paren = my < prec;
-    if (paren) trx__buf_puts(b, "(");
-    p_expr(P, x->a, b, my);
-    trx__buf_puts(b, trx__binops[i].op);
-    p_expr(P, x->b, b, my + 1);
-    if (paren) trx__buf_puts(b, ")");
+    if (paren) {
+      trx__buf_puts(b, "(");
+      task_push(P, TK_TEXT, ")", 0);
+    }
+    task_push(P, TK_EXPR, x->b, my + 1);
+    task_push(P, TK_TEXT, trx__binops[i].op, 0);
+    task_push(P, TK_EXPR, x->a, my);
     return true;
   }
   return false;
 }
 
-static void p_expr(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
+/* One node: writes its text up to its first child and pushes the rest. */
+static void p_expr_step(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
   if (e == NULL) {
     trx__buf_puts(b, "None");
   } else if (trx_is(e, TRX_VAR)) {
@@ -917,18 +955,20 @@ static void p_expr(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
   } else if (trx_is(e, TRX_CALL)) {
     p_call(P, (trx_call_t*)e, b);
   } else if (trx_is(e, TRX_TUPLE)) {
+    /* a Python tuple: "(a, b)", "(a,)" */
     TVMFFIObject* f = ((trx_tuple_t*)e)->fields;
-    if (f == NULL || tether_array_size(f) == 0) {
+    int64_t n = f != NULL ? tether_array_size(f) : 0;
+    if (n == 0) {
       put_R(P, b, "tuple()");
     } else {
-      p_tuple_doc(P, f, b, false, false);
+      trx__buf_puts(b, "(");
+      task_push(P, TK_TEXT, n == 1 ? ",)" : ")", 0);
+      task_push_items(P, f, n, false);
     }
   } else if (trx_is(e, TRX_TUPLE_GET_ITEM)) {
     trx_tuple_get_item_t* g = (trx_tuple_get_item_t*)e;
-    p_expr(P, g->tuple_value, b, PREC_ATOM);
-    trx__buf_puts(b, "[");
-    sb_put_i64(b, g->index);
-    trx__buf_puts(b, "]");
+    task_push(P, TK_GET_ITEM_END, g, 0);
+    task_push(P, TK_EXPR, g->tuple_value, PREC_ATOM);
   } else if (trx_is(e, TRX_SHAPE_EXPR)) {
     put_R(P, b, "shape([");
     p_items(P, ((trx_shape_expr_t*)e)->values, b, false, true);
@@ -942,6 +982,30 @@ static void p_expr(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
     trx__buf_puts(b, ")");
   } else {
     p_metadata(P, e, b);
+  }
+}
+
+static void p_expr(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
+  size_t base = P->ntasks;
+  task_push(P, TK_EXPR, e, prec);
+  while (P->ntasks > base) {
+    struct trx__task t = P->tasks[--P->ntasks];
+    switch (t.kind) {
+      case TK_EXPR:
+        p_expr_step(P, (TVMFFIObject*)t.p, b, t.arg);
+        break;
+      case TK_TEXT:
+        trx__buf_puts(b, t.p);
+        break;
+      case TK_CALL_END:
+        p_call_end(P, (trx_call_t*)t.p, b, t.arg != 0);
+        break;
+      case TK_GET_ITEM_END:
+        trx__buf_puts(b, "[");
+        sb_put_i64(b, ((const trx_tuple_get_item_t*)t.p)->index);
+        trx__buf_puts(b, "]");
+        break;
+    }
   }
 }
 
@@ -1574,6 +1638,7 @@ static void p_free(trx__P* P) {
   free(P->meta);
   for (size_t i = 0; i < P->ntv; ++i) free(P->tvars[i]);
   free(P->tvars);
+  free(P->tasks);
 }
 
 /* Renders the root into a malloc'd string (NULL with an error raised). */
