@@ -493,11 +493,38 @@ int trx_structural_first_mismatch(const TVMFFIAny* a, const TVMFFIAny* b, bool m
 
 /* ---- hash ---------------------------------------------------------------------------------- */
 
-/* Types are hashed with a memo: a type object (and everything below it) that reaches no
+/* The hash runs an explicit work stack: IR nests without bound (a chain of 100,000 Calls).
+ * A container or a node to hash field by field is a frame; the top frame hands out its next
+ * child, whose hash is folded into the frame's accumulator when it is known (at once for a
+ * leaf, when its own frame finishes otherwise).  Children are visited in the order of the
+ * recursive definition: fields in reflection order, array items in order, map entries key
+ * then value.  Vars (their type, once, at definition) and modules hash through a nested run
+ * of the same loop above the current frames.
+ *
+ * Types are hashed with a memo: a type object (and everything below it) that reaches no
  * variable hashes the same wherever it appears, so its hash is kept by address for the rest
  * of the run (var.ty and the bound Call's ty are often one object).  nvars counts the
  * variables reached so far, which tells whether a subtree reached one. */
 _Static_assert(sizeof(uintptr_t) >= sizeof(uint64_t), "the memo keeps hashes in pointer slots");
+
+typedef enum { HF_FIELDS, HF_ARRAY, HF_LIST, HF_MAP } trx__hf_kind;
+
+typedef struct {
+  trx__hf_kind kind;
+  bool def;
+  bool memo;       /* HF_FIELDS of a type: memoize the result if no var was reached */
+  bool owned;      /* `held` is an owning value read from a field */
+  bool key_done;   /* HF_MAP: the current entry's key is hashed (its hash in `aux`) */
+  TVMFFIObject* o;
+  const trx__ftab_t* tab;
+  const TVMFFIAny* items; /* HF_ARRAY */
+  const TVMFFIAny* val;   /* HF_MAP: the current entry's value */
+  int64_t i, n;           /* next field / item; HF_MAP: map position */
+  uint64_t r;             /* accumulator (HF_MAP: the sum of the entries) */
+  uint64_t aux;           /* nvars at the start (memo) / the key hash (HF_MAP) */
+  TVMFFIAny held;
+} trx__hframe;
+
 typedef struct {
   bool map_free_vars;
   trx__pmap defs; /* var -> definition order + 1 */
@@ -505,6 +532,8 @@ typedef struct {
   uintptr_t next;
   uint64_t nvars;
   bool oom;
+  trx__hframe* frames;
+  size_t nframes, capframes;
 } trx__shash;
 
 static uint64_t trx__mix(uint64_t h, uint64_t x) {
@@ -520,26 +549,39 @@ static uint64_t trx__bytes_hash(const void* p, size_t n) {
 }
 
 static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def);
-static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def);
 
-static uint64_t trx__h_fields_of(trx__shash* h, TVMFFIObject* o, const trx__ftab_t* tab, bool def) {
-  const TVMFFITypeInfo* info = tab->info;
-  uint64_t r = info->type_key_hash ? info->type_key_hash
-                                   : trx__bytes_hash(info->type_key.data, info->type_key.size);
-  for (int32_t i = 0; i < tab->n; ++i) {
-    const trx__fdesc_t* f = &tab->f[i];
-    if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-    bool owned;
-    TVMFFIAny v = trx__field_read(o, f, &owned);
-    r = trx__mix(r, trx__h_any(h, &v, def || (f->flags & TRX__DEF_FLAGS) != 0));
-    if (owned) tether_any_release(&v);
+/* A new top frame (zeroed but for kind, object and def); NULL when out of memory. */
+static trx__hframe* trx__h_push(trx__shash* h, trx__hf_kind kind, TVMFFIObject* o, bool def) {
+  if (h->nframes == h->capframes) {
+    size_t cap = h->capframes ? 2 * h->capframes : 64;
+    trx__hframe* f = realloc(h->frames, cap * sizeof(*f));
+    if (f == NULL) {
+      h->oom = true;
+      return NULL;
+    }
+    h->frames = f;
+    h->capframes = cap;
   }
-  return r;
+  trx__hframe* f = &h->frames[h->nframes++];
+  memset(f, 0, sizeof(*f));
+  f->kind = kind;
+  f->o = o;
+  f->def = def;
+  return f;
 }
 
-static uint64_t trx__h_fields(trx__shash* h, TVMFFIObject* o, bool def) {
-  return trx__h_fields_of(h, o, trx__ftab(o->type_index), def);
+static trx__hframe* trx__h_push_fields(trx__shash* h, TVMFFIObject* o, const trx__ftab_t* tab, bool def) {
+  trx__hframe* f = trx__h_push(h, HF_FIELDS, o, def);
+  if (f == NULL) return NULL;
+  const TVMFFITypeInfo* info = tab->info;
+  f->tab = tab;
+  f->r = info->type_key_hash ? info->type_key_hash : trx__bytes_hash(info->type_key.data, info->type_key.size);
+  return f;
 }
+
+/* Runs the frames above `base` (the one at `base` included) to completion; the result of
+ * the frame at `base`. */
+static uint64_t trx__h_drive(trx__shash* h, size_t base);
 
 static uint64_t trx__h_var(trx__shash* h, TVMFFIObject* o, bool def) {
   h->nvars++;
@@ -549,7 +591,9 @@ static uint64_t trx__h_var(trx__shash* h, TVMFFIObject* o, bool def) {
   if (!def && !h->map_free_vars) return trx__mix(tag ^ 0x1d, (uint64_t)(uintptr_t)o);
   idx = (const void*)(++h->next);
   if (!trx__pmap_put(&h->defs, o, idx)) h->oom = true;
-  return trx__mix(trx__mix(tag, (uint64_t)(uintptr_t)idx), trx__h_fields(h, o, def));
+  size_t base = h->nframes;
+  uint64_t fields = trx__h_push_fields(h, o, trx__ftab(o->type_index), def) != NULL ? trx__h_drive(h, base) : 0;
+  return trx__mix(trx__mix(tag, (uint64_t)(uintptr_t)idx), fields);
 }
 
 static int trx__cmp_gv_names(const void* x, const void* y) {
@@ -588,11 +632,18 @@ static uint64_t trx__h_module(trx__shash* h, TVMFFIObject* o) {
     if (f != NULL) r = trx__mix(r, trx__h_any(h, f, false));
   }
   free(gvs);
-  return trx__mix(r, trx__h_obj(h, m->attrs, false));
+  TVMFFIAny attrs = m->attrs != NULL ? tether_any_object(m->attrs) : tether_any_none();
+  return trx__mix(r, m->attrs != NULL ? trx__h_any(h, &attrs, false) : 0x6e6f6e65);
 }
 
-static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
-  if (o == NULL) return 0x6e6f6e65;
+/* Starts hashing object `o`: true with *out set when the hash is known at once, false when
+ * a frame was pushed (or out of memory: then *out is a placeholder). */
+static bool trx__h_obj_begin(trx__shash* h, TVMFFIObject* o, bool def, uint64_t* out) {
+  *out = 0;
+  if (o == NULL) {
+    *out = 0x6e6f6e65;
+    return true;
+  }
   int32_t ti = o->type_index;
   if (ti >= kTVMFFIDynObjectBegin) {
     /* IR nodes and other dynamic types: one table lookup decides (same order as below). */
@@ -600,50 +651,54 @@ static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
     uint64_t m = tab->info != NULL ? tab->isa : trx__isa_mask(ti);
     if ((m >> TRX_OP) & 1) {
       TVMFFIByteArray name = trx__str(&((const trx_op_t*)o)->name);
-      return trx__mix(0x6f70, trx__bytes_hash(name.data, name.size));
+      *out = trx__mix(0x6f70, trx__bytes_hash(name.data, name.size));
+      return true;
     }
-    if (((m >> TRX_VAR) & 1) || ((m >> TRX_GLOBAL_VAR) & 1)) return trx__h_var(h, o, def);
-    if ((m >> TRX_IR_MODULE) & 1) return trx__h_module(h, o);
-    if (!tab->tree_node) return trx__mix(0x6964, (uint64_t)(uintptr_t)o);
-    if (!((m >> TRX_TYPE) & 1)) return trx__h_fields_of(h, o, tab, def);
+    if (((m >> TRX_VAR) & 1) || ((m >> TRX_GLOBAL_VAR) & 1)) {
+      *out = trx__h_var(h, o, def);
+      return true;
+    }
+    if ((m >> TRX_IR_MODULE) & 1) {
+      *out = trx__h_module(h, o);
+      return true;
+    }
+    if (!tab->tree_node) {
+      *out = trx__mix(0x6964, (uint64_t)(uintptr_t)o);
+      return true;
+    }
+    if (!((m >> TRX_TYPE) & 1)) return trx__h_push_fields(h, o, tab, def) == NULL;
     const void* memo = trx__pmap_get(&h->memo, o);
-    if (memo != NULL) return (uint64_t)(uintptr_t)memo;
-    uint64_t nvars = h->nvars;
-    uint64_t r = trx__h_fields_of(h, o, tab, def);
-    if (r == 0) r = 1; /* memo values are never 0 (whether memoized or not, for consistency) */
-    if (h->nvars == nvars) (void)trx__pmap_put(&h->memo, o, (const void*)(uintptr_t)r); /* best effort */
-    return r;
+    if (memo != NULL) {
+      *out = (uint64_t)(uintptr_t)memo;
+      return true;
+    }
+    trx__hframe* f = trx__h_push_fields(h, o, tab, def);
+    if (f == NULL) return true;
+    f->memo = true;
+    f->aux = h->nvars;
+    return false;
   }
   if (ti == kTVMFFIStr || ti == kTVMFFIBytes) {
     TVMFFIAny v = tether_any_object(o);
-    return trx__h_any(h, &v, def);
+    *out = trx__h_any(h, &v, def);
+    return true;
   }
-  if (ti == kTVMFFIArray) {
-    int64_t n;
-    const TVMFFIAny* items = trx__arr_items(o, &n);
-    uint64_t r = trx__mix(0x617272, (uint64_t)n);
-    for (int64_t i = 0; i < n; ++i) r = trx__mix(r, trx__h_any(h, &items[i], def));
-    return r;
-  }
-  if (ti == kTVMFFIList) {
-    int64_t n = tether_list_size(o);
-    uint64_t r = trx__mix(0x6c7374, (uint64_t)n);
-    for (int64_t i = 0; i < n; ++i) r = trx__mix(r, trx__h_any(h, tether_list_at(o, i), def));
-    return r;
-  }
-  if (ti == kTVMFFIMap || ti == kTVMFFIDict) {
-    int64_t pos = 0;
-    const TVMFFIAny *k, *v;
-    uint64_t sum = 0;
-    while (tether_map_next(o, &pos, &k, &v)) {
-      uint64_t kh = trx__h_any(h, k, def);
-      sum += trx__mix(kh, trx__h_any(h, v, def));
+  if (ti == kTVMFFIArray || ti == kTVMFFIList) {
+    trx__hframe* f = trx__h_push(h, ti == kTVMFFIArray ? HF_ARRAY : HF_LIST, o, def);
+    if (f == NULL) return true;
+    if (ti == kTVMFFIArray) {
+      f->items = trx__arr_items(o, &f->n);
+    } else {
+      f->n = tether_list_size(o);
     }
-    return trx__mix(trx__mix(0x6d6170, (uint64_t)tether_map_size(o)), sum);
+    f->r = trx__mix(ti == kTVMFFIArray ? 0x617272 : 0x6c7374, (uint64_t)f->n);
+    return false;
   }
+  if (ti == kTVMFFIMap || ti == kTVMFFIDict) return trx__h_push(h, HF_MAP, o, def) == NULL;
   if (ti == kTVMFFIShape) {
     int64_t n = tether_shape_size(o);
-    return trx__mix(0x736870, trx__bytes_hash(tether_shape_data(o), sizeof(int64_t) * (size_t)(n > 0 ? n : 0)));
+    *out = trx__mix(0x736870, trx__bytes_hash(tether_shape_data(o), sizeof(int64_t) * (size_t)(n > 0 ? n : 0)));
+    return true;
   }
   if (ti == kTVMFFITensor) {
     const DLTensor* t = tether_tensor_dl(o);
@@ -654,22 +709,35 @@ static uint64_t trx__h_obj(trx__shash* h, TVMFFIObject* o, bool def) {
     if (nb > 0 && t->device.device_type == kDLCPU) {
       r = trx__mix(r, trx__bytes_hash((const char*)t->data + t->byte_offset, (size_t)nb));
     }
-    return r;
+    *out = r;
+    return true;
   }
   if (trx_is(o, TRX_OP)) {
     TVMFFIByteArray name = trx__str(&((const trx_op_t*)o)->name);
-    return trx__mix(0x6f70, trx__bytes_hash(name.data, name.size));
+    *out = trx__mix(0x6f70, trx__bytes_hash(name.data, name.size));
+    return true;
   }
-  if (trx__is_free_var(o)) return trx__h_var(h, o, def);
-  if (trx_is(o, TRX_IR_MODULE)) return trx__h_module(h, o);
-  if (trx__is_reflected(o)) return trx__h_fields(h, o, def);
-  return trx__mix(0x6964, (uint64_t)(uintptr_t)o);
+  if (trx__is_free_var(o)) {
+    *out = trx__h_var(h, o, def);
+    return true;
+  }
+  if (trx_is(o, TRX_IR_MODULE)) {
+    *out = trx__h_module(h, o);
+    return true;
+  }
+  if (trx__is_reflected(o)) return trx__h_push_fields(h, o, trx__ftab(ti), def) == NULL;
+  *out = trx__mix(0x6964, (uint64_t)(uintptr_t)o);
+  return true;
 }
 
-static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def) {
+/* The hash of a non-object value, or false for objects. */
+static bool trx__h_leaf(const TVMFFIAny* v, uint64_t* out) {
   TVMFFIByteArray s;
-  if (trx__maybe_str(v) && tether_any_get_str(v, &s)) return trx__mix(0x737472, trx__bytes_hash(s.data, s.size));
-  if (tether_any_is_object(v)) return trx__h_obj(h, v->v_obj, def);
+  if (trx__maybe_str(v) && tether_any_get_str(v, &s)) {
+    *out = trx__mix(0x737472, trx__bytes_hash(s.data, s.size));
+    return true;
+  }
+  if (tether_any_is_object(v)) return false;
   uint64_t payload;
   switch (v->type_index) {
     case kTVMFFINone:
@@ -695,7 +763,111 @@ static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def) {
     default:
       payload = tether_any_hash(v);
   }
-  return trx__mix((uint64_t)(int64_t)v->type_index, payload);
+  *out = trx__mix((uint64_t)(int64_t)v->type_index, payload);
+  return true;
+}
+
+static bool trx__h_begin(trx__shash* h, const TVMFFIAny* v, bool def, uint64_t* out) {
+  return trx__h_leaf(v, out) || trx__h_obj_begin(h, v->v_obj, def, out);
+}
+
+/* The next child of frame f into *child / *def; false when f has no more children. */
+static bool trx__h_next(trx__hframe* f, const TVMFFIAny** child, bool* def, TVMFFIAny* scratch) {
+  *def = f->def;
+  switch (f->kind) {
+    case HF_FIELDS:
+      for (; f->i < f->tab->n; ++f->i) {
+        const trx__fdesc_t* fd = &f->tab->f[f->i];
+        if (fd->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+        *scratch = trx__field_read(f->o, fd, &f->owned);
+        if (f->owned) f->held = *scratch;
+        *def = f->def || (fd->flags & TRX__DEF_FLAGS) != 0;
+        f->i++;
+        *child = scratch;
+        return true;
+      }
+      return false;
+    case HF_ARRAY:
+      if (f->i >= f->n) return false;
+      *child = &f->items[f->i++];
+      return true;
+    case HF_LIST:
+      if (f->i >= f->n) return false;
+      *child = tether_list_at(f->o, f->i++);
+      return true;
+    case HF_MAP: {
+      if (f->key_done) {
+        *child = f->val;
+        return true;
+      }
+      const TVMFFIAny* k;
+      if (!tether_map_next(f->o, &f->n, &k, &f->val)) return false;
+      *child = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Folds the hash of the child f handed out last into f. */
+static void trx__h_absorb(trx__hframe* f, uint64_t x) {
+  switch (f->kind) {
+    case HF_FIELDS:
+      if (f->owned) tether_any_release(&f->held);
+      f->owned = false;
+      f->r = trx__mix(f->r, x);
+      break;
+    case HF_ARRAY:
+    case HF_LIST:
+      f->r = trx__mix(f->r, x);
+      break;
+    case HF_MAP:
+      if (!f->key_done) {
+        f->aux = x;
+        f->key_done = true;
+      } else {
+        f->r += trx__mix(f->aux, x);
+        f->key_done = false;
+      }
+      break;
+  }
+}
+
+static uint64_t trx__h_finish(trx__shash* h, const trx__hframe* f) {
+  if (f->kind == HF_MAP) return trx__mix(trx__mix(0x6d6170, (uint64_t)tether_map_size(f->o)), f->r);
+  uint64_t r = f->r;
+  if (f->memo) {
+    if (r == 0) r = 1; /* memo values are never 0 (whether memoized or not, for consistency) */
+    if (h->nvars == f->aux) (void)trx__pmap_put(&h->memo, f->o, (const void*)(uintptr_t)r); /* best effort */
+  }
+  return r;
+}
+
+static uint64_t trx__h_drive(trx__shash* h, size_t base) {
+  for (;;) {
+    trx__hframe* f = &h->frames[h->nframes - 1];
+    const TVMFFIAny* child;
+    TVMFFIAny scratch;
+    bool def;
+    uint64_t x;
+    if (trx__h_next(f, &child, &def, &scratch)) {
+      /* a field value read into `scratch` stays valid: it is a view of the object or `held` */
+      if (!trx__h_begin(h, child, def, &x)) continue;
+      trx__h_absorb(&h->frames[h->nframes - 1], x); /* f may have moved (nested runs grow the stack) */
+      continue;
+    }
+    x = trx__h_finish(h, f);
+    h->nframes--;
+    if (h->nframes == base) return x;
+    trx__h_absorb(&h->frames[h->nframes - 1], x);
+  }
+}
+
+static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def) {
+  size_t base = h->nframes;
+  uint64_t x;
+  if (trx__h_begin(h, v, def, &x)) return x;
+  return trx__h_drive(h, base);
 }
 
 uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars) {
@@ -706,6 +878,7 @@ uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars) {
   uint64_t r = trx__h_any(&h, v, false);
   trx__pmap_free(&h.defs);
   trx__pmap_free(&h.memo);
+  free(h.frames);
   return r;
 }
 
