@@ -191,6 +191,8 @@ typedef struct {
   char *ml, *mr;      /* first mismatch paths (owned) */
   bool record;        /* track paths (only when the caller wants the mismatch) */
   bool oom;
+  struct trx__eframe* frames; /* the work stack (see trx__eq_drive) */
+  size_t nframes, capframes;
 } trx__seq;
 
 static bool trx__mismatch(trx__seq* c) {
@@ -218,56 +220,69 @@ static void trx__pop(trx__seq* c, size_t ln, size_t rn) {
   if (c->rp.s) c->rp.s[rn] = '\0';
 }
 
-static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def);
-static bool trx__eq_obj(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def);
+/* Equality runs an explicit work stack, as the hash does: a pair of containers or nodes to
+ * compare child by child is a frame; the top frame hands out its next pair of children
+ * (after appending the child's path segment), and a pair found unequal ends the whole
+ * comparison (every frame above the caller's is dropped, its path restored).  Children come
+ * in the order of the recursive definition, so var mappings are made in the same order and
+ * the first mismatch reported is the same. */
+typedef enum { EF_FIELDS, EF_ARRAY, EF_LIST, EF_MAP } trx__ef_kind;
 
-static bool trx__eq_fields(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  const trx__ftab_t* tab = trx__ftab(a->type_index);
-  for (int32_t i = 0; i < tab->n; ++i) {
-    const trx__fdesc_t* f = &tab->f[i];
-    if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-    size_t ln = c->lp.n, rn = c->rp.n;
-    if (c->record) {
-      char seg[128];
-      snprintf(seg, sizeof(seg), ".%.*s", (int)f->info->name.size, f->info->name.data);
-      trx__push(c, seg, NULL, &ln, &rn);
+typedef struct trx__eframe {
+  trx__ef_kind kind;
+  bool def;
+  bool pending;  /* a child pair was handed out: its segment is on the paths */
+  bool oa, ob;   /* va / vb are owning values */
+  TVMFFIObject *a, *b;
+  const trx__ftab_t* tab;
+  const TVMFFIAny *xa, *xb; /* EF_ARRAY items */
+  int64_t na, nb;
+  int64_t i;      /* next field / item; EF_MAP: position in a */
+  size_t ln, rn;  /* path lengths before the pending child's segment */
+  TVMFFIAny va, vb; /* EF_FIELDS: the pending field values */
+} trx__eframe;
+
+static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def);
+
+static trx__eframe* trx__eq_push(trx__seq* c, trx__ef_kind kind, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  if (c->nframes == c->capframes) {
+    size_t cap = c->capframes ? 2 * c->capframes : 64;
+    trx__eframe* f = realloc(c->frames, cap * sizeof(*f));
+    if (f == NULL) {
+      c->oom = true;
+      return NULL;
     }
-    bool oa, ob;
-    TVMFFIAny va = trx__field_read(a, f, &oa), vb = trx__field_read(b, f, &ob);
-    bool ok = trx__eq_any(c, &va, &vb, def || (f->flags & TRX__DEF_FLAGS) != 0);
-    if (oa) tether_any_release(&va);
-    if (ob) tether_any_release(&vb);
-    trx__pop(c, ln, rn);
-    if (!ok) return false;
+    c->frames = f;
+    c->capframes = cap;
   }
-  return true;
+  trx__eframe* f = &c->frames[c->nframes++];
+  memset(f, 0, sizeof(*f));
+  f->kind = kind;
+  f->a = a;
+  f->b = b;
+  f->def = def;
+  return f;
 }
 
-static bool trx__eq_array(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  int64_t na, nb;
-  const TVMFFIAny* xa = trx__arr_items(a, &na);
-  const TVMFFIAny* xb = trx__arr_items(b, &nb);
-  int64_t n = na < nb ? na : nb;
-  char seg[64], miss[64];
-  size_t ln, rn;
-  for (int64_t i = 0; i < n; ++i) {
-    ln = c->lp.n;
-    rn = c->rp.n;
-    if (c->record) {
-      snprintf(seg, sizeof(seg), "[%lld]", (long long)i);
-      trx__push(c, seg, NULL, &ln, &rn);
-    }
-    bool ok = trx__eq_any(c, &xa[i], &xb[i], def);
-    trx__pop(c, ln, rn);
-    if (!ok) return false;
-  }
-  if (na == nb) return true;
-  snprintf(seg, sizeof(seg), "[%lld]", (long long)n);
-  snprintf(miss, sizeof(miss), "[<missing:%lld>]", (long long)n);
-  trx__push(c, na > nb ? seg : miss, na > nb ? miss : seg, &ln, &rn);
-  trx__mismatch(c);
-  trx__pop(c, ln, rn);
-  return false;
+/* The pending child of f is done: release its field values, drop its path segment. */
+static void trx__eq_after(trx__seq* c, trx__eframe* f) {
+  if (!f->pending) return;
+  if (f->oa) tether_any_release(&f->va);
+  if (f->ob) tether_any_release(&f->vb);
+  f->oa = f->ob = false;
+  trx__pop(c, f->ln, f->rn);
+  f->pending = false;
+}
+
+/* Runs the frames from `base` up; whether the pair of the frame at `base` is equal. */
+static bool trx__eq_drive(trx__seq* c, size_t base);
+
+static bool trx__eq_fields(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  size_t base = c->nframes;
+  trx__eframe* f = trx__eq_push(c, EF_FIELDS, a, b, def);
+  if (f == NULL) return false;
+  f->tab = trx__ftab(a->type_index);
+  return trx__eq_drive(c, base);
 }
 
 /* The rhs entry matching lhs key k: through the var mapping for var keys, else by value. */
@@ -280,26 +295,92 @@ static const TVMFFIAny* trx__rhs_lookup(trx__seq* c, TVMFFIObject* b, const TVMF
   return tether_map_find(b, k);
 }
 
-static bool trx__eq_map(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  if (tether_map_size(a) != tether_map_size(b)) return trx__mismatch(c);
-  int64_t pos = 0;
-  const TVMFFIAny *k, *v;
-  while (tether_map_next(a, &pos, &k, &v)) {
-    trx__buf_t seg = {0};
-    if (c->record) {
-      trx__buf_puts(&seg, "[");
-      trx__key_text(&seg, k);
-      trx__buf_puts(&seg, "]");
-    }
-    size_t ln, rn;
-    trx__push(c, seg.s ? seg.s : "[?]", NULL, &ln, &rn);
-    free(seg.s);
-    const TVMFFIAny* rv = trx__rhs_lookup(c, b, k);
-    bool ok = rv != NULL ? trx__eq_any(c, v, rv, def) : trx__mismatch(c);
-    trx__pop(c, ln, rn);
-    if (!ok) return false;
+/* The segment of map key k: "[key]". */
+static void trx__push_key(trx__seq* c, const TVMFFIAny* k, size_t* ln, size_t* rn) {
+  trx__buf_t seg = {0};
+  if (c->record) {
+    trx__buf_puts(&seg, "[");
+    trx__key_text(&seg, k);
+    trx__buf_puts(&seg, "]");
   }
-  return true;
+  trx__push(c, seg.s ? seg.s : "[?]", NULL, ln, rn);
+  free(seg.s);
+}
+
+/* The next child pair of f (its segment appended): 1; f is done and equal: 0; f is done
+ * and unequal (the mismatch recorded): -1. */
+static int trx__eq_next(trx__seq* c, trx__eframe* f, const TVMFFIAny** x, const TVMFFIAny** y, bool* def) {
+  char seg[128];
+  *def = f->def;
+  switch (f->kind) {
+    case EF_FIELDS:
+      for (; f->i < f->tab->n; ++f->i) {
+        const trx__fdesc_t* fd = &f->tab->f[f->i];
+        if (fd->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+        f->ln = c->lp.n;
+        f->rn = c->rp.n;
+        if (c->record) {
+          snprintf(seg, sizeof(seg), ".%.*s", (int)fd->info->name.size, fd->info->name.data);
+          trx__push(c, seg, NULL, &f->ln, &f->rn);
+        }
+        f->va = trx__field_read(f->a, fd, &f->oa);
+        f->vb = trx__field_read(f->b, fd, &f->ob);
+        *def = f->def || (fd->flags & TRX__DEF_FLAGS) != 0;
+        f->i++;
+        f->pending = true;
+        *x = &f->va;
+        *y = &f->vb;
+        return 1;
+      }
+      return 0;
+    case EF_ARRAY:
+    case EF_LIST: {
+      int64_t n = f->na < f->nb ? f->na : f->nb;
+      if (f->i < n) {
+        f->ln = c->lp.n;
+        f->rn = c->rp.n;
+        if (c->record) {
+          snprintf(seg, sizeof(seg), "[%lld]", (long long)f->i);
+          trx__push(c, seg, NULL, &f->ln, &f->rn);
+        }
+        f->pending = true;
+        if (f->kind == EF_ARRAY) {
+          *x = &f->xa[f->i];
+          *y = &f->xb[f->i];
+        } else {
+          *x = tether_list_at(f->a, f->i);
+          *y = tether_list_at(f->b, f->i);
+        }
+        f->i++;
+        return 1;
+      }
+      if (f->na == f->nb) return 0;
+      char miss[64];
+      size_t ln, rn;
+      snprintf(seg, sizeof(seg), "[%lld]", (long long)n);
+      snprintf(miss, sizeof(miss), "[<missing:%lld>]", (long long)n);
+      trx__push(c, f->na > f->nb ? seg : miss, f->na > f->nb ? miss : seg, &ln, &rn);
+      trx__mismatch(c);
+      trx__pop(c, ln, rn);
+      return -1;
+    }
+    case EF_MAP: {
+      const TVMFFIAny *k, *v;
+      if (!tether_map_next(f->a, &f->i, &k, &v)) return 0;
+      trx__push_key(c, k, &f->ln, &f->rn);
+      f->pending = true;
+      const TVMFFIAny* rv = trx__rhs_lookup(c, f->b, k);
+      if (rv == NULL) {
+        trx__mismatch(c);
+        trx__eq_after(c, f);
+        return -1;
+      }
+      *x = v;
+      *y = rv;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* The GlobalVar of `mod`'s functions named `name` (borrowed), or NULL. */
@@ -312,6 +393,13 @@ static TVMFFIObject* trx__module_gv(TVMFFIObject* funcs, TVMFFIByteArray name) {
     if (s.size == name.size && memcmp(s.data, name.data, s.size) == 0) return k->v_obj;
   }
   return NULL;
+}
+
+/* Two objects (either may be NULL), through a nested run of the work stack. */
+static bool trx__eq_objs(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  if (a == NULL || b == NULL) return a == b ? true : trx__mismatch(c);
+  TVMFFIAny x = tether_any_object(a), y = tether_any_object(b);
+  return trx__eq_any(c, &x, &y, def);
 }
 
 static bool trx__eq_module(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b) {
@@ -331,24 +419,19 @@ static bool trx__eq_module(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b) {
     const void* mapped = trx__pmap_get(&c->fwd, gv);
     if (rgv == NULL || (mapped != NULL && mapped != rgv) ||
         (mapped == NULL && trx__pmap_get(&c->bwd, rgv) != NULL)) {
-      trx__buf_t seg = {0};
-      trx__buf_puts(&seg, "[");
-      trx__key_text(&seg, k);
-      trx__buf_puts(&seg, "]");
       size_t l2, r2;
-      trx__push(c, seg.s ? seg.s : "[?]", NULL, &l2, &r2);
-      free(seg.s);
+      trx__push_key(c, k, &l2, &r2);
       ok = trx__mismatch(c);
       trx__pop(c, l2, r2);
     } else if (mapped == NULL) {
       if (!trx__pmap_put(&c->fwd, gv, rgv) || !trx__pmap_put(&c->bwd, rgv, gv)) c->oom = true;
     }
   }
-  if (ok) ok = trx__eq_map(c, ma->functions, mb->functions, false);
+  if (ok) ok = trx__eq_objs(c, ma->functions, mb->functions, false);
   trx__pop(c, ln, rn);
   if (!ok) return false;
   trx__push(c, ".attrs", NULL, &ln, &rn);
-  ok = trx__eq_obj(c, ma->attrs, mb->attrs, false);
+  ok = trx__eq_objs(c, ma->attrs, mb->attrs, false);
   trx__pop(c, ln, rn);
   return ok;
 }
@@ -365,53 +448,61 @@ static bool trx__eq_var(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def)
   return trx__eq_fields(c, a, b, def);
 }
 
-static bool trx__eq_obj(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  if (c->oom) return false;
-  if (a == NULL || b == NULL) return a == b ? true : trx__mismatch(c);
+enum { EQ_FALSE = 0, EQ_TRUE = 1, EQ_PUSHED = 2 };
+
+/* Starts comparing objects a and b: EQ_TRUE / EQ_FALSE when decided at once, EQ_PUSHED
+ * when a frame now compares their children. */
+static int trx__eq_obj_begin(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
+  if (c->oom) return EQ_FALSE;
+  if (a == NULL || b == NULL) return a == b ? EQ_TRUE : trx__mismatch(c);
   if (a->type_index != b->type_index) return trx__mismatch(c);
   /* Identical objects are equal unless free vars may still need mapping inside them. */
-  if (a == b && c->fwd.n == 0 && !c->map_free_vars) return true;
+  if (a == b && c->fwd.n == 0 && !c->map_free_vars) return EQ_TRUE;
   int32_t ti = a->type_index;
   if (ti == kTVMFFIStr || ti == kTVMFFIBytes) {
     TVMFFIAny x = tether_any_object(a), y = tether_any_object(b);
-    return tether_any_equal(&x, &y) ? true : trx__mismatch(c);
+    return tether_any_equal(&x, &y) ? EQ_TRUE : trx__mismatch(c);
   }
-  if (ti == kTVMFFIArray || ti == kTVMFFIList) {
-    if (ti == kTVMFFIList) {
-      /* Lists read element-wise like arrays. */
-      int64_t n = tether_list_size(a);
-      if (n != tether_list_size(b)) return trx__mismatch(c);
-      for (int64_t i = 0; i < n; ++i) {
-        char seg[64];
-        size_t ln, rn;
-        snprintf(seg, sizeof(seg), "[%lld]", (long long)i);
-        trx__push(c, seg, NULL, &ln, &rn);
-        bool ok = trx__eq_any(c, tether_list_at(a, i), tether_list_at(b, i), def);
-        trx__pop(c, ln, rn);
-        if (!ok) return false;
-      }
-      return true;
-    }
-    return trx__eq_array(c, a, b, def);
+  trx__eframe* f = NULL;
+  if (ti == kTVMFFIArray) {
+    if ((f = trx__eq_push(c, EF_ARRAY, a, b, def)) == NULL) return EQ_FALSE;
+    f->xa = trx__arr_items(a, &f->na);
+    f->xb = trx__arr_items(b, &f->nb);
+    return EQ_PUSHED;
   }
-  if (ti == kTVMFFIMap || ti == kTVMFFIDict) return trx__eq_map(c, a, b, def);
-  if (ti == kTVMFFIShape) return trx__shape_equal(a, b) ? true : trx__mismatch(c);
-  if (ti == kTVMFFITensor) return trx__tensor_equal(a, b) ? true : trx__mismatch(c);
-  if (trx_is(a, TRX_OP)) return trx__op_name_equal(a, b) ? true : trx__mismatch(c);
+  if (ti == kTVMFFIList) {
+    /* Lists read element-wise like arrays, but differ in size without a path. */
+    int64_t n = tether_list_size(a);
+    if (n != tether_list_size(b)) return trx__mismatch(c);
+    if ((f = trx__eq_push(c, EF_LIST, a, b, def)) == NULL) return EQ_FALSE;
+    f->na = f->nb = n;
+    return EQ_PUSHED;
+  }
+  if (ti == kTVMFFIMap || ti == kTVMFFIDict) {
+    if (tether_map_size(a) != tether_map_size(b)) return trx__mismatch(c);
+    return trx__eq_push(c, EF_MAP, a, b, def) != NULL ? EQ_PUSHED : EQ_FALSE;
+  }
+  if (ti == kTVMFFIShape) return trx__shape_equal(a, b) ? EQ_TRUE : trx__mismatch(c);
+  if (ti == kTVMFFITensor) return trx__tensor_equal(a, b) ? EQ_TRUE : trx__mismatch(c);
+  if (trx_is(a, TRX_OP)) return trx__op_name_equal(a, b) ? EQ_TRUE : trx__mismatch(c);
   if (trx__is_free_var(a)) return trx__eq_var(c, a, b, def);
   if (trx_is(a, TRX_IR_MODULE)) return trx__eq_module(c, a, b);
-  if (trx__is_reflected(a)) return trx__eq_fields(c, a, b, def);
-  return a == b ? true : trx__mismatch(c);
+  if (trx__is_reflected(a)) {
+    if ((f = trx__eq_push(c, EF_FIELDS, a, b, def)) == NULL) return EQ_FALSE;
+    f->tab = trx__ftab(ti);
+    return EQ_PUSHED;
+  }
+  return a == b ? EQ_TRUE : trx__mismatch(c);
 }
 
-static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def) {
+static int trx__eq_begin(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def) {
   TVMFFIByteArray sa, sb;
   bool as = trx__maybe_str(a) && tether_any_get_str(a, &sa);
   bool bs = trx__maybe_str(b) && tether_any_get_str(b, &sb);
   if (as || bs) {
-    return as && bs && sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0 ? true : trx__mismatch(c);
+    return as && bs && sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0 ? EQ_TRUE : trx__mismatch(c);
   }
-  if (tether_any_is_object(a) && tether_any_is_object(b)) return trx__eq_obj(c, a->v_obj, b->v_obj, def);
+  if (tether_any_is_object(a) && tether_any_is_object(b)) return trx__eq_obj_begin(c, a->v_obj, b->v_obj, def);
   if (a->type_index != b->type_index) return trx__mismatch(c);
   bool eq;
   switch (a->type_index) {
@@ -431,7 +522,37 @@ static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, boo
     default:
       eq = tether_any_equal(a, b);
   }
-  return eq ? true : trx__mismatch(c);
+  return eq ? EQ_TRUE : trx__mismatch(c);
+}
+
+static bool trx__eq_drive(trx__seq* c, size_t base) {
+  for (;;) {
+    trx__eframe* f = &c->frames[c->nframes - 1];
+    const TVMFFIAny *x, *y;
+    bool def;
+    int st = trx__eq_next(c, f, &x, &y, &def);
+    if (st == 1) {
+      int r = trx__eq_begin(c, x, y, def);
+      if (r == EQ_PUSHED) continue;
+      f = &c->frames[c->nframes - 1]; /* nested runs may have moved the stack */
+      if (r == EQ_FALSE) break;
+      trx__eq_after(c, f);
+      continue;
+    }
+    if (st < 0) break;
+    c->nframes--;
+    if (c->nframes == base) return true;
+    trx__eq_after(c, &c->frames[c->nframes - 1]);
+  }
+  /* unequal: drop the frames above the caller's, restoring the paths */
+  while (c->nframes > base) trx__eq_after(c, &c->frames[--c->nframes]);
+  return false;
+}
+
+static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def) {
+  size_t base = c->nframes;
+  int r = trx__eq_begin(c, a, b, def);
+  return r == EQ_PUSHED ? trx__eq_drive(c, base) : r == EQ_TRUE;
 }
 
 int trx__structural_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_vars, char** lhs_path,
@@ -455,6 +576,7 @@ int trx__structural_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool map_fre
   }
   free(c.lp.s);
   free(c.rp.s);
+  free(c.frames);
   trx__pmap_free(&c.fwd);
   trx__pmap_free(&c.bwd);
   return rc;
@@ -471,6 +593,7 @@ bool trx_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_
   free(c.mr);
   free(c.lp.s);
   free(c.rp.s);
+  free(c.frames);
   trx__pmap_free(&c.fwd);
   trx__pmap_free(&c.bwd);
   return eq;
