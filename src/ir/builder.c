@@ -91,6 +91,12 @@ typedef struct {
   /* Every symbolic var a function param or match_cast of this builder defined: known
    * non-negative for the rest of the builder's life (relax's analyzer marks them globally). */
   trx__var_set_t nonneg;
+  /* The normalizer's bound on recursion (see trx__norm_ahead): the arguments being
+   * normalized inside one another, and the Map<Expr, Expr> of results computed ahead (NULL
+   * outside a pass; only ever set during one trx__norm_arg call). */
+  int32_t arg_depth;
+  TVMFFIObject* ahead;
+  int32_t ahead_blocks; /* nblocks while b->ahead applies (not in blocks opened below) */
 } trx__builder_t;
 
 /* ---- small helpers ------------------------------------------------------------------------- */
@@ -379,11 +385,125 @@ static TVMFFIObject* trx__norm(trx__builder_t* b, TVMFFIObject* e) {
   return hit != NULL ? trx__ref(hit) : trx__visit(b, e);
 }
 
+/* ---- arguments nested without bound ----
+ * Normalizing an argument visits its own arguments first, so a chain of 100,000 nested
+ * Calls would nest 100,000 visits on the C stack.  Past TRX__NORM_MAX_DEPTH nested
+ * arguments, trx__norm_ahead walks the argument's subtree with an explicit stack and
+ * normalizes its nested arguments (those of Calls whose callee normalizes without side
+ * effects, of Tuples and of TupleGetItems) innermost first -- the order the recursive visit
+ * reaches them -- recording each result in b->ahead.  The visit that follows finds every
+ * argument there and goes one level deep, so the bindings, names and errors are those of
+ * the recursive form.  The table lives only for that one visit. */
+#define TRX__NORM_MAX_DEPTH 256
+
+static TVMFFIObject* trx__norm_arg(trx__builder_t* b, TVMFFIObject* e);
+
+/* The arguments trx__visit normalizes with trx__norm_arg in the block `e` is in, as an
+ * Array (borrowed) or a single expr; false when `e` has none or is left to the visit. */
+static bool trx__nested_args(TVMFFIObject* e, TVMFFIObject** arr, TVMFFIObject** one) {
+  *arr = *one = NULL;
+  switch (trx__kind_of(e)) {
+    case TRX_CALL: {
+      int op = trx__kind_of(((trx_call_t*)e)->op);
+      if (op != TRX_OP && op != TRX_GLOBAL_VAR && op != TRX_EXTERN_FUNC) return false;
+      *arr = ((trx_call_t*)e)->args;
+      return true;
+    }
+    case TRX_TUPLE:
+      *arr = ((trx_tuple_t*)e)->fields;
+      return true;
+    case TRX_TUPLE_GET_ITEM:
+      *one = ((trx_tuple_get_item_t*)e)->tuple_value;
+      return true;
+    default:
+      return false;
+  }
+}
+
+static const TVMFFIAny* trx__ahead_find(trx__builder_t* b, TVMFFIObject* e) {
+  if (b->ahead == NULL || b->nblocks != b->ahead_blocks) return NULL;
+  TVMFFIAny k = tether_any_object(e);
+  return tether_map_find(b->ahead, &k);
+}
+
+/* Child i of `e` per trx__nested_args (borrowed), or NULL past the end / for a non-Expr. */
+static TVMFFIObject* trx__nested_child(TVMFFIObject* e, int64_t i) {
+  TVMFFIObject *arr, *one;
+  if (!trx__nested_args(e, &arr, &one)) return NULL;
+  if (one != NULL) return i == 0 ? one : NULL;
+  const TVMFFIAny* v = tether_array_at(arr, i);
+  return v != NULL && tether_any_is_object(v) && trx_is(v->v_obj, TRX_EXPR) ? v->v_obj : NULL;
+}
+
+static int64_t trx__nested_count(TVMFFIObject* e) {
+  TVMFFIObject *arr, *one;
+  if (!trx__nested_args(e, &arr, &one)) return 0;
+  return one != NULL ? 1 : tether_array_size(arr);
+}
+
+/* Normalizes the nested arguments below `e` (not `e` itself) into b->ahead. */
+static int trx__norm_ahead(trx__builder_t* b, TVMFFIObject* e) {
+  typedef struct {
+    TVMFFIObject* e;
+    int64_t next, n;
+  } item_t;
+  item_t* stack = NULL;
+  size_t n = 0, cap = 0;
+  int rc = -1;
+  if (b->ahead == NULL && (b->ahead = trx__new_map()) == NULL) return -1;
+  b->ahead_blocks = b->nblocks;
+  if ((stack = malloc(sizeof(item_t) * (cap = 64))) == NULL) goto oom;
+  stack[n++] = (item_t){e, 0, trx__nested_count(e)};
+  while (n > 0) {
+    item_t* top = &stack[n - 1];
+    if (top->next < top->n) {
+      TVMFFIObject* c = trx__nested_child(top->e, top->next++);
+      if (c == NULL || trx__memo_find(b, c) != NULL || trx__ahead_find(b, c) != NULL) continue;
+      int64_t cn = trx__nested_count(c);
+      if (cn <= 0) continue; /* a leaf, or left to the visit: normalized in place */
+      if (n == cap) {
+        item_t* grown = realloc(stack, sizeof(item_t) * (cap *= 2));
+        if (grown == NULL) goto oom;
+        stack = grown;
+      }
+      stack[n++] = (item_t){c, 0, cn};
+      continue;
+    }
+    TVMFFIObject* done = top->e;
+    if (--n == 0) break; /* `e` itself: the caller visits it */
+    TVMFFIObject* post = trx__norm_arg(b, done);
+    if (post == NULL) goto fail;
+    TVMFFIAny k = tether_any_object(done), v = tether_any_object(post);
+    int put = trx__map_put(&b->ahead, &k, &v);
+    trx__unref(post);
+    if (put != 0) goto fail;
+  }
+  rc = 0;
+  goto fail;
+oom:
+  tether_raise("MemoryError", "BlockBuilder: out of memory");
+fail:
+  free(stack);
+  return rc;
+}
+
 /* Normalize `e` as an argument: a non-leaf result is bound to a fresh var (new reference). */
 static TVMFFIObject* trx__norm_arg(trx__builder_t* b, TVMFFIObject* e) {
   TVMFFIObject* hit = trx__memo_find(b, e);
   if (hit != NULL) return trx__ref(hit);
-  TVMFFIObject* post = trx__visit(b, e);
+  const TVMFFIAny* ahead = trx__ahead_find(b, e);
+  if (ahead != NULL) return trx__ref(ahead->v_obj);
+  TVMFFIObject* post = NULL;
+  if (b->arg_depth >= TRX__NORM_MAX_DEPTH && b->ahead == NULL) {
+    /* the visit of `e` below then stays shallow; the table is dropped after it */
+    if (trx__norm_ahead(b, e) == 0) post = trx__visit(b, e);
+    trx__unref(b->ahead);
+    b->ahead = NULL;
+  } else {
+    b->arg_depth++;
+    post = trx__visit(b, e);
+    b->arg_depth--;
+  }
   if (post == NULL || trx__is_leaf_or_tuple(e)) return post;
   trx__block_frame_t* f = trx__top_block(b);
   if (f == NULL) {
