@@ -109,20 +109,20 @@ static void tether__dec_weak_slow(TVMFFIObject* obj) {
  * DecRef returns.  Shallow structures never reach the list: their release order is the
  * plain recursive one.  If the list cannot grow (out of memory) the deleter runs in place. */
 #define TETHER_RELEASE_MAX_DEPTH 32
-#define TETHER_RELEASE_INLINE 16
 
 typedef struct {
-  int depth;       /* deleters started by DecRef active on this thread */
-  size_t len, cap; /* pending entries: object address | 1 when its weak count is also done */
-  uintptr_t* items; /* `inline_items` or a heap block, freed when the list drains */
-  uintptr_t inline_items[TETHER_RELEASE_INLINE];
+  int depth;        /* deleters started by DecRef active on this thread */
+  size_t len, cap;  /* pending entries: object address | 1 when its weak count is also done */
+  uintptr_t* items; /* heap block, freed when the list drains */
 } tether_release_t;
 
-static _Thread_local tether_release_t tether__release;
+/* initial-exec: one load relative to the thread pointer instead of a __tls_get_addr call (this
+ * is on every last release); 32 bytes fit the static TLS reserve a dlopen may use. */
+static _Thread_local tether_release_t tether__release __attribute__((tls_model("initial-exec")));
 
 /* Runs the deleter of `obj`, whose strong count just reached zero (and its weak count too,
  * when `both`). */
-static void tether__destroy(TVMFFIObject* obj, bool both) {
+static inline void tether__destroy(TVMFFIObject* obj, bool both) {
   if (both) {
     if (obj->deleter != NULL) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
   } else {
@@ -131,18 +131,10 @@ static void tether__destroy(TVMFFIObject* obj, bool both) {
   }
 }
 
-static bool tether__release_defer(tether_release_t* r, TVMFFIObject* obj, bool both) {
+__attribute__((noinline)) static bool tether__release_defer(tether_release_t* r, TVMFFIObject* obj, bool both) {
   if (r->len == r->cap) {
-    size_t cap = r->cap == 0 ? TETHER_RELEASE_INLINE : 2 * r->cap;
-    uintptr_t* items = NULL;
-    if (r->cap == 0) {
-      items = r->inline_items;
-    } else if (r->items == r->inline_items) {
-      items = malloc(cap * sizeof(uintptr_t));
-      if (items != NULL) memcpy(items, r->inline_items, r->len * sizeof(uintptr_t));
-    } else {
-      items = realloc(r->items, cap * sizeof(uintptr_t));
-    }
+    size_t cap = r->cap == 0 ? 64 : 2 * r->cap;
+    uintptr_t* items = realloc(r->items, cap * sizeof(uintptr_t));
     if (items == NULL) return false;
     r->items = items;
     r->cap = cap;
@@ -151,21 +143,38 @@ static bool tether__release_defer(tether_release_t* r, TVMFFIObject* obj, bool b
   return true;
 }
 
-__attribute__((noinline)) static void tether__release_last(TVMFFIObject* obj, bool both) {
+/* Runs the pending deleters (at depth 1, as if called from the outermost one). */
+__attribute__((noinline)) static void tether__release_drain(tether_release_t* r) {
+  r->depth = 1;
+  while (r->len > 0) {
+    uintptr_t e = r->items[--r->len];
+    tether__destroy((TVMFFIObject*)(e & ~(uintptr_t)1), (e & 1) != 0);
+  }
+  free(r->items);
+  r->items = NULL;
+  r->cap = 0;
+  r->depth = 0;
+}
+
+/* The last release at TETHER_RELEASE_MAX_DEPTH: deferred, or run in place without memory. */
+__attribute__((noinline)) static int tether__release_deep(TVMFFIObject* obj, bool both) {
   tether_release_t* r = &tether__release;
-  if (r->depth >= TETHER_RELEASE_MAX_DEPTH && tether__release_defer(r, obj, both)) return;
+  if (tether__release_defer(r, obj, both)) return 0;
   r->depth++;
   tether__destroy(obj, both);
-  if (r->depth == 1) {
-    while (r->len > 0) {
-      uintptr_t e = r->items[--r->len];
-      tether__destroy((TVMFFIObject*)(e & ~(uintptr_t)1), (e & 1) != 0);
-    }
-    if (r->items != r->inline_items) free(r->items);
-    r->items = NULL;
-    r->cap = 0;
-  }
   r->depth--;
+  return 0;
+}
+
+/* The deleter of `obj` for its last strong reference (see the invariant above); returns 0.
+ * Out of line, so that a DecRef that frees nothing stays a few instructions. */
+__attribute__((noinline)) static int tether__release_last(TVMFFIObject* obj, bool both) {
+  tether_release_t* r = &tether__release;
+  if (TETHER_UNLIKELY(r->depth >= TETHER_RELEASE_MAX_DEPTH)) return tether__release_deep(obj, both);
+  r->depth++;
+  tether__destroy(obj, both);
+  if (--r->depth == 0 && TETHER_UNLIKELY(r->len > 0)) tether__release_drain(r);
+  return 0;
 }
 
 int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
@@ -181,7 +190,7 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
 #endif
   if ((old & TETHER_STRONG_MASK) == 1) {
     tether__acquire_fence();
-    tether__release_last(obj, old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE));
+    return tether__release_last(obj, old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE));
   }
   return 0;
 }
