@@ -157,24 +157,26 @@ __attribute__((noinline)) static void tether__release_drain(tether_release_t* r)
 }
 
 /* The last release at TETHER_RELEASE_MAX_DEPTH: deferred, or run in place without memory. */
-__attribute__((noinline)) static int tether__release_deep(TVMFFIObject* obj, bool both) {
+__attribute__((noinline)) static void tether__release_deep(TVMFFIObject* obj, bool both) {
   tether_release_t* r = &tether__release;
-  if (tether__release_defer(r, obj, both)) return 0;
+  if (tether__release_defer(r, obj, both)) return;
   r->depth++;
   tether__destroy(obj, both);
   r->depth--;
-  return 0;
 }
 
-/* The deleter of `obj` for its last strong reference (see the invariant above); returns 0.
- * Out of line, so that a DecRef that frees nothing stays a few instructions. */
-__attribute__((noinline)) static int tether__release_last(TVMFFIObject* obj, bool both) {
+/* The deleter of `obj` for its last strong reference (see the invariant above).  Out of
+ * line, so that a DecRef that frees nothing stays a few instructions; not a tail call, so
+ * that TVMFFIObjectDecRef stays on the stack (backtraces from deleters show it). */
+__attribute__((noinline)) static void tether__release_last(TVMFFIObject* obj, bool both) {
   tether_release_t* r = &tether__release;
-  if (TETHER_UNLIKELY(r->depth >= TETHER_RELEASE_MAX_DEPTH)) return tether__release_deep(obj, both);
+  if (TETHER_UNLIKELY(r->depth >= TETHER_RELEASE_MAX_DEPTH)) {
+    tether__release_deep(obj, both);
+    return;
+  }
   r->depth++;
   tether__destroy(obj, both);
   if (--r->depth == 0 && TETHER_UNLIKELY(r->len > 0)) tether__release_drain(r);
-  return 0;
 }
 
 int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
@@ -190,7 +192,7 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
 #endif
   if ((old & TETHER_STRONG_MASK) == 1) {
     tether__acquire_fence();
-    return tether__release_last(obj, old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE));
+    tether__release_last(obj, old == (TETHER_STRONG_ONE | TETHER_WEAK_ONE));
   }
   return 0;
 }
