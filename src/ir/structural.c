@@ -674,7 +674,7 @@ static uint64_t trx__bytes_hash(const void* p, size_t n) {
 static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def);
 
 /* A new top frame (zeroed but for kind, object and def); NULL when out of memory. */
-static trx__hframe* trx__h_push(trx__shash* h, trx__hf_kind kind, TVMFFIObject* o, bool def) {
+static inline trx__hframe* trx__h_push(trx__shash* h, trx__hf_kind kind, TVMFFIObject* o, bool def) {
   if (h->nframes == h->capframes) {
     size_t cap = h->capframes ? 2 * h->capframes : 64;
     trx__hframe* f = realloc(h->frames, cap * sizeof(*f));
@@ -686,10 +686,12 @@ static trx__hframe* trx__h_push(trx__shash* h, trx__hf_kind kind, TVMFFIObject* 
     h->capframes = cap;
   }
   trx__hframe* f = &h->frames[h->nframes++];
-  memset(f, 0, sizeof(*f));
   f->kind = kind;
-  f->o = o;
   f->def = def;
+  f->memo = f->owned = f->key_done = false;
+  f->o = o;
+  f->i = f->n = 0;
+  f->r = f->aux = 0;
   return f;
 }
 
@@ -854,7 +856,7 @@ static bool trx__h_obj_begin(trx__shash* h, TVMFFIObject* o, bool def, uint64_t*
 }
 
 /* The hash of a non-object value, or false for objects. */
-static bool trx__h_leaf(const TVMFFIAny* v, uint64_t* out) {
+static inline bool trx__h_leaf(const TVMFFIAny* v, uint64_t* out) {
   TVMFFIByteArray s;
   if (trx__maybe_str(v) && tether_any_get_str(v, &s)) {
     *out = trx__mix(0x737472, trx__bytes_hash(s.data, s.size));
@@ -890,50 +892,12 @@ static bool trx__h_leaf(const TVMFFIAny* v, uint64_t* out) {
   return true;
 }
 
-static bool trx__h_begin(trx__shash* h, const TVMFFIAny* v, bool def, uint64_t* out) {
+static inline bool trx__h_begin(trx__shash* h, const TVMFFIAny* v, bool def, uint64_t* out) {
   return trx__h_leaf(v, out) || trx__h_obj_begin(h, v->v_obj, def, out);
 }
 
-/* The next child of frame f into *child / *def; false when f has no more children. */
-static bool trx__h_next(trx__hframe* f, const TVMFFIAny** child, bool* def, TVMFFIAny* scratch) {
-  *def = f->def;
-  switch (f->kind) {
-    case HF_FIELDS:
-      for (; f->i < f->tab->n; ++f->i) {
-        const trx__fdesc_t* fd = &f->tab->f[f->i];
-        if (fd->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-        *scratch = trx__field_read(f->o, fd, &f->owned);
-        if (f->owned) f->held = *scratch;
-        *def = f->def || (fd->flags & TRX__DEF_FLAGS) != 0;
-        f->i++;
-        *child = scratch;
-        return true;
-      }
-      return false;
-    case HF_ARRAY:
-      if (f->i >= f->n) return false;
-      *child = &f->items[f->i++];
-      return true;
-    case HF_LIST:
-      if (f->i >= f->n) return false;
-      *child = tether_list_at(f->o, f->i++);
-      return true;
-    case HF_MAP: {
-      if (f->key_done) {
-        *child = f->val;
-        return true;
-      }
-      const TVMFFIAny* k;
-      if (!tether_map_next(f->o, &f->n, &k, &f->val)) return false;
-      *child = k;
-      return true;
-    }
-  }
-  return false;
-}
-
 /* Folds the hash of the child f handed out last into f. */
-static void trx__h_absorb(trx__hframe* f, uint64_t x) {
+static inline void trx__h_absorb(trx__hframe* f, uint64_t x) {
   switch (f->kind) {
     case HF_FIELDS:
       if (f->owned) tether_any_release(&f->held);
@@ -956,7 +920,7 @@ static void trx__h_absorb(trx__hframe* f, uint64_t x) {
   }
 }
 
-static uint64_t trx__h_finish(trx__shash* h, const trx__hframe* f) {
+static inline uint64_t trx__h_finish(trx__shash* h, const trx__hframe* f) {
   if (f->kind == HF_MAP) return trx__mix(trx__mix(0x6d6170, (uint64_t)tether_map_size(f->o)), f->r);
   uint64_t r = f->r;
   if (f->memo) {
@@ -966,16 +930,83 @@ static uint64_t trx__h_finish(trx__shash* h, const trx__hframe* f) {
   return r;
 }
 
+/* The next child of frame f that is an object, into *child / *def (children that are not
+ * objects are folded in on the way); false when f has no more children. */
+static inline bool trx__h_next(trx__hframe* f, TVMFFIObject** child, bool* def) {
+  const TVMFFIAny* v;
+  uint64_t x;
+  *def = f->def;
+  switch (f->kind) {
+    case HF_FIELDS: {
+      /* the hot loop: locals, not frame fields */
+      const trx__ftab_t* tab = f->tab;
+      uint64_t r = f->r;
+      for (int64_t i = f->i; i < tab->n; ++i) {
+        const trx__fdesc_t* fd = &tab->f[i];
+        if (fd->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+        bool owned;
+        TVMFFIAny fv = trx__field_read(f->o, fd, &owned);
+        if (trx__h_leaf(&fv, &x)) {
+          r = trx__mix(r, x);
+          if (owned) tether_any_release(&fv);
+          continue;
+        }
+        f->i = i + 1;
+        f->r = r;
+        f->held = fv; /* a view of the field, or the owning value released by absorb */
+        f->owned = owned;
+        *def = f->def || (fd->flags & TRX__DEF_FLAGS) != 0;
+        *child = fv.v_obj;
+        return true;
+      }
+      f->i = tab->n;
+      f->r = r;
+      return false;
+    }
+    case HF_ARRAY: {
+      uint64_t r = f->r;
+      for (int64_t i = f->i; i < f->n; ++i) {
+        if (trx__h_leaf(&f->items[i], &x)) {
+          r = trx__mix(r, x);
+          continue;
+        }
+        f->i = i + 1;
+        f->r = r;
+        *child = f->items[i].v_obj;
+        return true;
+      }
+      f->i = f->n;
+      f->r = r;
+      return false;
+    }
+    default:
+      break;
+  }
+  for (;;) {
+    if (f->kind == HF_LIST) {
+      if (f->i >= f->n) return false;
+      v = tether_list_at(f->o, f->i++);
+    } else if (f->key_done) { /* HF_MAP */
+      v = f->val;
+    } else if (!tether_map_next(f->o, &f->n, &v, &f->val)) {
+      return false;
+    }
+    if (!trx__h_leaf(v, &x)) {
+      *child = v->v_obj;
+      return true;
+    }
+    trx__h_absorb(f, x);
+  }
+}
+
 static uint64_t trx__h_drive(trx__shash* h, size_t base) {
   for (;;) {
     trx__hframe* f = &h->frames[h->nframes - 1];
-    const TVMFFIAny* child;
-    TVMFFIAny scratch;
+    TVMFFIObject* child;
     bool def;
     uint64_t x;
-    if (trx__h_next(f, &child, &def, &scratch)) {
-      /* a field value read into `scratch` stays valid: it is a view of the object or `held` */
-      if (!trx__h_begin(h, child, def, &x)) continue;
+    if (trx__h_next(f, &child, &def)) {
+      if (!trx__h_obj_begin(h, child, def, &x)) continue;
       trx__h_absorb(&h->frames[h->nframes - 1], x); /* f may have moved (nested runs grow the stack) */
       continue;
     }
