@@ -930,52 +930,54 @@ static inline uint64_t trx__h_finish(trx__shash* h, const trx__hframe* f) {
   return r;
 }
 
-/* The next child of frame f that is an object, into *child / *def (children that are not
- * objects are folded in on the way); false when f has no more children. */
-static inline bool trx__h_next(trx__hframe* f, TVMFFIObject** child, bool* def) {
-  const TVMFFIAny* v;
+/* Advances the top frame: folds in its children until one needs a frame of its own (pushed
+ * on top: true) or it has none left (false).  The frame is addressed by index, since a child
+ * may grow (move) the stack. */
+static bool trx__h_step(trx__shash* h) {
+  size_t idx = h->nframes - 1;
+  trx__hframe* f = &h->frames[idx];
   uint64_t x;
-  *def = f->def;
   switch (f->kind) {
     case HF_FIELDS: {
-      /* the hot loop: locals, not frame fields */
       const trx__ftab_t* tab = f->tab;
+      TVMFFIObject* o = f->o;
       uint64_t r = f->r;
       for (int64_t i = f->i; i < tab->n; ++i) {
         const trx__fdesc_t* fd = &tab->f[i];
         if (fd->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
         bool owned;
-        TVMFFIAny fv = trx__field_read(f->o, fd, &owned);
-        if (trx__h_leaf(&fv, &x)) {
-          r = trx__mix(r, x);
-          if (owned) tether_any_release(&fv);
-          continue;
+        TVMFFIAny v = trx__field_read(o, fd, &owned);
+        if (!trx__h_leaf(&v, &x)) {
+          bool def = f->def || (fd->flags & TRX__DEF_FLAGS) != 0;
+          f->i = i + 1;
+          f->r = r;
+          f->held = v; /* a view of the field, or the owning value released by absorb */
+          f->owned = owned;
+          if (!trx__h_obj_begin(h, v.v_obj, def, &x)) return true;
+          f = &h->frames[idx];
+          f->owned = false;
         }
-        f->i = i + 1;
-        f->r = r;
-        f->held = fv; /* a view of the field, or the owning value released by absorb */
-        f->owned = owned;
-        *def = f->def || (fd->flags & TRX__DEF_FLAGS) != 0;
-        *child = fv.v_obj;
-        return true;
+        r = trx__mix(r, x);
+        if (owned) tether_any_release(&v);
       }
       f->i = tab->n;
       f->r = r;
       return false;
     }
     case HF_ARRAY: {
+      const TVMFFIAny* items = f->items;
+      int64_t n = f->n;
       uint64_t r = f->r;
-      for (int64_t i = f->i; i < f->n; ++i) {
-        if (trx__h_leaf(&f->items[i], &x)) {
-          r = trx__mix(r, x);
-          continue;
+      for (int64_t i = f->i; i < n; ++i) {
+        if (!trx__h_leaf(&items[i], &x)) {
+          f->i = i + 1;
+          f->r = r;
+          if (!trx__h_obj_begin(h, items[i].v_obj, f->def, &x)) return true;
+          f = &h->frames[idx];
         }
-        f->i = i + 1;
-        f->r = r;
-        *child = f->items[i].v_obj;
-        return true;
+        r = trx__mix(r, x);
       }
-      f->i = f->n;
+      f->i = n;
       f->r = r;
       return false;
     }
@@ -983,6 +985,7 @@ static inline bool trx__h_next(trx__hframe* f, TVMFFIObject** child, bool* def) 
       break;
   }
   for (;;) {
+    const TVMFFIAny* v;
     if (f->kind == HF_LIST) {
       if (f->i >= f->n) return false;
       v = tether_list_at(f->o, f->i++);
@@ -992,8 +995,8 @@ static inline bool trx__h_next(trx__hframe* f, TVMFFIObject** child, bool* def) 
       return false;
     }
     if (!trx__h_leaf(v, &x)) {
-      *child = v->v_obj;
-      return true;
+      if (!trx__h_obj_begin(h, v->v_obj, f->def, &x)) return true;
+      f = &h->frames[idx];
     }
     trx__h_absorb(f, x);
   }
@@ -1001,16 +1004,8 @@ static inline bool trx__h_next(trx__hframe* f, TVMFFIObject** child, bool* def) 
 
 static uint64_t trx__h_drive(trx__shash* h, size_t base) {
   for (;;) {
-    trx__hframe* f = &h->frames[h->nframes - 1];
-    TVMFFIObject* child;
-    bool def;
-    uint64_t x;
-    if (trx__h_next(f, &child, &def)) {
-      if (!trx__h_obj_begin(h, child, def, &x)) continue;
-      trx__h_absorb(&h->frames[h->nframes - 1], x); /* f may have moved (nested runs grow the stack) */
-      continue;
-    }
-    x = trx__h_finish(h, f);
+    if (trx__h_step(h)) continue;
+    uint64_t x = trx__h_finish(h, &h->frames[h->nframes - 1]);
     h->nframes--;
     if (h->nframes == base) return x;
     trx__h_absorb(&h->frames[h->nframes - 1], x);
