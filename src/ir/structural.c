@@ -95,6 +95,20 @@ static void trx__pmap_free(trx__pmap* m) {
   memset(m, 0, sizeof(*m));
 }
 
+/* ---- work stacks ------------------------------------------------------------------------ */
+
+/* Room for one more element of `elem` bytes on the stack *v holding n of *cap (grown by
+ * doubling); false when out of memory. */
+static inline bool trx__stack_room(void** v, size_t* cap, size_t n, size_t elem) {
+  if (n < *cap) return true;
+  size_t c = *cap ? 2 * *cap : 64;
+  void* p = realloc(*v, c * elem);
+  if (p == NULL) return false;
+  *v = p;
+  *cap = c;
+  return true;
+}
+
 /* ---- paths ------------------------------------------------------------------------------- */
 
 
@@ -245,15 +259,9 @@ typedef struct trx__eframe {
 static bool trx__eq_any(trx__seq* c, const TVMFFIAny* a, const TVMFFIAny* b, bool def);
 
 static trx__eframe* trx__eq_push(trx__seq* c, trx__ef_kind kind, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  if (c->nframes == c->capframes) {
-    size_t cap = c->capframes ? 2 * c->capframes : 64;
-    trx__eframe* f = realloc(c->frames, cap * sizeof(*f));
-    if (f == NULL) {
-      c->oom = true;
-      return NULL;
-    }
-    c->frames = f;
-    c->capframes = cap;
+  if (!trx__stack_room((void**)&c->frames, &c->capframes, c->nframes, sizeof(*c->frames))) {
+    c->oom = true;
+    return NULL;
   }
   trx__eframe* f = &c->frames[c->nframes++];
   memset(f, 0, sizeof(*f));
@@ -675,15 +683,9 @@ static uint64_t trx__h_any(trx__shash* h, const TVMFFIAny* v, bool def);
 
 /* A new top frame (zeroed but for kind, object and def); NULL when out of memory. */
 static inline trx__hframe* trx__h_push(trx__shash* h, trx__hf_kind kind, TVMFFIObject* o, bool def) {
-  if (h->nframes == h->capframes) {
-    size_t cap = h->capframes ? 2 * h->capframes : 64;
-    trx__hframe* f = realloc(h->frames, cap * sizeof(*f));
-    if (f == NULL) {
-      h->oom = true;
-      return NULL;
-    }
-    h->frames = f;
-    h->capframes = cap;
+  if (!trx__stack_room((void**)&h->frames, &h->capframes, h->nframes, sizeof(*h->frames))) {
+    h->oom = true;
+    return NULL;
   }
   trx__hframe* f = &h->frames[h->nframes++];
   f->kind = kind;
