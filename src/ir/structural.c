@@ -264,21 +264,24 @@ static trx__eframe* trx__eq_push(trx__seq* c, trx__ef_kind kind, TVMFFIObject* a
     return NULL;
   }
   trx__eframe* f = &c->frames[c->nframes++];
-  memset(f, 0, sizeof(*f));
   f->kind = kind;
+  f->def = def;
+  f->pending = f->oa = f->ob = false;
   f->a = a;
   f->b = b;
-  f->def = def;
+  f->i = 0;
   return f;
 }
 
 /* The pending child of f is done: release its field values, drop its path segment. */
-static void trx__eq_after(trx__seq* c, trx__eframe* f) {
+static inline void trx__eq_after(trx__seq* c, trx__eframe* f) {
   if (!f->pending) return;
-  if (f->oa) tether_any_release(&f->va);
-  if (f->ob) tether_any_release(&f->vb);
-  f->oa = f->ob = false;
-  trx__pop(c, f->ln, f->rn);
+  if (f->oa || f->ob) {
+    if (f->oa) tether_any_release(&f->va);
+    if (f->ob) tether_any_release(&f->vb);
+    f->oa = f->ob = false;
+  }
+  if (c->record) trx__pop(c, f->ln, f->rn);
   f->pending = false;
 }
 
