@@ -44,7 +44,11 @@ TVMFFIObject* tpy_kwargs_handle;
  *   call (by a callback, or by another thread while the call runs without the GIL) never
  *   frees a Str in use.  A callee that keeps the Str takes its own reference as usual;
  * - only exact str and tether.String are keys (their deallocation runs no Python code, so
- *   evicting one cannot re-enter this code halfway through an update).
+ *   evicting one cannot re-enter this code halfway through an update);
+ * - a slot's Str is rewritten in place for a new key (instead of allocating a new one) only
+ *   while nothing but the cache references it (strong count 1, no weak reference, not
+ *   pinned) and its characters are stored inline after the cell, as libtether lays out the
+ *   Str objects TVMFFIStringFromByteArray makes: no one can observe the change.
  * The cache is touched only with the GIL held; it keeps at most TPY_STR_CACHE_SLOTS
  * strings of at most TPY_STR_CACHE_MAX_BYTES alive. */
 enum { TPY_STR_CACHE_SLOTS = 64, TPY_STR_CACHE_MAX_BYTES = 1024 };
@@ -233,21 +237,42 @@ static int tpy_str_cache_use(uint32_t i, TVMFFIAny* out, tpy_temps* temps) {
   return 0;
 }
 
+/* The cell of the slot's Str if it may be rewritten to hold n bytes, else NULL. */
+static TVMFFIByteArray* tpy_str_slot_reusable(const tpy_str_slot* slot, size_t n) {
+  if (slot->str == NULL || slot->busy != 0) return NULL;
+  const uint64_t only_the_cache = 1 | ((uint64_t)1 << 32);
+  if (__atomic_load_n(&slot->str->combined_ref_count, __ATOMIC_ACQUIRE) != only_the_cache) {
+    return NULL;
+  }
+  TVMFFIByteArray* cell = TPY_CELL(TVMFFIByteArray, slot->str);
+  if (cell->data != (const char*)(cell + 1) || n > cell->size) return NULL;
+  return cell;
+}
+
 int tpy_str_object_arg(PyObject* obj, const char* s, size_t n, TVMFFIAny* out, tpy_temps* temps) {
   uint32_t i = tpy_str_slot_of(obj);
   tpy_str_slot* slot = &tpy_str_cache[i];
   if (slot->key == obj) return tpy_str_cache_use(i, out, temps);
+  PyTypeObject* t = Py_TYPE(obj);
+  bool cacheable = n <= TPY_STR_CACHE_MAX_BYTES && (t == &PyUnicode_Type || t == &TpyString_Type);
+  TVMFFIByteArray* cell = cacheable ? tpy_str_slot_reusable(slot, n) : NULL;
+  if (cell != NULL) {
+    char* chars = (char*)(cell + 1);
+    memcpy(chars, s, n);
+    chars[n] = '\0';
+    cell->size = n;
+    PyObject* old_key = slot->key;
+    slot->key = Py_NewRef(obj);
+    Py_DECREF(old_key);
+    return tpy_str_cache_use(i, out, temps);
+  }
   TVMFFIByteArray b = {s, n};
   TVMFFIAny owned;
   if (TVMFFIStringFromByteArray(&b, &owned) != 0) {
     tpy_raise_ffi_error();
     return -1;
   }
-  PyTypeObject* t = Py_TYPE(obj);
-  if (slot->busy != 0 || n > TPY_STR_CACHE_MAX_BYTES ||
-      (t != &PyUnicode_Type && t != &TpyString_Type)) {
-    return tpy_push_object(owned.v_obj, out, temps);
-  }
+  if (!cacheable || slot->busy != 0) return tpy_push_object(owned.v_obj, out, temps);
   PyObject* old_key = slot->key;
   TVMFFIObject* old_str = slot->str;
   slot->key = Py_NewRef(obj);

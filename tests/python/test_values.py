@@ -313,13 +313,27 @@ nop = core.get_global_func("testing.nop")
 
 def test_str_survives_evictions_during_the_call(mod):
     s = "a string that the callee reads after its callback"
+    # distinct live objects (at distinct addresses): every cache slot is replaced many times
+    others = [f"distinct string number {i}" for i in range(500)]
 
     def thrash():
-        for i in range(500):  # every cache slot replaced many times over
-            nop(f"distinct string number {i}")
+        for o in others:
+            nop(o)
 
     for _ in range(3):
         assert mod["str_after"](thrash, s) == s
+
+
+def test_kept_str_is_never_rewritten():
+    # The callee (here: the Array convert() builds) keeps the Str it was given; the cache
+    # must not recycle that object for the strings passed after it.
+    kept = tether.convert(["hello, world!", "0123456789abc"])
+    others = [f"other {i:07d}" for i in range(3000)]  # 13 bytes: what a recycled Str fits
+    for o in others:
+        nop(o)
+    assert list(kept) == ["hello, world!", "0123456789abc"]
+    held = [echo(f"value {i:07d}") for i in range(200)]
+    assert held == [f"value {i:07d}" for i in range(200)]
 
 
 def test_str_cache_is_bounded():
