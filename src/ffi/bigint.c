@@ -148,17 +148,20 @@ fail:
 
 /* ---- type attributes ------------------------------------------------------------------- */
 
-/* Both sides are ffi.BigInt objects (tether_any_hash/equal check the type first). */
-static int64_t tether__bigint_any_hash(const TVMFFIAny* v) {
+/* The native `__any_hash__` / `__any_equal__` hooks (any.c: they return an owning Any).
+ * Both sides are ffi.BigInt objects: tether_any_hash/equal, and tvm-ffi's AnyHash/AnyEqual,
+ * look the hook up by the value's own type and compare types first. */
+static TVMFFIAny tether__bigint_any_hash(const TVMFFIAny* v) {
   const tether_bigint_t* big = (const tether_bigint_t*)v->v_obj;
-  return (int64_t)tether__hash_bytes((const char*)big->words, big->num_words * sizeof(int64_t));
+  return tether_any_int(
+      (int64_t)tether__hash_bytes((const char*)big->words, big->num_words * sizeof(int64_t)));
 }
 
-static bool tether__bigint_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+static TVMFFIAny tether__bigint_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
   const tether_bigint_t* x = (const tether_bigint_t*)a->v_obj;
   const tether_bigint_t* y = (const tether_bigint_t*)b->v_obj;
-  return x->num_words == y->num_words &&
-         memcmp(x->words, y->words, x->num_words * sizeof(int64_t)) == 0;
+  return tether_any_bool(x->num_words == y->num_words &&
+                         memcmp(x->words, y->words, x->num_words * sizeof(int64_t)) == 0);
 }
 
 /* __ffi_repr__(self, repr_fn) -> str: the decimal text. */

@@ -234,6 +234,70 @@ def test_dltensor_to_callback_as_tvm_ffi(ours, reference):
     assert ours["dltensor"] == reference["dltensor"] == ["Tensor", [2, 3], "float32"]
 
 
+# The native `__any_hash__` / `__any_equal__` hooks of ffi.BigInt, called through the type
+# attribute column the way C++ code compiled against tvm-ffi 0.1.15 calls them
+# (`TVMFFIAny hook(const Any&...)`): same answers, bit for bit, from both libraries.
+HOOKS = r'''
+import ctypes, json, os, sys
+if sys.argv[1] == "tvm_ffi":
+    import tvm_ffi
+    lib = tvm_ffi.LIB
+else:
+    import tether
+    lib = ctypes.CDLL(os.path.join(os.path.dirname(tether.__file__), "lib", "libtether.so.0"))
+class BA(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
+class Any(ctypes.Structure):
+    _fields_ = [("ti", ctypes.c_int32), ("pad", ctypes.c_uint32), ("v", ctypes.c_uint64)]
+class Col(ctypes.Structure):
+    _fields_ = [("data", ctypes.POINTER(Any)), ("size", ctypes.c_int32), ("begin", ctypes.c_int32)]
+lib.TVMFFIGetTypeAttrColumn.restype = ctypes.POINTER(Col)
+def hook(name, nargs):
+    raw = ctypes.create_string_buffer(name)
+    col = lib.TVMFFIGetTypeAttrColumn(ctypes.byref(BA(ctypes.addressof(raw), len(name)))).contents
+    entry = col.data[78 - col.begin]
+    assert entry.ti == 4, entry.ti  # kTVMFFIOpaquePtr: a native hook
+    return ctypes.CFUNCTYPE(Any, *[ctypes.POINTER(Any)] * nargs)(entry.v)
+def bigint(v):
+    n = ((v if v >= 0 else ~v).bit_length() + 1 + 63) // 64
+    raw = v.to_bytes(8 * n, "little", signed=True)
+    buf = ctypes.create_string_buffer(raw, len(raw))
+    out = Any()
+    assert lib.TVMFFIBigIntFromByteArray(ctypes.byref(BA(ctypes.addressof(buf), len(raw))),
+                                         ctypes.byref(out)) == 0 and out.ti == 78
+    return out
+h, eq = hook(b"__any_hash__", 1), hook(b"__any_equal__", 2)
+values = [2**64, -(2**64), 3**100, 2**63, -(3**77)]
+a = [bigint(v) for v in values]
+b = [bigint(v) for v in values]
+res = {"hash": [], "equal": []}
+for x in a:
+    r = h(ctypes.byref(x))
+    res["hash"].append([r.ti, ctypes.c_int64(r.v).value])
+for x, y in zip(a, b[1:] + b[:1]):
+    r = eq(ctypes.byref(x), ctypes.byref(y))
+    res["equal"].append([r.ti, r.v])
+for x, y in zip(a, b):
+    r = eq(ctypes.byref(x), ctypes.byref(y))
+    res["equal"].append([r.ti, r.v])
+print(json.dumps(res))
+'''
+
+
+def _hooks(impl):
+    proc = subprocess.run([sys.executable, "-c", HOOKS, impl], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_bigint_any_hooks_as_tvm_ffi(reference):
+    ours = _hooks("tether")
+    assert ours == _hooks("tvm_ffi")
+    assert all(kind == 1 for kind, _ in ours["hash"])  # kTVMFFIInt results
+    assert ours["equal"] == [[2, 0]] * 5 + [[2, 1]] * 5  # kTVMFFIBool results
+
+
 # ---- BigInt in tether ------------------------------------------------------------------------
 
 def test_bigint_in_containers_and_map_keys():
