@@ -282,6 +282,22 @@ int tpy_str_object_arg(PyObject* obj, const char* s, size_t n, TVMFFIAny* out, t
   return tpy_str_cache_use(i, out, temps);
 }
 
+int32_t tpy_str_cache_clear(void) {
+  int32_t dropped = 0;
+  for (int32_t i = 0; i < TPY_STR_CACHE_SLOTS; ++i) {
+    tpy_str_slot* slot = &tpy_str_cache[i];
+    if (slot->str == NULL || slot->busy != 0) continue;
+    PyObject* key = slot->key;
+    TVMFFIObject* str = slot->str;
+    slot->key = NULL;
+    slot->str = NULL;
+    Py_DECREF(key);
+    TVMFFIObjectDecRef(str);
+    ++dropped;
+  }
+  return dropped;
+}
+
 int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   Py_ssize_t n;
   const char* s;

@@ -74,6 +74,9 @@ extern TVMFFIObject* tpy_kwargs_handle;
 /* A str (or subclass) as SmallStr (<= 7 UTF-8 bytes) or a kTVMFFIStr object (pushed to
  * `temps`).  0 or -1 with a Python error set. */
 int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
+/* Empties the str argument cache (but for slots a call in flight uses) and returns the
+ * number of entries dropped.  GIL held. */
+int32_t tpy_str_cache_clear(void);
 /* The kTVMFFIStr object for str `obj` whose UTF-8 is s[0..n) (n >= 8): the cached one for
  * this str object (pinned in the cache until `temps` is released), else a new one (cached
  * for exact str and tether.String).  0 or -1 with a Python error set. */
