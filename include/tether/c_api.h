@@ -1,5 +1,5 @@
 /*
- * c_api.h -- tether's description of tvm-ffi's stable C ABI (version 0.1.14).
+ * c_api.h -- tether's description of tvm-ffi's stable C ABI (version 0.1.15).
  *
  * Every struct, enum value and exported function of tvm-ffi's c_api.h and
  * extra/c_env_api.h, with the same names, layouts and values, written from the
@@ -33,7 +33,7 @@
 
 #define TVM_FFI_VERSION_MAJOR 0
 #define TVM_FFI_VERSION_MINOR 1
-#define TVM_FFI_VERSION_PATCH 14
+#define TVM_FFI_VERSION_PATCH 16
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +81,11 @@ typedef enum {
   kTVMFFIList = 75,
   kTVMFFIDict = 76,
   kTVMFFIVisitInterrupt = 77,
+  /* An integer that does not fit int64: {TVMFFIObject header; size_t num_words;
+   * int64_t words[num_words]} -- two's complement, least-significant word first, each
+   * word in native byte order, in the shortest signed form (num_words >= 2).  Every value
+   * that fits int64 is a kTVMFFIInt instead. */
+  kTVMFFIBigInt = 78,
   kTVMFFIStaticObjectEnd,
   kTVMFFIDynObjectBegin = 128
 #ifdef __cplusplus
@@ -338,6 +343,15 @@ TVM_FFI_DLL int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DL
 /* *out: owning SmallStr (<= 7 bytes) or Str. */
 TVM_FFI_DLL int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
 TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+/* *out: owning integer made from whole 64-bit words (input->size a multiple of 8; least
+ * significant word first, native byte order, two's complement; redundant sign words are
+ * dropped, no words means 0): a kTVMFFIInt when the value fits int64, else a new
+ * ffi.BigInt.  *out is None after a failure (ValueError for a bad `input`). */
+TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+/* The words of an int (the 8 bytes of value->v_int64) or a BigInt (its shortest form),
+ * in the layout above; borrowed from *value and valid while it lives.  Anything else
+ * returns {NULL, 0} with a TypeError (ValueError for NULL) parked in the calling thread. */
+TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value);
 
 TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out);
 /* *out: owning string Any. */

@@ -39,6 +39,7 @@
   X(error)                   \
   X(registry)                \
   X(string)                  \
+  X(bigint)                  \
   X(function)                \
   X(env)                     \
   X(container)               \

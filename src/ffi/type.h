@@ -47,7 +47,8 @@
   X(kTVMFFIOpaquePyObject, "ffi.OpaquePyObject", OBJECT)   \
   X(kTVMFFIList, "ffi.List", OBJECT)                       \
   X(kTVMFFIDict, "ffi.Dict", OBJECT)                       \
-  X(kTVMFFIVisitInterrupt, "ffi.VisitInterrupt", LAZY)
+  X(kTVMFFIVisitInterrupt, "ffi.VisitInterrupt", LAZY)     \
+  X(kTVMFFIBigInt, "ffi.BigInt", OBJECT)
 
 /* Type-table entry for `index`, or NULL if unregistered (never aborts).  Borrowed; the
  * pointer stays valid until the library unloads.  Lock-free. */

@@ -9,9 +9,12 @@
  * travels as an OpaquePyObject and comes back as itself.  (So a value type or builtin
  * subclass that also defines __dlpack__ travels as a Tensor.)
  *
- * Strings need no allocation: up to 7 UTF-8 bytes become a SmallStr, longer ones a RawStr
- * view of the str's own UTF-8 buffer (which the caller's reference keeps alive for the
- * call); only a str with an embedded NUL is copied into a temporary String object.
+ * Values cross as tvm_ffi passes them (the table is in docs/values.md): a str of up to 7
+ * UTF-8 bytes is a SmallStr, a longer one a kTVMFFIStr object (reused from a small cache
+ * keyed by the str object, see "Str objects" below); bytes likewise SmallBytes/Bytes; an
+ * int beyond int64 an ffi.BigInt, which comes back as an int.  A DLTensor* handed to a
+ * callback arrives as a Tensor; a type index that names no registered type is a
+ * TypeError naming it, never a read through a bad pointer.
  */
 #include "convert.h"
 
@@ -27,6 +30,36 @@
 
 TVMFFIObject* tpy_missing_handle;
 TVMFFIObject* tpy_kwargs_handle;
+
+/* ---- Str objects for str arguments ----------------------------------------------------
+ * A str of 8 or more UTF-8 bytes travels as a kTVMFFIStr object, as under tvm_ffi.  Making
+ * one per call would cost an allocation and a copy; instead a direct-mapped cache keeps
+ * the Str made for each of the last few str objects passed, keyed by the str object
+ * itself, and a call borrows the cache's reference.  Invariants:
+ * - the cache holds a strong reference to each key, so a key's address cannot be reused
+ *   by another object while it is cached, and str contents never change: a hit is always
+ *   the right Str;
+ * - a slot is pinned (busy > 0) from the conversion that uses its Str until that call's
+ *   temporaries are released, and a pinned slot is never replaced: an eviction during the
+ *   call (by a callback, or by another thread while the call runs without the GIL) never
+ *   frees a Str in use.  A callee that keeps the Str takes its own reference as usual;
+ * - only exact str and tether.String are keys (their deallocation runs no Python code, so
+ *   evicting one cannot re-enter this code halfway through an update);
+ * - a slot's Str is rewritten in place for a new key (instead of allocating a new one) only
+ *   while nothing but the cache references it (strong count 1, no weak reference, not
+ *   pinned) and its characters are stored inline after the cell, as libtether lays out the
+ *   Str objects TVMFFIStringFromByteArray makes: no one can observe the change.
+ * The cache is touched only with the GIL held; it keeps at most TPY_STR_CACHE_SLOTS
+ * strings of at most TPY_STR_CACHE_MAX_BYTES alive. */
+enum { TPY_STR_CACHE_SLOTS = 64, TPY_STR_CACHE_MAX_BYTES = 1024 };
+
+typedef struct {
+  PyObject* key;     /* strong reference */
+  TVMFFIObject* str; /* the cache's reference */
+  uint32_t busy;     /* pins by calls in flight */
+} tpy_str_slot;
+
+static tpy_str_slot tpy_str_cache[TPY_STR_CACHE_SLOTS];
 
 /* ---- temporaries --------------------------------------------------------------------------- */
 
@@ -51,6 +84,7 @@ int tpy_temps_push(tpy_temps* temps, TVMFFIObject* obj_steal) {
 /* Tensors go back through tensor.c, which recycles the argument Tensors it made from numpy
  * arrays and torch tensors (and simply DecRefs any other Tensor). */
 void tpy_temps_release_slow(tpy_temps* temps) {
+  for (int32_t i = 0; i < temps->npins; ++i) tpy_str_cache[temps->pins[i]].busy--;
   for (int32_t i = 0; i < temps->n; ++i) {
     TVMFFIObject* obj = temps->items[i];
     if (obj->type_index == kTVMFFITensor && tpy_tensor_temp_release != NULL) {
@@ -99,17 +133,169 @@ void tpy_decref_deleter(void* pyobj) {
 
 /* ---- Python -> Any ------------------------------------------------------------------------- */
 
-static int tpy_int_arg(PyObject* obj, TVMFFIAny* out) {
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-  if (overflow != 0) {
-    PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+/* The words of a BigInt are little-endian bytes on little-endian hosts; elsewhere each
+ * 8-byte group is reversed in place to turn one layout into the other. */
+static void tpy_words_le_swap(unsigned char* buf, size_t nwords) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  for (size_t w = 0; w < nwords; ++w) {
+    unsigned char* p = buf + 8 * w;
+    for (int i = 0; i < 4; ++i) {
+      unsigned char t = p[i];
+      p[i] = p[7 - i];
+      p[7 - i] = t;
+    }
+  }
+#else
+  (void)buf;
+  (void)nwords;
+#endif
+}
+
+/* An int (exact or subclass) beyond int64 -> a temporary ffi.BigInt. */
+static int tpy_bigint_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  size_t bits = _PyLong_NumBits(obj); /* of the magnitude */
+  if (bits == (size_t)-1 && PyErr_Occurred()) return -1;
+  size_t nwords = bits / 64 + 1; /* and room for the sign bit */
+  if (nwords > PY_SSIZE_T_MAX / 8) {
+    PyErr_SetString(PyExc_OverflowError, "int too large to pass as ffi.BigInt");
     return -1;
   }
+  unsigned char* buf = PyMem_Malloc(nwords * 8);
+  if (buf == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+#if PY_VERSION_HEX >= 0x030D0000
+  int rc = _PyLong_AsByteArray((PyLongObject*)obj, buf, nwords * 8, 1, 1, 1);
+#else
+  int rc = _PyLong_AsByteArray((PyLongObject*)obj, buf, nwords * 8, 1, 1);
+#endif
+  TVMFFIAny owned;
+  if (rc == 0) {
+    tpy_words_le_swap(buf, nwords);
+    TVMFFIByteArray b = {(const char*)buf, nwords * 8};
+    rc = TVMFFIBigIntFromByteArray(&b, &owned);
+    if (rc != 0) tpy_raise_ffi_error();
+  }
+  PyMem_Free(buf);
+  if (rc != 0) return -1;
+  if (owned.type_index != kTVMFFIBigInt) { /* fits int64 after all (callers check first) */
+    *out = owned;
+    return 0;
+  }
+  return tpy_push_object(owned.v_obj, out, temps);
+}
+
+/* An int: kTVMFFIInt when it fits int64, else an ffi.BigInt. */
+static int tpy_int_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow != 0) return tpy_bigint_arg(obj, out, temps);
   if (v == -1 && PyErr_Occurred()) return -1;
   out->type_index = kTVMFFIInt;
   out->v_int64 = v;
   return 0;
+}
+
+/* A BigInt's value as a Python int.  New reference or NULL. */
+static PyObject* tpy_long_from_bigint(TVMFFIObject* obj) {
+  TVMFFIAny v;
+  tpy_set_tag(&v, kTVMFFIBigInt);
+  v.v_obj = obj;
+  TVMFFIByteArray words = TVMFFIBigIntGetContentByteArray(&v);
+  if (words.data == NULL) return tpy_raise_ffi_error();
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  unsigned char* buf = PyMem_Malloc(words.size);
+  if (buf == NULL) return PyErr_NoMemory();
+  memcpy(buf, words.data, words.size);
+  tpy_words_le_swap(buf, words.size / 8);
+  PyObject* r = _PyLong_FromByteArray(buf, words.size, 1, 1);
+  PyMem_Free(buf);
+  return r;
+#else
+  return _PyLong_FromByteArray((const unsigned char*)words.data, words.size, 1, 1);
+#endif
+}
+
+static inline uint32_t tpy_str_slot_of(PyObject* obj) {
+  uintptr_t a = (uintptr_t)obj;
+  return (uint32_t)((a >> 4) ^ (a >> 10)) & (TPY_STR_CACHE_SLOTS - 1);
+}
+
+/* *out = view of the Str of slot `i`, kept alive for the call by a pin (or, when the call
+ * already holds TPY_TEMPS_PINS pins, by a reference in temps). */
+static int tpy_str_cache_use(uint32_t i, TVMFFIAny* out, tpy_temps* temps) {
+  tpy_str_slot* slot = &tpy_str_cache[i];
+  if (temps->npins == TPY_TEMPS_PINS) {
+    TVMFFIObjectIncRef(slot->str);
+    return tpy_push_object(slot->str, out, temps);
+  }
+  slot->busy++;
+  temps->pins[temps->npins++] = (uint8_t)i;
+  tpy_set_tag(out, kTVMFFIStr);
+  out->v_obj = slot->str;
+  return 0;
+}
+
+/* The cell of the slot's Str if it may be rewritten to hold n bytes, else NULL. */
+static TVMFFIByteArray* tpy_str_slot_reusable(const tpy_str_slot* slot, size_t n) {
+  if (slot->str == NULL || slot->busy != 0) return NULL;
+  const uint64_t only_the_cache = 1 | ((uint64_t)1 << 32);
+  if (__atomic_load_n(&slot->str->combined_ref_count, __ATOMIC_ACQUIRE) != only_the_cache) {
+    return NULL;
+  }
+  TVMFFIByteArray* cell = TPY_CELL(TVMFFIByteArray, slot->str);
+  if (cell->data != (const char*)(cell + 1) || n > cell->size) return NULL;
+  return cell;
+}
+
+int tpy_str_object_arg(PyObject* obj, const char* s, size_t n, TVMFFIAny* out, tpy_temps* temps) {
+  uint32_t i = tpy_str_slot_of(obj);
+  tpy_str_slot* slot = &tpy_str_cache[i];
+  if (slot->key == obj) return tpy_str_cache_use(i, out, temps);
+  PyTypeObject* t = Py_TYPE(obj);
+  bool cacheable = n <= TPY_STR_CACHE_MAX_BYTES && (t == &PyUnicode_Type || t == &TpyString_Type);
+  TVMFFIByteArray* cell = cacheable ? tpy_str_slot_reusable(slot, n) : NULL;
+  if (cell != NULL) {
+    char* chars = (char*)(cell + 1);
+    memcpy(chars, s, n);
+    chars[n] = '\0';
+    cell->size = n;
+    PyObject* old_key = slot->key;
+    slot->key = Py_NewRef(obj);
+    Py_DECREF(old_key);
+    return tpy_str_cache_use(i, out, temps);
+  }
+  TVMFFIByteArray b = {s, n};
+  TVMFFIAny owned;
+  if (TVMFFIStringFromByteArray(&b, &owned) != 0) {
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  if (!cacheable || slot->busy != 0) return tpy_push_object(owned.v_obj, out, temps);
+  PyObject* old_key = slot->key;
+  TVMFFIObject* old_str = slot->str;
+  slot->key = Py_NewRef(obj);
+  slot->str = owned.v_obj;
+  Py_XDECREF(old_key);
+  if (old_str != NULL) TVMFFIObjectDecRef(old_str);
+  return tpy_str_cache_use(i, out, temps);
+}
+
+int32_t tpy_str_cache_clear(void) {
+  int32_t dropped = 0;
+  for (int32_t i = 0; i < TPY_STR_CACHE_SLOTS; ++i) {
+    tpy_str_slot* slot = &tpy_str_cache[i];
+    if (slot->str == NULL || slot->busy != 0) continue;
+    PyObject* key = slot->key;
+    TVMFFIObject* str = slot->str;
+    slot->key = NULL;
+    slot->str = NULL;
+    Py_DECREF(key);
+    TVMFFIObjectDecRef(str);
+    ++dropped;
+  }
+  return dropped;
 }
 
 int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
@@ -129,19 +315,7 @@ int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     out->small_str_len = (uint32_t)n;
     return 0;
   }
-  if (!tpy_has_nul(s, (size_t)n)) {
-    out->type_index = kTVMFFIRawStr;
-    out->zero_padding = 0;
-    out->v_c_str = s;
-    return 0;
-  }
-  TVMFFIByteArray b = {s, (size_t)n};
-  TVMFFIAny owned;
-  if (TVMFFIStringFromByteArray(&b, &owned) != 0) {
-    tpy_raise_ffi_error();
-    return -1;
-  }
-  return tpy_push_owned(&owned, out, temps);
+  return tpy_str_object_arg(obj, s, (size_t)n, out, temps);
 }
 
 static int tpy_bytes_arg(const char* s, Py_ssize_t n, TVMFFIAny* out, tpy_temps* temps) {
@@ -225,6 +399,28 @@ static TVMFFIObject* tpy_small_tuple_array(PyObject* tuple) {
   return tpy_small_int_array(values, n);
 }
 
+/* Nesting of containers being converted on this thread.  Python's recursion limit alone
+ * does not bound the C stack (a program may raise the limit far beyond what the stack
+ * holds), so conversion also stops at TPY_MAX_NESTING levels, with the same error. */
+enum { TPY_MAX_NESTING = 1000 };
+static _Thread_local int tpy_nesting;
+
+static int tpy_enter_nested(const char* where) {
+  if (tpy_nesting >= TPY_MAX_NESTING) {
+    PyErr_Format(PyExc_RecursionError, "maximum nesting depth (%d) exceeded%s", TPY_MAX_NESTING,
+                 where);
+    return -1;
+  }
+  if (Py_EnterRecursiveCall(where)) return -1;
+  tpy_nesting++;
+  return 0;
+}
+
+static void tpy_leave_nested(void) {
+  tpy_nesting--;
+  Py_LeaveRecursiveCall();
+}
+
 /* tuple/list -> Array: a shared one for a small int tuple, else a temporary. */
 static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   if (PyTuple_CheckExact(obj)) {
@@ -245,7 +441,7 @@ static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   }
   int rc = -1;
   Py_ssize_t k = 0;
-  if (Py_EnterRecursiveCall(" while converting a sequence to ffi.Array")) goto done;
+  if (tpy_enter_nested(" while converting a sequence to ffi.Array") != 0) goto done;
   for (; k < n; ++k) {
     /* A conversion may run Python code that shrinks a list: re-check each time. */
     if (is_list && k >= PyList_GET_SIZE(obj)) break;
@@ -255,7 +451,7 @@ static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     Py_DECREF(item);
     if (step != 0) break;
   }
-  Py_LeaveRecursiveCall();
+  tpy_leave_nested();
   if (PyErr_Occurred()) goto done;
   TVMFFIObjectHandle arr = NULL;
   if (tether_array_new(views, (int64_t)k, &arr) != 0) {
@@ -281,7 +477,7 @@ static int tpy_dict_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   Py_ssize_t pos = 0, k = 0;
   PyObject *key, *value;
   Py_INCREF(obj);
-  if (Py_EnterRecursiveCall(" while converting a dict to ffi.Map")) goto done;
+  if (tpy_enter_nested(" while converting a dict to ffi.Map") != 0) goto done;
   while (k < n && PyDict_Next(obj, &pos, &key, &value)) {
     Py_INCREF(key);
     Py_INCREF(value);
@@ -292,7 +488,7 @@ static int tpy_dict_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     if (step != 0) break;
     ++k;
   }
-  Py_LeaveRecursiveCall();
+  tpy_leave_nested();
   if (PyErr_Occurred()) goto done;
   TVMFFIObjectHandle map = NULL;
   if (tether_map_new(kvs, (int64_t)k, &map) != 0) {
@@ -452,7 +648,7 @@ static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   }
   r = tpy_call_protocol(obj, "__tvm_ffi_int__", &found);
   if (found) {
-    int rc = r ? tpy_int_arg(r, out) : -1;
+    int rc = r ? tpy_int_arg(r, out, temps) : -1;
     Py_XDECREF(r);
     return rc;
   }
@@ -468,12 +664,12 @@ static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   r = tpy_call_protocol(obj, "__tvm_ffi_value__", &found);
   if (found) {
     if (r == NULL) return -1;
-    if (Py_EnterRecursiveCall(" while converting __tvm_ffi_value__")) {
+    if (tpy_enter_nested(" while converting __tvm_ffi_value__") != 0) {
       Py_DECREF(r);
       return -1;
     }
     int rc = tpy_arg_from_owned_py(r, out, temps);
-    Py_LeaveRecursiveCall();
+    tpy_leave_nested();
     return rc;
   }
   cls = tpy_loaded_class("numbers", "Integral", &numbers_integral);
@@ -482,7 +678,7 @@ static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     if (is < 0) return -1;
     if (is) {
       PyObject* i = PyNumber_Index(obj);
-      int rc = i ? tpy_int_arg(i, out) : -1;
+      int rc = i ? tpy_int_arg(i, out, temps) : -1;
       Py_XDECREF(i);
       return rc;
     }
@@ -515,7 +711,7 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     out->v_int64 = obj == Py_True;
     return 0;
   }
-  if (t == &PyLong_Type) return tpy_int_arg(obj, out);
+  if (t == &PyLong_Type) return tpy_int_arg(obj, out, temps);
   if (t == &PyFloat_Type) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
@@ -594,7 +790,7 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   if (PyByteArray_Check(obj)) {
     return tpy_bytes_arg(PyByteArray_AS_STRING(obj), PyByteArray_GET_SIZE(obj), out, temps);
   }
-  if (PyLong_Check(obj)) return tpy_int_arg(obj, out);
+  if (PyLong_Check(obj)) return tpy_int_arg(obj, out, temps);
   if (PyFloat_Check(obj)) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
@@ -619,6 +815,17 @@ int tpy_to_owned_any(PyObject* obj, TVMFFIAny* out) {
 }
 
 /* ---- Any -> Python ------------------------------------------------------------------------- */
+
+/* The deleter of the DLManagedTensor shell tpy_tensor_from_dltensor hands to a Tensor. */
+static void tpy_dltensor_view_deleter(DLManagedTensor* self) { PyMem_RawFree(self); }
+
+/* true if `index` (>= 64) names a registered object type: the static ones always, a
+ * dynamic one once its class is known or the type table has it. */
+static inline bool tpy_type_index_known(int32_t index) {
+  if (index < kTVMFFIStaticObjectEnd) return true;
+  if (index < tpy_class_table_size && tpy_class_table[index] != NULL) return true;
+  return strcmp(tether_type_key(index), "<unknown>") != 0;
+}
 
 static PyObject* tpy_void_p(void* p) {
   static PyObject* c_void_p = NULL;
@@ -655,6 +862,9 @@ static PyObject* tpy_object_from_steal(TVMFFIObject* obj) {
     case kTVMFFIOpaquePyObject:
       r = Py_NewRef((PyObject*)TPY_CELL(TVMFFIOpaqueObjectCell, obj)->handle);
       break;
+    case kTVMFFIBigInt:
+      r = tpy_long_from_bigint(obj);
+      break;
     case kTVMFFIFunction:
       return tpy_function_wrap_steal(obj);
     case kTVMFFITensor:
@@ -665,6 +875,35 @@ static PyObject* tpy_object_from_steal(TVMFFIObject* obj) {
   }
   TVMFFIObjectDecRef(obj);
   return r;
+}
+
+/* A Tensor viewing the DLTensor `dl` (borrowed: its shape and strides are copied, its
+ * data is not, so the Tensor is valid while the caller keeps the data alive -- during a
+ * callback, as under tvm_ffi).  New reference or NULL. */
+static PyObject* tpy_tensor_from_dltensor(const DLTensor* dl) {
+  if (dl == NULL) {
+    PyErr_SetString(PyExc_ValueError, "cannot convert a NULL DLTensor* to a Tensor");
+    return NULL;
+  }
+  DLManagedTensor* managed = PyMem_RawMalloc(sizeof(DLManagedTensor));
+  if (managed == NULL) return PyErr_NoMemory();
+  managed->dl_tensor = *dl;
+  managed->manager_ctx = NULL;
+  managed->deleter = tpy_dltensor_view_deleter;
+  TVMFFIObjectHandle tensor = NULL;
+  if (TVMFFITensorFromDLPack(managed, 0, 0, &tensor) != 0) {
+    PyMem_RawFree(managed); /* not taken over on failure */
+    return tpy_raise_ffi_error();
+  }
+  if (tpy_tensor_wrap_steal != NULL) return tpy_tensor_wrap_steal(tensor);
+  return tpy_object_wrap_steal(tensor);
+}
+
+/* The TypeError for a value whose type index names no type this side can convert. */
+static PyObject* tpy_bad_index(int32_t index, const char* why) {
+  PyErr_Format(PyExc_TypeError, "cannot convert a value with type index %d to Python: %s",
+               (int)index, why);
+  return NULL;
 }
 
 PyObject* tpy_from_any_steal(TVMFFIAny* v) {
@@ -688,15 +927,29 @@ PyObject* tpy_from_any_steal(TVMFFIAny* v) {
     case kTVMFFIDevice:
       return tpy_device_wrap(x.v_device);
     case kTVMFFISmallStr:
-      return PyUnicode_DecodeUTF8(x.v_bytes, (Py_ssize_t)x.small_str_len, "replace");
     case kTVMFFISmallBytes:
-      return PyBytes_FromStringAndSize(x.v_bytes, (Py_ssize_t)x.small_str_len);
+      if (x.small_str_len > 7) return tpy_bad_index(x.type_index, "a length beyond 7 bytes");
+      if (x.type_index == kTVMFFISmallBytes) {
+        return PyBytes_FromStringAndSize(x.v_bytes, (Py_ssize_t)x.small_str_len);
+      }
+      return PyUnicode_DecodeUTF8(x.v_bytes, (Py_ssize_t)x.small_str_len, "replace");
     case kTVMFFIRawStr:
+      if (x.v_c_str == NULL) return tpy_bad_index(x.type_index, "a `const char*` holding NULL");
       return PyUnicode_DecodeUTF8(x.v_c_str, (Py_ssize_t)strlen(x.v_c_str), "replace");
+    case kTVMFFIDLTensorPtr:
+      return tpy_tensor_from_dltensor(x.v_ptr);
     default:
       break;
   }
-  if (x.type_index >= kTVMFFIStaticObjectBegin) return tpy_object_from_steal(x.v_obj);
+  if (x.type_index >= kTVMFFIStaticObjectBegin) {
+    /* Without a registered type the pointer is not trusted as an object: not released. */
+    if (x.v_obj == NULL) return tpy_bad_index(x.type_index, "the object pointer is NULL");
+    if (!tpy_type_index_known(x.type_index)) return tpy_bad_index(x.type_index, "no such type");
+    return tpy_object_from_steal(x.v_obj);
+  }
+  if (x.type_index < 0 || x.type_index > kTVMFFISmallBytes) {
+    return tpy_bad_index(x.type_index, "no such type");
+  }
   PyErr_Format(PyExc_ValueError, "cannot convert a value of type `%s` to Python",
                tether_any_type_key(&x));
   return NULL;
@@ -704,16 +957,22 @@ PyObject* tpy_from_any_steal(TVMFFIAny* v) {
 
 PyObject* tpy_from_any_view(const TVMFFIAny* v) {
   if (v->type_index >= kTVMFFIStaticObjectBegin) {
+    if (v->v_obj == NULL) return tpy_bad_index(v->type_index, "the object pointer is NULL");
+    if (!tpy_type_index_known(v->type_index)) return tpy_bad_index(v->type_index, "no such type");
     TVMFFIObjectIncRef(v->v_obj);
     return tpy_object_from_steal(v->v_obj);
   }
   switch (v->type_index) {
     case kTVMFFIByteArrayPtr: {
       const TVMFFIByteArray* b = v->v_ptr;
+      if (b == NULL || (b->data == NULL && b->size != 0) || b->size > PY_SSIZE_T_MAX) {
+        return tpy_bad_index(v->type_index, "a malformed `TVMFFIByteArray*`");
+      }
       return PyBytes_FromStringAndSize(b->data, (Py_ssize_t)b->size);
     }
     case kTVMFFIObjectRValueRef: {
       TVMFFIObject** slot = v->v_ptr;
+      if (slot == NULL) return tpy_bad_index(v->type_index, "an ObjectRValueRef without a slot");
       TVMFFIObject* obj = *slot;
       if (obj == NULL) {
         PyErr_SetString(PyExc_ValueError, "RValueRef already moved");

@@ -2,10 +2,10 @@
  * convert.h -- conversions across the boundary.
  *
  * Python -> TVMFFIAny (spec python_api.md 6.3): tpy_arg_from_py writes a *view* into the
- * caller's slot; objects created on the way (a String for a long str with an embedded NUL,
- * an Array for a list, a Function for a callable, an OpaquePyObject, ...) are pushed to a
- * tpy_temps and released after the call.  Scalars, exact str (RawStr/SmallStr), and FFI
- * objects need no allocation.
+ * caller's slot; objects created or reused on the way (a String for a str of 8+ bytes, a
+ * BigInt, an Array for a list, a Function for a callable, an OpaquePyObject, ...) are
+ * pushed to a tpy_temps and released after the call.  Scalars, short str (SmallStr) and
+ * FFI objects need no allocation.
  *
  * TVMFFIAny -> Python (6.4, "make_ret"): tpy_from_any_steal consumes an owning Any;
  * tpy_from_any_view copies a borrowed view (callback arguments, 6.5).
@@ -17,26 +17,31 @@
 #include "object.h"
 
 #define TPY_TEMPS_INLINE 8
+#define TPY_TEMPS_PINS 8
 
-/* Objects created during conversion, released after the call.  Initialise with
- * tpy_temps_init; release with tpy_temps_release (also after a failed conversion). */
+/* Objects created during conversion, released after the call, and the slots of the str
+ * cache (convert.c) whose Str objects the call uses.  Initialise with tpy_temps_init;
+ * release with tpy_temps_release (also after a failed conversion), with the GIL held. */
 typedef struct tpy_temps {
   int32_t n;
   int32_t cap;
-  TVMFFIObject** items; /* == inline_items until it grows */
+  int32_t npins;
+  uint8_t pins[TPY_TEMPS_PINS]; /* str cache slots pinned until release */
+  TVMFFIObject** items;         /* == inline_items until it grows */
   TVMFFIObject* inline_items[TPY_TEMPS_INLINE];
 } tpy_temps;
 
 static inline void tpy_temps_init(tpy_temps* temps) {
   temps->n = 0;
   temps->cap = TPY_TEMPS_INLINE;
+  temps->npins = 0;
   temps->items = temps->inline_items;
 }
 void tpy_temps_release_slow(tpy_temps* temps);
 /* (items only leaves inline_items when the list grows past TPY_TEMPS_INLINE entries, so
- * n == 0 means there is nothing to release or free.) */
+ * n == 0 and npins == 0 mean there is nothing to release or free.) */
 static inline void tpy_temps_release(tpy_temps* temps) {
-  if (temps->n != 0) tpy_temps_release_slow(temps);
+  if ((temps->n | temps->npins) != 0) tpy_temps_release_slow(temps);
 }
 /* Keeps `obj_steal` alive until release (steals the reference, also on failure).
  * 0, or -1 with a Python MemoryError set. */
@@ -66,26 +71,16 @@ void tpy_decref_deleter(void* pyobj);
 extern TVMFFIObject* tpy_missing_handle;
 extern TVMFFIObject* tpy_kwargs_handle;
 
-/* A str (or subclass) as SmallStr (<= 7 UTF-8 bytes), RawStr view of its UTF-8 buffer, or
- * (embedded NUL) a temporary String.  0 or -1 with a Python error set. */
+/* A str (or subclass) as SmallStr (<= 7 UTF-8 bytes) or a kTVMFFIStr object (pushed to
+ * `temps`).  0 or -1 with a Python error set. */
 int tpy_str_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
-
-/* true if s[0..n) (n >= 8) contains a NUL byte: the first and the last 8 bytes (they may
- * overlap), then the words in between, never reading outside the n bytes; long strings go
- * to memchr (vectorised).  (w - 0x01..01) & ~w & 0x80..80 is nonzero iff w has a zero byte. */
-static inline bool tpy_has_nul(const char* s, size_t n) {
-  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  if (n > 64) return memchr(s, 0, n) != NULL;
-  uint64_t a, b;
-  memcpy(&a, s, 8);
-  memcpy(&b, s + n - 8, 8);
-  uint64_t acc = ((a - ones) & ~a) | ((b - ones) & ~b);
-  for (size_t i = 8; i + 8 < n; i += 8) {
-    memcpy(&a, s + i, 8);
-    acc |= (a - ones) & ~a;
-  }
-  return (acc & highs) != 0;
-}
+/* Empties the str argument cache (but for slots a call in flight uses) and returns the
+ * number of entries dropped.  GIL held. */
+int32_t tpy_str_cache_clear(void);
+/* The kTVMFFIStr object for str `obj` whose UTF-8 is s[0..n) (n >= 8): the cached one for
+ * this str object (pinned in the cache until `temps` is released), else a new one (cached
+ * for exact str and tether.String).  0 or -1 with a Python error set. */
+int tpy_str_object_arg(PyObject* obj, const char* s, size_t n, TVMFFIAny* out, tpy_temps* temps);
 
 /* out->type_index = index and out->zero_padding = 0, as one 8-byte store. */
 static inline void tpy_set_tag(TVMFFIAny* out, int32_t index) {
@@ -169,11 +164,7 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
         tpy_copy_small(out->v_bytes, s, n);
         return 0;
       }
-      if (!tpy_has_nul(s, n)) {
-        tpy_set_tag(out, kTVMFFIRawStr);
-        out->v_c_str = s;
-        return 0;
-      }
+      return tpy_str_object_arg(obj, s, n, out, temps);
     }
     return tpy_str_arg(obj, out, temps);
   }

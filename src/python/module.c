@@ -56,8 +56,15 @@ static PyObject* tpy_py_convert(PyObject* self, PyObject* value) {
   }
 }
 
+/* Objects alive outside the extension's caches: the str argument cache is emptied first,
+ * so that what it holds is not taken for a leak. */
 static PyObject* tpy_py_live_object_count(PyObject* self, PyObject* unused) {
+  tpy_str_cache_clear();
   return PyLong_FromLongLong(tether_object_live_count());
+}
+
+static PyObject* tpy_py_str_cache_clear(PyObject* self, PyObject* unused) {
+  return PyLong_FromLong(tpy_str_cache_clear());
 }
 
 static PyObject* tpy_py_lib_path(PyObject* self, PyObject* unused) {
@@ -89,7 +96,10 @@ static PyMethodDef tpy_methods[] = {
     {"device", TPY_FASTCALL(tpy_py_device), METH_FASTCALL | METH_KEYWORDS,
      "device(type_or_str, index=None) -> Device"},
     {"_live_object_count", tpy_py_live_object_count, METH_NOARGS,
-     "number of FFI objects alive in libtether (for leak checks)"},
+     "number of FFI objects alive in libtether after emptying the str argument cache (for "
+     "leak checks)"},
+    {"_str_cache_clear", tpy_py_str_cache_clear, METH_NOARGS,
+     "empty the str argument cache; returns the number of entries dropped"},
     {"_lib_path", tpy_py_lib_path, METH_NOARGS, "path of libtether.so"},
     {NULL},
 };

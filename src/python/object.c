@@ -744,6 +744,10 @@ PyTypeObject* tpy_class_resolve(int32_t type_index) {
     PyErr_Format(PyExc_ValueError, "type index %d is not an object type", (int)type_index);
     return NULL;
   }
+  if (strcmp(tether_type_key(type_index), "<unknown>") == 0) {
+    PyErr_Format(PyExc_TypeError, "type index %d is not a registered object type", (int)type_index);
+    return NULL;
+  }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   int32_t parent_index = info->type_depth > 0 ? info->type_ancestors[info->type_depth - 1]->type_index
                                               : kTVMFFIObject;

@@ -172,12 +172,31 @@ typedef struct {
   int64_t key;
 } keyed_t;
 
-/* Type with C-function entries; type with Function entries; type with no entries. */
-static int32_t keyed_c_type, keyed_fn_type, plain_type;
+/* Type with C-function entries; type with Function entries; type with no entries; type
+ * whose C-function entries fail (return an Error). */
+static int32_t keyed_c_type, keyed_fn_type, plain_type, failing_c_type;
 
-static int64_t keyed_c_hash(const TVMFFIAny* v) { return ((keyed_t*)v->v_obj)->key * 7; }
-static bool keyed_c_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
-  return ((keyed_t*)a->v_obj)->key == ((keyed_t*)b->v_obj)->key;
+/* Native hooks (tvm-ffi 0.1.15's convention): an owning Any, Int/Bool or an Error. */
+static TVMFFIAny keyed_c_hash(const TVMFFIAny* v) {
+  return tether_any_int(((keyed_t*)v->v_obj)->key * 7);
+}
+static TVMFFIAny keyed_c_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+  return tether_any_bool(((keyed_t*)a->v_obj)->key == ((keyed_t*)b->v_obj)->key);
+}
+static TVMFFIAny failing_error(void) {
+  TVMFFIByteArray kind = {"RuntimeError", 12}, msg = {"hook failed", 11}, bt = {"", 0};
+  TVMFFIObjectHandle err = NULL;
+  if (TVMFFIErrorCreate(&kind, &msg, &bt, &err) != 0) return tether_any_none();
+  return tether_any_object(err); /* owning: the caller releases it */
+}
+static TVMFFIAny failing_c_hash(const TVMFFIAny* v) {
+  (void)v;
+  return failing_error();
+}
+static TVMFFIAny failing_c_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+  (void)a;
+  (void)b;
+  return failing_error();
 }
 static int keyed_fn_hash(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   *result = tether_any_int(((keyed_t*)args[0].v_obj)->key * 11);
@@ -214,6 +233,9 @@ __attribute__((constructor)) static void setup_custom_types(void) {
   keyed_c_type = register_type("test_any.KeyedC");
   keyed_fn_type = register_type("test_any.KeyedFn");
   plain_type = register_type("test_any.Plain");
+  failing_c_type = register_type("test_any.FailingC");
+  register_attr(failing_c_type, "__any_hash__", tether_any_ptr((void*)(uintptr_t)failing_c_hash));
+  register_attr(failing_c_type, "__any_equal__", tether_any_ptr((void*)(uintptr_t)failing_c_equal));
   register_attr(keyed_c_type, "__any_hash__", tether_any_ptr((void*)(uintptr_t)keyed_c_hash));
   register_attr(keyed_c_type, "__any_equal__", tether_any_ptr((void*)(uintptr_t)keyed_c_equal));
   register_fn_attr(keyed_fn_type, "__any_hash__", keyed_fn_hash);
@@ -252,6 +274,13 @@ static void test_custom_hash_equal(void) {
   CHECK(tether_any_hash(&ua) == combine((uint64_t)plain_type, (uint64_t)(uintptr_t)&pa));
   CHECK(!tether_any_equal(&ua, &ub));
   CHECK(tether_any_equal(&ua, &ua));
+
+  /* Failing C entries: their Error is released, pointer identity decides. */
+  keyed_t xa = keyed(failing_c_type, 5), xb = keyed(failing_c_type, 5);
+  TVMFFIAny ya = tether_any_object(&xa), yb = tether_any_object(&xb);
+  CHECK(tether_any_hash(&ya) == combine((uint64_t)failing_c_type, (uint64_t)(uintptr_t)&xa));
+  CHECK(!tether_any_equal(&ya, &yb));
+  CHECK(tether_any_equal(&ya, &ya));
 }
 
 /* ---- release, copy, strings, type keys -------------------------------------------------- */

@@ -49,7 +49,7 @@ static void test_version(void) {
   TVMFFIGetVersion(&v);
   CHECK_EQ_INT(v.major, 0);
   CHECK_EQ_INT(v.minor, 1);
-  CHECK_EQ_INT(v.patch, 14);
+  CHECK_EQ_INT(v.patch, 16);
   TVMFFIGetVersion(NULL); /* tolerated */
 }
 

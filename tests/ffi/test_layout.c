@@ -40,7 +40,8 @@ static void test_type_index_values(void) {
       {kTVMFFIError, 67},       {kTVMFFIFunction, 68},     {kTVMFFIShape, 69},
       {kTVMFFITensor, 70},      {kTVMFFIArray, 71},        {kTVMFFIMap, 72},
       {kTVMFFIModule, 73},      {kTVMFFIOpaquePyObject, 74}, {kTVMFFIList, 75},
-      {kTVMFFIDict, 76},        {kTVMFFIVisitInterrupt, 77}, {kTVMFFIStaticObjectEnd, 78},
+      {kTVMFFIDict, 76},        {kTVMFFIVisitInterrupt, 77}, {kTVMFFIBigInt, 78},
+      {kTVMFFIStaticObjectEnd, 79},
       {kTVMFFIDynObjectBegin, 128},
   };
   for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {

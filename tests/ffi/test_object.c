@@ -300,7 +300,7 @@ static void test_version(void) {
   TVMFFIGetVersion(&v);
   CHECK_EQ_INT(v.major, 0);
   CHECK_EQ_INT(v.minor, 1);
-  CHECK_EQ_INT(v.patch, 14);
+  CHECK_EQ_INT(v.patch, 16);
 }
 
 TEST_MAIN(TEST_CASE(test_strong_only_release_is_both), TEST_CASE(test_weak_reference_outlives_object),
