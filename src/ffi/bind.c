@@ -43,6 +43,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -239,6 +240,12 @@ static int tether__bind_walk(tether_bind_t* b, bool write, size_t* mismatched) {
   return 0;
 }
 
+/* Serializes the walks: two threads binding the same library (dlopen hands both the same
+ * instance) would otherwise race on its RELRO protection, one making the pages read-only
+ * while the other still writes.  Never held across dlopen of a library (its constructors
+ * may load libraries through tether). */
+static pthread_mutex_t tether__bind_mutex = PTHREAD_MUTEX_INITIALIZER;
+
 /* Checks library `dl` and, when `may_write`, binds it.  *bound: whether every TVMFFI*
  * reference now points at libtether (with `may_write`, always on success). */
 static int tether__bind_library(void* dl, const char* path, bool may_write, bool* bound) {
@@ -257,6 +264,7 @@ static int tether__bind_library(void* dl, const char* path, bool may_write, bool
                         "TVMFFI* functions (is it linked statically?)", TETHER__BIND_FN, path);
   }
   b.global = dlopen(NULL, RTLD_LAZY);
+  pthread_mutex_lock(&tether__bind_mutex);
   size_t mismatched = 0;
   int rc = b.global != NULL ? tether__bind_open(&b)
                             : tether_raise("RuntimeError", "%s: cannot load %s: dlopen(NULL) "
@@ -275,6 +283,7 @@ static int tether__bind_library(void* dl, const char* path, bool may_write, bool
     }
   }
   if (rc == 0) *bound = mismatched == 0;
+  pthread_mutex_unlock(&tether__bind_mutex);
   if (b.global != NULL) dlclose(b.global);
   dlclose(b.self);
   return rc;
