@@ -135,3 +135,59 @@ def test_coexist(order, add_one_kernel, tmp_path):
                           env=dict(os.environ, PYTHONFAULTHANDLER="1"))
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "PASSED" in proc.stdout, out
+
+
+# A kernel that links nothing: it expects the host process to provide TVMFFI*.  With
+# MISSING defined it also calls a symbol nothing defines.
+HOST_KERNEL = r'''
+#include <tvm/ffi/c_api.h>
+#ifdef MISSING
+void MISSING(void);
+#endif
+TVM_FFI_DLL_EXPORT int __tvm_ffi_fail(void* h, const TVMFFIAny* a, int32_t n, TVMFFIAny* r) {
+#ifdef MISSING
+  MISSING();
+#endif
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "host kernel failure");
+  return -1;
+}
+'''
+
+LOAD_HOST_KERNEL = textwrap.dedent(r'''
+    import sys
+    if sys.argv[1] == "tvm_ffi-first":
+        import tvm_ffi
+    import tether
+    for path in sys.argv[2:]:
+        try:
+            tether.load_module(path).fail()
+        except Exception as e:
+            print(type(e).__name__, str(e))
+''')
+
+
+@pytest.mark.parametrize("first", ["tether-only", "tvm_ffi-first"])
+def test_host_symbol_kernel(first, c_compiler, tmp_path):
+    """A kernel linked against nothing runs under tether.load_module (its error reaches
+    tether); one with a symbol nothing defines is refused at load with RuntimeError naming
+    the library and the symbol, and the interpreter survives."""
+    if first == "tvm_ffi-first" and not _have("tvm_ffi"):
+        pytest.skip("apache-tvm-ffi is not installed")
+    from tether import libinfo
+    src = tmp_path / "host_kernel.c"
+    src.write_text(HOST_KERNEL)
+    paths = []
+    for name, defs in (("host_kernel.so", []), ("missing_kernel.so", ["-DMISSING=coexist_missing"])):
+        out = str(tmp_path / name)
+        subprocess.run([c_compiler, "-shared", "-fPIC", "-std=c11", libinfo.cflags(), *defs,
+                        str(src), "-o", out], check=True)
+        paths.append(out)
+    script = tmp_path / "load.py"
+    script.write_text(LOAD_HOST_KERNEL)
+    proc = subprocess.run([sys.executable, str(script), first, *paths], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "ValueError host kernel failure", proc.stdout
+    assert lines[1].startswith("RuntimeError") and paths[1] in lines[1], proc.stdout
+    assert "undefined symbol `coexist_missing`" in lines[1], proc.stdout
