@@ -21,16 +21,7 @@
 
 #include <tether/c_api.h>
 
-static int failures;
-
-#define EXPECT(cond, ...)                     \
-  do {                                        \
-    int expect__ok = (cond);                  \
-    printf(expect__ok ? "ok: " : "FAILED: "); \
-    printf(__VA_ARGS__);                      \
-    printf("\n");                             \
-    if (!expect__ok) failures++;              \
-  } while (0)
+#include "expect.h"
 
 /* libtether, reached only through its handle. */
 static struct {

@@ -19,16 +19,7 @@
 
 #include <tether/c_api.h>
 
-static int failures;
-
-#define EXPECT(cond, ...)                    \
-  do {                                       \
-    int expect__ok = (cond);                 \
-    printf(expect__ok ? "ok: " : "FAILED: "); \
-    printf(__VA_ARGS__);                     \
-    printf("\n");                            \
-    if (!expect__ok) failures++;             \
-  } while (0)
+#include "expect.h"
 
 /* The ABI entry points of one runtime, looked up in its own handle. */
 typedef struct {
