@@ -32,6 +32,8 @@
  *     of the file: a memfd, opened as /proc/self/fd/<n>, which the loader treats as a
  *     different library (dependencies already loaded still match by name; $ORIGIN in the
  *     copy's RUNPATH names /proc/self/fd).  The memfd stays open while the copy is mapped.
+ *     A bare file name (no '/', searched by the loader) that is not loaded yet is loaded in
+ *     place even then: there is no file to copy before the loader finds it.
  *   - Code the library runs while dlopen loads it (ELF constructors) runs before the
  *     binding, bound the loader's way.
  *   - Supported where relocations are RELA: x86_64 and aarch64.  Elsewhere the library is
@@ -301,9 +303,9 @@ static bool tether__bind_foreign_runtime_is_global(void) {
 
 /* ---- private copies ------------------------------------------------------------------------ */
 
-/* A memfd holding a copy of the file at `path`; -1 with the error raised. */
-static int tether__bind_copy(const char* path) {
-  int src = open(path, O_RDONLY | O_CLOEXEC);
+/* A memfd holding a copy of the file `file` (what `path` names); -1 with the error raised. */
+static int tether__bind_copy(const char* path, const char* file) {
+  int src = open(file, O_RDONLY | O_CLOEXEC);
   if (src < 0) {
     return tether_raise("InternalError", "Failed to load dynamic shared library %s %s", path,
                         strerror(errno));
@@ -345,9 +347,10 @@ static void tether__bind_copy_name(int fd, char* name, size_t cap) {
   snprintf(name, cap, "/proc/self/fd/%d", fd);
 }
 
-/* Loads and binds a private copy of `path`. */
-static int tether__bind_load_copy(const char* path, tether_bound_library_t* out) {
-  int fd = tether__bind_copy(path);
+/* Loads and binds a private copy of the file `file`, which `path` names. */
+static int tether__bind_load_copy(const char* path, const char* file,
+                                  tether_bound_library_t* out) {
+  int fd = tether__bind_copy(path, file);
   if (fd < 0) return -1;
   char name[40];
   tether__bind_copy_name(fd, name, sizeof(name));
@@ -386,10 +389,23 @@ int tether__bind_load(const char* path, tether_bound_library_t* out) {
       out->dl = dl;
       return 0;
     }
+    /* The loaded instance's file (path may be a bare name the loader searched for). */
+    struct link_map* lm = NULL;
+    char* file = NULL;
+    if (dlinfo(dl, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL) file = strdup(lm->l_name);
     dlclose(dl);
-    return tether__bind_load_copy(path, out);
+    if (file == NULL) {
+      return tether_raise("RuntimeError", "%s: cannot load %s: cannot name the file of its "
+                          "loaded instance", TETHER__BIND_FN, path);
+    }
+    int rc = tether__bind_load_copy(path, file, out);
+    free(file);
+    return rc;
   }
-  if (tether__bind_foreign_runtime_is_global()) return tether__bind_load_copy(path, out);
+  /* A bare name (searched by the loader) is loaded in place: there is no file to copy. */
+  if (strchr(path, '/') != NULL && tether__bind_foreign_runtime_is_global()) {
+    return tether__bind_load_copy(path, path, out);
+  }
   dl = tether__bind_dlopen(path, path, RTLD_LAZY | RTLD_LOCAL);
   if (dl == NULL) return -1;
   if (tether__bind_library(dl, path, true, &bound) != 0) {
