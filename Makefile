@@ -117,8 +117,8 @@ clean:
 
 # ---- Python: the package in a virtualenv, and its tests ---------------------------------
 # `make venv` creates $(VENV) (python3 -m venv), installs the build backend and the test
-# dependencies once (PY_TEST_DEPS: pytest, numpy, apache-tvm-ffi, torch -- the CPU torch
-# wheel from local disk, never a CUDA build), then (re)installs tether itself: a regular
+# dependencies once (PY_TEST_DEPS: pytest, numpy, apache-tvm-ffi, apache-tvm, torch -- the CPU
+# torch wheel from local disk, never a CUDA build), then (re)installs tether itself: a regular
 # install, built with scikit-build-core in the persistent build-py/ tree, so a re-run only
 # rebuilds what changed.  For development, `$(VENV)/bin/pip install --no-build-isolation -e .` instead
 # keeps python/tether/*.py live.  `make test-python` runs pytest on tests/python; the module
