@@ -35,7 +35,9 @@
  *     A bare file name (no '/', searched by the loader) that is not loaded yet is loaded in
  *     place even then: there is no file to copy before the loader finds it.
  *   - Code the library runs while dlopen loads it (ELF constructors) runs before the
- *     binding, bound the loader's way.
+ *     binding, bound the loader's way; and a library linked with immediate binding (-z now)
+ *     whose TVMFFI* nothing global provides is refused by the loader itself (its dlerror,
+ *     which names the symbol, becomes the InternalError).
  *   - Supported where relocations are RELA: x86_64 and aarch64.  Elsewhere the library is
  *     loaded with RTLD_NOW | RTLD_LOCAL and binds the loader's way (an undefined symbol is
  *     then a load error, never a crash at first call).

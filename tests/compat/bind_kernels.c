@@ -3,12 +3,14 @@
  * however they were linked and whatever else the process has loaded (src/ffi/bind.c):
  *
  *   bind_kernels <libtether.so> <impostor.so> <host.so> <tether-linked.so> <alias-linked.so>
- *                <missing.so> <missing-abi.so>
+ *                <missing.so> <missing-abi.so> <host-now.so>
  *
  * The libraries are modtest_lib.c linked against nothing (host symbols), libtether, and
- * tether's libtvm_ffi.so alias; the last two also call a symbol nothing defines
+ * tether's libtvm_ffi.so alias; the next two also call a symbol nothing defines
  * (tether_bindtest_missing_symbol) or an ABI-looking one libtether does not have
- * (TVMFFINoSuchFunction).  Like a Python host, this program links no runtime: it loads
+ * (TVMFFINoSuchFunction); the last links nothing with immediate binding and full RELRO
+ * (-z now), so the dynamic loader itself refuses it while no runtime is global, and binds
+ * it eagerly, into read-only pages, when one is.  Like a Python host, this program links no runtime: it loads
  * libtether RTLD_LOCAL and drives it through its handle, so libtether's symbols are not in
  * the global scope.  Then impostor.so (a stand-in for apache-tvm-ffi, loaded RTLD_GLOBAL as
  * `import tvm_ffi` does) provides TVMFFI* globally, and the libraries must still reach
@@ -152,12 +154,12 @@ static void check_unbindable(const char* path, const char* symbol, const char* w
 }
 
 int main(int argc, char** argv) {
-  if (argc != 8) {
+  if (argc != 9) {
     fprintf(stderr, "usage: %s <libtether.so> <impostor.so> <host.so> <tether-linked.so> "
-            "<alias-linked.so> <missing.so> <missing-abi.so>\n", argv[0]);
+            "<alias-linked.so> <missing.so> <missing-abi.so> <host-now.so>\n", argv[0]);
     return 2;
   }
-  const char *host = argv[3], *linked = argv[4], *alias = argv[5];
+  const char *host = argv[3], *linked = argv[4], *alias = argv[5], *now = argv[8];
   T.dl = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   if (T.dl == NULL) {
     printf("FAILED: cannot load %s: %s\n", argv[1], dlerror());
@@ -177,6 +179,15 @@ int main(int argc, char** argv) {
   check_library("linked to the libtvm_ffi.so alias", alias, "b");
   check_unbindable(argv[6], "tether_bindtest_missing_symbol", "undefined symbol");
   check_unbindable(argv[7], "TVMFFINoSuchFunction", "libtether does not provide");
+  {
+    TVMFFIObjectHandle mod = load(now);
+    char kind[64], message[512];
+    take_error(kind, message, sizeof(message));
+    EXPECT(mod == NULL && strcmp(kind, "InternalError") == 0 && strstr(message, now) != NULL &&
+               strstr(message, "undefined symbol: TVMFFI") != NULL,
+           "immediate binding, no runtime global: the loader refuses it: %s: %s", kind, message);
+    if (mod != NULL) T.dec_ref(mod);
+  }
 
   /* Another runtime in the global scope, first. */
   void* impostor = dlopen(argv[2], RTLD_NOW | RTLD_GLOBAL);
@@ -186,6 +197,7 @@ int main(int argc, char** argv) {
   check_library("host symbols, impostor global", host, "h");
   check_library("linked to libtether, impostor global", linked, "t");
   check_library("linked to the alias, impostor global", alias, "b");
+  check_library("immediate binding, impostor global", now, "w");
   EXPECT(*impostor_calls == 0, "the impostor was never called (%d calls)", *impostor_calls);
   TVMFFIObjectHandle mod = load(host);
   EXPECT(mod != NULL && !is_loaded(host), "libtether loaded a private copy, not %s itself", host);
