@@ -191,3 +191,27 @@ def test_host_symbol_kernel(first, c_compiler, tmp_path):
     assert lines[0] == "ValueError host kernel failure", proc.stdout
     assert lines[1].startswith("RuntimeError") and paths[1] in lines[1], proc.stdout
     assert "undefined symbol `coexist_missing`" in lines[1], proc.stdout
+
+
+GLOBAL_FLAGS = textwrap.dedent(r'''
+    import os, sys
+    sys.setdlopenflags(os.RTLD_GLOBAL | os.RTLD_NOW)
+    import tether
+    import tvm_ffi
+    tvm_ffi.register_global_func("coexist.g", lambda x: x * 3)
+    print(tvm_ffi.get_global_func("coexist.g")(2), tether.get_global_func("coexist.g", True))
+''')
+
+
+def test_global_dlopen_flags(tmp_path):
+    """With the interpreter's dlopen flags set to RTLD_GLOBAL before `import tether`,
+    libtether still stays out of the global scope: apache-tvm-ffi imported after it keeps
+    its own registry."""
+    if not _have("tvm_ffi"):
+        pytest.skip("apache-tvm-ffi is not installed")
+    script = tmp_path / "flags.py"
+    script.write_text(GLOBAL_FLAGS)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0 and proc.stdout.split() == ["6", "None"], \
+        proc.stdout + proc.stderr
