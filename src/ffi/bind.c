@@ -31,7 +31,8 @@
  *     global scope (that runtime may load the same file later), tether loads a private copy
  *     of the file: a memfd, opened as /proc/self/fd/<n>, which the loader treats as a
  *     different library (dependencies already loaded still match by name; $ORIGIN in the
- *     copy's RUNPATH names /proc/self/fd).  The memfd stays open while the copy is mapped.
+ *     copy's RUNPATH names /proc/self/fd).  Loads of the same file version share one copy;
+ *     its memfd stays open while the copy is mapped.
  *     A bare file name (no '/', searched by the loader) that is not loaded yet is loaded in
  *     place even then: there is no file to copy before the loader finds it.
  *   - Code the library runs while dlopen loads it (ELF constructors) runs before the
@@ -50,6 +51,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bind.h"
@@ -305,29 +307,45 @@ static bool tether__bind_foreign_runtime_is_global(void) {
 
 /* ---- private copies ------------------------------------------------------------------------ */
 
-/* A memfd holding a copy of the file `file` (what `path` names); -1 with the error raised. */
-static int tether__bind_copy(const char* path, const char* file) {
-  int src = open(file, O_RDONLY | O_CLOEXEC);
-  if (src < 0) {
-    return tether_raise("InternalError", "Failed to load dynamic shared library %s %s", path,
-                        strerror(errno));
-  }
+/*
+ * Live private copies, one per source file version (device, inode, size, mtime): loading
+ * the same file again shares its copy, which the loader hands out as the same, already bound
+ * instance, instead of filling another memfd.  The list and the reference counts are
+ * guarded by tether__bind_copies_mutex, which is held across dlopen only of a copy that is
+ * already loaded (no constructors run then).
+ */
+typedef struct tether_bind_copy {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime;
+  int fd;
+  size_t refs; /* tether_bound_library_t values holding fd */
+  struct tether_bind_copy* next;
+} tether_bind_copy_t;
+
+static tether_bind_copy_t* tether__bind_copies;
+static pthread_mutex_t tether__bind_copies_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void tether__bind_copy_name(int fd, char* name, size_t cap) {
+  snprintf(name, cap, "/proc/self/fd/%d", fd);
+}
+
+/* A memfd holding a copy of the open file src (what `path` names); -1 with the error
+ * raised. */
+static int tether__bind_copy(const char* path, int src) {
   int fd = memfd_create("tether-module", MFD_CLOEXEC);
   if (fd < 0) {
-    int e = errno;
-    close(src);
     return tether_raise("RuntimeError", "%s: cannot load %s: it is in use by another runtime "
                         "and memfd_create, for a private copy, failed: %s", TETHER__BIND_FN, path,
-                        strerror(e));
+                        strerror(errno));
   }
   char buf[65536];
   for (;;) {
     ssize_t n = read(src, buf, sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) break;
-      goto fail;
-    }
+    if (n == 0) return fd;
+    if (n < 0) goto fail;
     for (ssize_t done = 0; done < n;) {
       ssize_t w = write(fd, buf + done, (size_t)(n - done));
       if (w < 0 && errno == EINTR) continue;
@@ -335,45 +353,94 @@ static int tether__bind_copy(const char* path, const char* file) {
       done += w;
     }
   }
-  close(src);
-  return fd;
 fail:;
   int e = errno;
-  close(src);
   close(fd);
   return tether_raise("RuntimeError", "%s: cannot load %s: copying it failed: %s",
                       TETHER__BIND_FN, path, strerror(e));
 }
 
-static void tether__bind_copy_name(int fd, char* name, size_t cap) {
-  snprintf(name, cap, "/proc/self/fd/%d", fd);
+/* The live copy of the file version st, or NULL.  Caller holds the mutex. */
+static tether_bind_copy_t* tether__bind_copy_find_locked(const struct stat* st) {
+  for (tether_bind_copy_t* c = tether__bind_copies; c != NULL; c = c->next) {
+    if (c->dev == st->st_dev && c->ino == st->st_ino && c->size == st->st_size &&
+        c->mtime.tv_sec == st->st_mtim.tv_sec && c->mtime.tv_nsec == st->st_mtim.tv_nsec) {
+      return c;
+    }
+  }
+  return NULL;
 }
 
-/* Loads and binds a private copy of the file `file`, which `path` names. */
+/* Loads a private copy of the file `file`, which `path` names: the live one if there is
+ * one, else a new copy, bound. */
 static int tether__bind_load_copy(const char* path, const char* file,
                                   tether_bound_library_t* out) {
-  int fd = tether__bind_copy(path, file);
-  if (fd < 0) return -1;
   char name[40];
+  struct stat st;
+  tether_bind_copy_t* copy = NULL;
+  void* dl = NULL;
+  int fd = -1;
+  int src = open(file, O_RDONLY | O_CLOEXEC);
+  if (src < 0 || fstat(src, &st) != 0) {
+    tether_raise("InternalError", "Failed to load dynamic shared library %s %s", path,
+                 strerror(errno));
+    goto fail;
+  }
+  pthread_mutex_lock(&tether__bind_copies_mutex);
+  copy = tether__bind_copy_find_locked(&st);
+  if (copy != NULL) {
+    tether__bind_copy_name(copy->fd, name, sizeof(name));
+    dl = dlopen(name, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    (void)dlerror();
+    if (dl != NULL) copy->refs++;
+  }
+  pthread_mutex_unlock(&tether__bind_copies_mutex);
+  if (dl != NULL) {
+    close(src);
+    out->dl = dl;
+    out->copy_fd = copy->fd;
+    return 0;
+  }
+
+  copy = calloc(1, sizeof(*copy));
+  if (copy == NULL) {
+    tether_raise("MemoryError", "%s: out of memory", TETHER__BIND_FN);
+    goto fail;
+  }
+  if ((fd = tether__bind_copy(path, src)) < 0) goto fail;
   tether__bind_copy_name(fd, name, sizeof(name));
-  void* stale = dlopen(name, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-  if (stale != NULL) { /* someone else's library already answers to this name */
-    dlclose(stale);
-    close(fd);
-    return tether_raise("RuntimeError", "%s: cannot load %s: a library named %s is already "
-                        "loaded", TETHER__BIND_FN, path, name);
+  dl = dlopen(name, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+  if (dl != NULL) { /* someone else's library already answers to this name */
+    tether_raise("RuntimeError", "%s: cannot load %s: a library named %s is already loaded",
+                 TETHER__BIND_FN, path, name);
+    goto fail;
   }
   (void)dlerror();
-  void* dl = tether__bind_dlopen(name, path, RTLD_LAZY | RTLD_LOCAL);
   bool bound;
-  if (dl == NULL || tether__bind_library(dl, path, true, &bound) != 0) {
-    if (dl != NULL) dlclose(dl);
-    close(fd);
-    return -1;
+  if ((dl = tether__bind_dlopen(name, path, RTLD_LAZY | RTLD_LOCAL)) == NULL ||
+      tether__bind_library(dl, path, true, &bound) != 0) {
+    goto fail;
   }
+  close(src);
+  copy->dev = st.st_dev;
+  copy->ino = st.st_ino;
+  copy->size = st.st_size;
+  copy->mtime = st.st_mtim;
+  copy->fd = fd;
+  copy->refs = 1;
+  pthread_mutex_lock(&tether__bind_copies_mutex);
+  copy->next = tether__bind_copies;
+  tether__bind_copies = copy;
+  pthread_mutex_unlock(&tether__bind_copies_mutex);
   out->dl = dl;
   out->copy_fd = fd;
   return 0;
+fail:
+  if (dl != NULL) dlclose(dl);
+  if (fd >= 0) close(fd);
+  if (src >= 0) close(src);
+  free(copy);
+  return -1;
 }
 
 int tether__bind_load(const char* path, tether_bound_library_t* out) {
@@ -433,17 +500,33 @@ static void tether__bind_copy_name(int fd, char* name, size_t cap) {
 #endif /* TETHER__BIND_SUPPORTED */
 
 void tether__bind_unload(tether_bound_library_t* lib) {
+  int fd = lib->copy_fd;
+  bool last = false;
+#if TETHER__BIND_SUPPORTED
+  if (fd >= 0) {
+    pthread_mutex_lock(&tether__bind_copies_mutex);
+    tether_bind_copy_t** link = &tether__bind_copies;
+    while (*link != NULL && (*link)->fd != fd) link = &(*link)->next;
+    tether_bind_copy_t* copy = *link;
+    if (copy != NULL && --copy->refs == 0) {
+      *link = copy->next;
+      free(copy);
+      last = true;
+    }
+    pthread_mutex_unlock(&tether__bind_copies_mutex);
+  }
+#endif
   if (lib->dl != NULL) dlclose(lib->dl);
   lib->dl = NULL;
-  if (lib->copy_fd < 0) return;
+  lib->copy_fd = -1;
+  if (!last) return;
   char name[40];
-  tether__bind_copy_name(lib->copy_fd, name, sizeof(name));
+  tether__bind_copy_name(fd, name, sizeof(name));
   void* still = dlopen(name, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
   (void)dlerror();
   if (still != NULL) {
     dlclose(still); /* still mapped (the loader keeps it): the fd keeps its name taken */
   } else {
-    close(lib->copy_fd);
+    close(fd);
   }
-  lib->copy_fd = -1;
 }

@@ -18,6 +18,7 @@
  * to the impostor and is left alone.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -102,6 +103,21 @@ static int is_loaded(const char* path) {
   void* h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
   if (h != NULL) dlclose(h);
   return h != NULL;
+}
+
+static int count_copy(struct dl_phdr_info* info, size_t size, void* data) {
+  (void)size;
+  if (info->dlpi_name != NULL && strncmp(info->dlpi_name, "/proc/self/fd/", 14) == 0) {
+    ++*(int*)data;
+  }
+  return 0;
+}
+
+/* The number of loaded private copies (libraries named /proc/self/fd/<n>). */
+static int copies_loaded(void) {
+  int n = 0;
+  dl_iterate_phdr(count_copy, &n);
+  return n;
 }
 
 /* Loads `path` (functions <p>_*) through libtether and checks that each of its ABI calls
@@ -199,9 +215,13 @@ int main(int argc, char** argv) {
   check_library("linked to the alias, impostor global", alias, "b");
   check_library("immediate binding, impostor global", now, "w");
   EXPECT(*impostor_calls == 0, "the impostor was never called (%d calls)", *impostor_calls);
-  TVMFFIObjectHandle mod = load(host);
+  TVMFFIObjectHandle mod = load(host), again = load(host);
   EXPECT(mod != NULL && !is_loaded(host), "libtether loaded a private copy, not %s itself", host);
+  EXPECT(again != NULL && copies_loaded() == 1, "a second load shares the copy (%d loaded)",
+         copies_loaded());
   if (mod != NULL) T.dec_ref(mod);
+  if (again != NULL) T.dec_ref(again);
+  EXPECT(copies_loaded() == 0, "the copy is unloaded with its last module");
 
   /* The other runtime opens the same file: it gets its own instance, bound to it. */
   void* theirs = dlopen(host, RTLD_LAZY | RTLD_LOCAL);
