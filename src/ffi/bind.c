@@ -232,7 +232,8 @@ static int tether__bind_walk(tether_bind_t* b, bool write, size_t* mismatched) {
                             "cannot be bound to libtether", TETHER__BIND_FN, b->path, type, name);
       }
       uintptr_t slot = b->lm->l_addr + r->r_offset;
-      uintptr_t value = (uintptr_t)target + (TETHER__R_USES_ADDEND(type) ? (uintptr_t)r->r_addend : 0);
+      uintptr_t value = (uintptr_t)target;
+      if (TETHER__R_USES_ADDEND(type)) value += (uintptr_t)r->r_addend;
       if (!tether__bind_slot_ok(b, slot)) {
         return tether_raise("RuntimeError", "%s: cannot load %s: the relocation of `%s` is in "
                             "a read-only segment (text relocations are not supported)",
@@ -260,21 +261,24 @@ static int tether__bind_library(void* dl, const char* path, bool may_write, bool
   b.path = path;
   b.dl = dl;
   *bound = false;
+  size_t mismatched = 0;
+  int rc = -1;
   Dl_info self_info;
   if (dladdr((void*)TVMFFIFunctionCall, &self_info) == 0 || self_info.dli_fname == NULL ||
       (b.self = dlopen(self_info.dli_fname, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD)) == NULL ||
       dlsym(b.self, "TVMFFIFunctionCall") != (void*)TVMFFIFunctionCall) {
     (void)dlerror();
-    if (b.self != NULL) dlclose(b.self);
-    return tether_raise("RuntimeError", "%s: cannot load %s: libtether cannot look up its own "
-                        "TVMFFI* functions (is it linked statically?)", TETHER__BIND_FN, path);
+    tether_raise("RuntimeError", "%s: cannot load %s: libtether cannot look up its own "
+                 "TVMFFI* functions (is it linked statically?)", TETHER__BIND_FN, path);
+    goto done;
   }
-  b.global = dlopen(NULL, RTLD_LAZY);
+  if ((b.global = dlopen(NULL, RTLD_LAZY)) == NULL) {
+    tether_raise("RuntimeError", "%s: cannot load %s: dlopen(NULL) failed", TETHER__BIND_FN,
+                 path);
+    goto done;
+  }
   pthread_mutex_lock(&tether__bind_mutex);
-  size_t mismatched = 0;
-  int rc = b.global != NULL ? tether__bind_open(&b)
-                            : tether_raise("RuntimeError", "%s: cannot load %s: dlopen(NULL) "
-                                           "failed", TETHER__BIND_FN, path);
+  rc = tether__bind_open(&b);
   if (rc == 0) rc = tether__bind_walk(&b, false, &mismatched);
   if (rc == 0 && mismatched > 0 && may_write) {
     bool relro = b.relro_end > b.relro_start;
@@ -288,10 +292,11 @@ static int tether__bind_library(void* dl, const char* path, bool may_write, bool
       mismatched = 0;
     }
   }
-  if (rc == 0) *bound = mismatched == 0;
   pthread_mutex_unlock(&tether__bind_mutex);
+  if (rc == 0) *bound = mismatched == 0;
+done:
   if (b.global != NULL) dlclose(b.global);
-  dlclose(b.self);
+  if (b.self != NULL) dlclose(b.self);
   return rc;
 }
 

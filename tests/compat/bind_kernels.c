@@ -8,13 +8,13 @@
  * The libraries are modtest_lib.c linked against nothing (host symbols), libtether, and
  * tether's libtvm_ffi.so alias; the next two also call a symbol nothing defines
  * (tether_bindtest_missing_symbol) or an ABI-looking one libtether does not have
- * (TVMFFINoSuchFunction); the last links nothing with immediate binding and full RELRO
- * (-z now), so the dynamic loader itself refuses it while no runtime is global, and binds
- * it eagerly, into read-only pages, when one is.  Like a Python host, this program links no runtime: it loads
- * libtether RTLD_LOCAL and drives it through its handle, so libtether's symbols are not in
- * the global scope.  Then impostor.so (a stand-in for apache-tvm-ffi, loaded RTLD_GLOBAL as
- * `import tvm_ffi` does) provides TVMFFI* globally, and the libraries must still reach
- * libtether, while the same file opened by the dynamic loader for the other runtime binds
+ * (TVMFFINoSuchFunction); the last links nothing with immediate binding and full RELRO (-z
+ * now), so the dynamic loader itself refuses it while no runtime is global, and binds it
+ * eagerly, into read-only pages, when one is.  Like a Python host, this program links no
+ * runtime: it loads libtether RTLD_LOCAL and drives it through its handle, so libtether's
+ * symbols are not in the global scope.  Then impostor.so (a stand-in for apache-tvm-ffi, loaded
+ * RTLD_GLOBAL as `import tvm_ffi` does) provides TVMFFI* globally, and the libraries must still
+ * reach libtether, while the same file opened by the dynamic loader for the other runtime binds
  * to the impostor and is left alone.
  */
 #include <dlfcn.h>

@@ -177,7 +177,8 @@ def test_host_symbol_kernel(first, c_compiler, tmp_path):
     src = tmp_path / "host_kernel.c"
     src.write_text(HOST_KERNEL)
     paths = []
-    for name, defs in (("host_kernel.so", []), ("missing_kernel.so", ["-DMISSING=coexist_missing"])):
+    variants = (("host_kernel.so", []), ("missing_kernel.so", ["-DMISSING=coexist_missing"]))
+    for name, defs in variants:
         out = str(tmp_path / name)
         subprocess.run([c_compiler, "-shared", "-fPIC", "-std=c11", libinfo.cflags(), *defs,
                         str(src), "-o", out], check=True)
