@@ -117,8 +117,8 @@ clean:
 
 # ---- Python: the package in a virtualenv, and its tests ---------------------------------
 # `make venv` creates $(VENV) (python3 -m venv), installs the build backend and the test
-# dependencies once (PY_TEST_DEPS: pytest, numpy, apache-tvm-ffi, torch -- the CPU torch
-# wheel from local disk, never a CUDA build), then (re)installs tether itself: a regular
+# dependencies once (PY_TEST_DEPS: pytest, numpy, apache-tvm-ffi, apache-tvm, torch -- the CPU
+# torch wheel from local disk, never a CUDA build), then (re)installs tether itself: a regular
 # install, built with scikit-build-core in the persistent build-py/ tree, so a re-run only
 # rebuilds what changed.  For development, `$(VENV)/bin/pip install --no-build-isolation -e .` instead
 # keeps python/tether/*.py live.  `make test-python` runs pytest on tests/python; the module
@@ -130,7 +130,7 @@ PIP_FLAGS ?= --only-binary=torch
 # The build backend (the package is built without build isolation) and pyproject.toml's
 # `test` extra (keep the two lists the same).
 PY_BUILD_DEPS := "scikit-build-core>=0.10"
-PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.15.post2 torch==2.13.0
+PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.15.post2 apache-tvm==0.27.0.post1 torch==2.13.0
 # -DTETHER_PYTHON for the C configure, when the virtualenv exists (checked when run).
 TETHER_PYTHON_FLAG = $$(test -x $(VENV_PY) && echo -DTETHER_PYTHON=$(abspath $(VENV_PY)))
 

@@ -6,7 +6,20 @@ container classes, modules, and error-kind registration.  tether.testing binds t
 of the testing library (loaded with the extension, so testing.* globals always exist).
 `python -m tether --cflags ...` prints the flags to build C code against this install.
 """
-from . import core
+import os as _os
+import sys as _sys
+
+# tether.core, and with it libtether, is loaded RTLD_LOCAL even when the interpreter's dlopen
+# flags ask for RTLD_GLOBAL: in the global scope, libtether's TVMFFI* names would shadow
+# apache-tvm-ffi's for every library loaded later (README.md, "tether beside tvm-ffi").
+_flags = _sys.getdlopenflags()
+_sys.setdlopenflags(_flags & ~_os.RTLD_GLOBAL)
+try:
+    from . import core
+finally:
+    _sys.setdlopenflags(_flags)
+del _os, _sys, _flags
+
 from .core import (
     DLDeviceType,
     Bytes,

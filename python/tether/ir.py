@@ -73,10 +73,12 @@ def load_library() -> None:
         tried.append(path)
         if not os.path.isfile(path):
             continue
-        # RTLD_GLOBAL: the IR's exported trx_* symbols become visible to extensions loaded
-        # later (C code written against include/tether/ir/ir.h).  Its DT_NEEDED libtether.so.0
-        # resolves to the runtime tether.core already loaded (matched by SONAME).
-        _lib = ctypes.CDLL(path, mode=os.RTLD_GLOBAL | os.RTLD_NOW)
+        # RTLD_LOCAL: nothing of tether enters the process's global symbol scope, where
+        # libtether's TVMFFI* names would shadow apache-tvm-ffi's for every library loaded
+        # later.  Its DT_NEEDED libtether.so.0 resolves to the runtime tether.core already
+        # loaded (matched by SONAME).  C extensions written against include/tether/ir/ir.h
+        # link libtether_ir.so (DT_NEEDED, matched by SONAME to this copy) for trx_*.
+        _lib = ctypes.CDLL(path, mode=os.RTLD_LOCAL | os.RTLD_NOW)
         if core.get_global_func("ir.Var", True) is None:
             raise ImportError(f"tether.ir: {path} loaded but registered no IR globals")
         return

@@ -10,6 +10,8 @@
  * the module's imports stay reachable for TVMFFIEnvModLookupFromImports) while any of its
  * functions lives; the module dlcloses the library when it dies.
  *
+ * Loading a library and binding its TVMFFI* references to libtether is bind.c's part.
+ *
  * libtvm_ffi.so alias: libraries built for tvm-ffi record DT_NEEDED "libtvm_ffi.so".  The
  * build puts an empty shared library with SONAME libtvm_ffi.so and DT_NEEDED
  * libtether.so.0 next to libtether (top-level CMakeLists.txt).  Before the first library
@@ -26,6 +28,7 @@
 
 #include "internal.h"
 #include "array.h"
+#include "bind.h"
 #include "env.h"
 #include "error.h"
 #include "module.h"
@@ -51,6 +54,7 @@ typedef struct tether_module {
   TVMFFIObject header;
   TVMFFIObject* imports;
   void* dl;
+  int copy_fd; /* with dl: the memfd of a private copy (bind.c), or -1 */
   char* prefix;
   void** ctx_slot; /* the library's `__tvm_ffi__library_ctx`, or NULL */
   tether_lookup_entry_t* cache;
@@ -102,7 +106,10 @@ static void tether__module_deleter(void* self, int flags) {
     free(m->cache);
     TVMFFIObjectDecRef(m->imports);
     free(m->prefix);
-    if (m->dl != NULL) dlclose(m->dl);
+    if (m->dl != NULL) {
+      tether_bound_library_t lib = {m->dl, m->copy_fd};
+      tether__bind_unload(&lib);
+    }
   }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
 }
@@ -116,6 +123,7 @@ static tether_module_t* tether__module_new(void) {
     tether__object_free(m);
     return NULL;
   }
+  m->copy_fd = -1;
   return m;
 }
 
@@ -276,20 +284,17 @@ int tether__module_get_function(TVMFFIObject* mod, TVMFFIByteArray name, bool qu
 int tether__module_load_library(const char* path, TVMFFIObject** out) {
   *out = NULL;
   pthread_once(&tether__alias_once, tether__alias_preload);
-  void* dl = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
-  if (dl == NULL) {
-    const char* why = dlerror();
-    return tether_raise("InternalError", "Failed to load dynamic shared library %s %s", path,
-                        why != NULL ? why : "");
-  }
+  tether_bound_library_t lib;
+  if (tether__bind_load(path, &lib) != 0) return -1;
   tether_module_t* m = tether__module_new();
   if (m == NULL) {
-    dlclose(dl);
+    tether__bind_unload(&lib);
     return -1;
   }
-  m->dl = dl;
-  tether__env_apply_context_symbols(dl);
-  tether__module_attach_ctx(m, dlsym(dl, TETHER__SYM_LIBRARY_CTX));
+  m->dl = lib.dl;
+  m->copy_fd = lib.copy_fd;
+  tether__env_apply_context_symbols(m->dl);
+  tether__module_attach_ctx(m, dlsym(m->dl, TETHER__SYM_LIBRARY_CTX));
   *out = &m->header;
   return 0;
 }

@@ -13,9 +13,10 @@
 
 #include "internal.h"
 
-/* Loads the shared library at `path` (dlopen RTLD_LAZY | RTLD_LOCAL) as a "library"
- * module.  New reference in *out; -1 with InternalError "Failed to load dynamic shared
- * library <path> <dlerror>" when the loader refuses the file. */
+/* Loads the shared library at `path` as a "library" module, its TVMFFI* references bound
+ * to libtether (tether__bind_load).  New reference in *out; -1 with InternalError "Failed
+ * to load dynamic shared library <path> <dlerror>" when the loader refuses the file, or
+ * RuntimeError naming the library and the symbol that cannot be bound. */
 int tether__module_load_library(const char* path, TVMFFIObject** out);
 
 /* The library function `name` of module `mod` (symbol "__tvm_ffi_<name>"), searching the

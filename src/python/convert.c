@@ -569,10 +569,35 @@ static int tpy_dtype_from_tuple(PyObject* t, TVMFFIAny* out) {
   return 0;
 }
 
+/* An object of apache-tvm-ffi's runtime (tvm_ffi.core.CObject: Object, Function, the
+ * containers, Module...) lives in that runtime's type table and registry, so it never
+ * crosses into tether: TypeError naming its type.  Its tensors crossed earlier, through
+ * DLPack; its str/bytes/tuple subclasses (String, Bytes, Shape) are Python values and
+ * cross by value like any str, bytes or tuple. */
+static int tpy_reject_foreign(PyObject* obj) {
+  static PyObject* tvm_ffi_cobject;
+  PyObject* cls = tpy_loaded_class("tvm_ffi.core", "CObject", &tvm_ffi_cobject);
+  if (cls == NULL || !PyType_Check(cls) || !PyObject_TypeCheck(obj, (PyTypeObject*)cls)) return 0;
+  PyObject* type = (PyObject*)Py_TYPE(obj);
+  PyObject* mod = PyObject_GetAttrString(type, "__module__");
+  PyObject* qualname = mod != NULL ? PyObject_GetAttrString(type, "__qualname__") : NULL;
+  if (qualname != NULL) {
+    PyErr_Format(PyExc_TypeError,
+                 "cannot pass a %S.%S to tether: it is an object of apache-tvm-ffi's runtime, "
+                 "which tether does not share (objects never cross between the two); pass a "
+                 "Python value (list, dict, str, a callable) instead, or a tensor through DLPack",
+                 mod, qualname);
+  }
+  Py_XDECREF(qualname);
+  Py_XDECREF(mod);
+  return -1;
+}
+
 /* The protocol checks of spec 6.3 (items 6, 8-9, 23-34), after the builtin types. */
 static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   static PyObject *c_void_p, *np_dtype, *torch_dtype, *numbers_integral, *numbers_real;
   bool found;
+  if (tpy_reject_foreign(obj) != 0) return -1;
   PyObject* r = tpy_call_protocol(obj, "__tvm_ffi_object__", &found);
   if (found) return tpy_arg_from_owned_py(r, out, temps);
   PyObject* cls = tpy_loaded_class("ctypes", "c_void_p", &c_void_p);

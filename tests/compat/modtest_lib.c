@@ -12,6 +12,8 @@
  *   <n>_lookup(name: str, x) -> any         TVMFFIEnvModLookupFromImports(ctx, name), then
  *                                           calls the function found with x
  *   <n>_lookup_handle(name: str) -> void*   the (borrowed) handle that lookup returns
+ *   <n>_missing()                           only with MODTEST_MISSING=<symbol>: calls that
+ *                                           symbol, which nothing defines
  */
 #include <string.h>
 
@@ -136,3 +138,14 @@ TVM_FFI_DLL_EXPORT int EXPORT(_lookup_handle)(void* h, const TVMFFIAny* args, in
   set_ptr(result, f);
   return 0;
 }
+
+#ifdef MODTEST_MISSING
+void MODTEST_MISSING(void);
+
+TVM_FFI_DLL_EXPORT int EXPORT(_missing)(void* h, const TVMFFIAny* args, int32_t n,
+                                        TVMFFIAny* result) {
+  (void)h, (void)args, (void)n, (void)result;
+  MODTEST_MISSING();
+  return 0;
+}
+#endif

@@ -1,14 +1,17 @@
 /*
  * two_runtimes.c -- apache-tvm-ffi and tether in one process.
  *
- *   two_runtimes <tvm-ffi's libtvm_ffi.so> <libtether.so>
+ *   two_runtimes <tvm-ffi's libtvm_ffi.so> <libtether.so> [<kernel.so>...]
  *
  * Loads tvm-ffi's library first with RTLD_GLOBAL (as `import tvm_ffi` does), so its TVMFFI*
  * symbols are the first the dynamic loader finds for everybody, then libtether with
  * RTLD_LOCAL.  libtether is linked with -Bsymbolic, so its own calls (including the global
  * registrations its constructor makes) stay inside it.  The test drives each runtime only
  * through the symbols of its own handle and shows that each keeps its own registry,
- * objects and error slot.  This program links neither library.
+ * objects and error slot.  Each kernel (the example add_one_kernel, however it was linked)
+ * is then loaded by tether's ffi.ModuleLoadFromFile while tvm-ffi's TVMFFI* are the global
+ * ones, and must still call tether: its error lands in tether's slot.  This program links
+ * neither library.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -16,16 +19,7 @@
 
 #include <tether/c_api.h>
 
-static int failures;
-
-#define EXPECT(cond, ...)                    \
-  do {                                       \
-    int expect__ok = (cond);                 \
-    printf(expect__ok ? "ok: " : "FAILED: "); \
-    printf(__VA_ARGS__);                     \
-    printf("\n");                            \
-    if (!expect__ok) failures++;             \
-  } while (0)
+#include "expect.h"
 
 /* The ABI entry points of one runtime, looked up in its own handle. */
 typedef struct {
@@ -38,6 +32,7 @@ typedef struct {
   int (*dec_ref)(TVMFFIObjectHandle);
   void (*move_from_raised)(TVMFFIObjectHandle*);
   int (*string_from_bytes)(const TVMFFIByteArray*, TVMFFIAny*);
+  int64_t (*live_count)(void); /* tether only */
 } runtime_t;
 
 static int open_runtime(runtime_t* rt, const char* label, const char* path, int mode) {
@@ -55,6 +50,7 @@ static int open_runtime(runtime_t* rt, const char* label, const char* path, int 
   LOOKUP(dec_ref, "TVMFFIObjectDecRef");
   LOOKUP(move_from_raised, "TVMFFIErrorMoveFromRaised");
   LOOKUP(string_from_bytes, "TVMFFIStringFromByteArray");
+  LOOKUP(live_count, "tether_object_live_count");
 #undef LOOKUP
   return 0;
 }
@@ -107,9 +103,66 @@ static int function_lives_in(runtime_t* rt, TVMFFIObjectHandle f) {
   return fn_info.dli_fbase == lib_info.dli_fbase;
 }
 
+/* The kernel `path` loaded by tether (tvm-ffi global): add_one_cpu computes, and its
+ * TypeError for a bad argument is in tether's error slot, not tvm-ffi's. */
+static void check_kernel_under_tether(runtime_t* ref, runtime_t* tether, const char* path) {
+  int64_t live = tether->live_count();
+  TVMFFIObjectHandle load = get_global(tether, "ffi.ModuleLoadFromFile");
+  TVMFFIObjectHandle get = get_global(tether, "ffi.ModuleGetFunction");
+  TVMFFIAny args[3], mod, fn, result;
+  memset(args, 0, sizeof(args));
+  memset(&mod, 0, sizeof(mod));
+  memset(&fn, 0, sizeof(fn));
+  args[0].type_index = kTVMFFIRawStr;
+  args[0].v_c_str = path;
+  int rc = load != NULL && get != NULL ? tether->call(load, args, 1, &mod) : -1;
+  EXPECT(rc == 0 && mod.type_index == kTVMFFIModule, "tether loaded %s", path);
+  if (rc == 0) {
+    args[0].type_index = kTVMFFIModule;
+    args[0].v_obj = mod.v_obj;
+    args[1].type_index = kTVMFFIRawStr;
+    args[1].v_c_str = "add_one_cpu";
+    args[2].type_index = kTVMFFIBool;
+    rc = tether->call(get, args, 3, &fn);
+  }
+  EXPECT(rc == 0 && fn.type_index == kTVMFFIFunction, "found add_one_cpu");
+  if (rc == 0 && fn.type_index == kTVMFFIFunction) {
+    float x[2] = {1, 2}, y[2] = {0, 0};
+    int64_t shape[1] = {2};
+    DLTensor tx = {x, {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, shape, NULL, 0};
+    DLTensor ty = {y, {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, shape, NULL, 0};
+    memset(args, 0, sizeof(args));
+    args[0].type_index = args[1].type_index = kTVMFFIDLTensorPtr;
+    args[0].v_ptr = &tx;
+    args[1].v_ptr = &ty;
+    memset(&result, 0, sizeof(result));
+    rc = tether->call(fn.v_obj, args, 2, &result);
+    EXPECT(rc == 0 && y[0] == 2 && y[1] == 3, "add_one_cpu([1, 2]) = [%g, %g]", y[0], y[1]);
+    args[0].type_index = kTVMFFIInt;
+    rc = tether->call(fn.v_obj, args, 2, &result);
+    TVMFFIObjectHandle err_ref = NULL, err_tether = NULL;
+    ref->move_from_raised(&err_ref);
+    tether->move_from_raised(&err_tether);
+    const TVMFFIErrorCell* cell =
+        err_tether != NULL ? (const TVMFFIErrorCell*)((char*)err_tether + sizeof(TVMFFIObject))
+                           : NULL;
+    EXPECT(rc == -1 && cell != NULL && err_ref == NULL && cell->kind.size == 9 &&
+               memcmp(cell->kind.data, "TypeError", 9) == 0,
+           "the kernel's TypeError is in tether's slot, not tvm-ffi's");
+    if (err_tether != NULL) tether->dec_ref(err_tether);
+    if (err_ref != NULL) ref->dec_ref(err_ref);
+    tether->dec_ref(fn.v_obj);
+  }
+  if (mod.type_index == kTVMFFIModule) tether->dec_ref(mod.v_obj);
+  if (load != NULL) tether->dec_ref(load);
+  if (get != NULL) tether->dec_ref(get);
+  EXPECT(tether->live_count() == live, "no tether object left alive");
+}
+
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s <tvm-ffi libtvm_ffi.so> <libtether.so>\n", argv[0]);
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s <tvm-ffi libtvm_ffi.so> <libtether.so> [<kernel.so>...]\n",
+            argv[0]);
     return 2;
   }
   runtime_t ref, tether;
@@ -173,6 +226,8 @@ int main(int argc, char** argv) {
            cell->kind.data, (int)cell->message.size, cell->message.data);
     ref.dec_ref(err_ref);
   }
+
+  for (int i = 3; i < argc; ++i) check_kernel_under_tether(&ref, &tether, argv[i]);
 
   dlclose(tether.dl);
   dlclose(ref.dl);
