@@ -146,7 +146,9 @@ def run_program(prog, work, exclude):
     return results
 
 
-def first_line(msg):
+def first_line(msg, sdist):
+    """The start of a failure message, the sdist's path shortened to <sdist>."""
+    msg = msg.replace(sdist, "<sdist>")
     lines = [l.strip() for l in msg.strip().splitlines() if l.strip()]
     text = " / ".join(lines[:3])
     return text[:300].replace("|", "\\|")
@@ -221,7 +223,7 @@ def main():
     if regressions:
         lines += [f"{len(regressions)} test(s) pass against upstream's library and fail against "
                   "libtether:", "", "| file | test | first failure |", "|---|---|---|"]
-        lines += [f"| {n} | {t} | {first_line(m)} |" for n, t, m in regressions]
+        lines += [f"| {n} | {t} | {first_line(m, sdist)} |" for n, t, m in regressions]
     else:
         lines.append("Every test that passes against upstream's library passes against libtether.")
     lines += ["", f"Wall time: {elapsed:.0f} s ({built - start:.0f} s download and build, "
