@@ -216,6 +216,14 @@ static void test_flags_through_the_registry(void) {
     CHECK_EQ_INT(tether_func_flags(f), cases[i].flags);
     TVMFFIObjectDecRef(f);
   }
+  TVMFFIObjectHandle remove = tether_func_get("ffi.FunctionRemoveGlobal");
+  CHECK(remove != NULL);
+  for (size_t i = 0; i < 2; ++i) {
+    TVMFFIAny name = tether_any_raw_str(cases[i].name), removed = tether_any_none();
+    CHECK_OK(tether_func_call(remove, &name, 1, &removed));
+    CHECK(removed.type_index == kTVMFFIBool && removed.v_int64 == 1);
+  }
+  TVMFFIObjectDecRef(remove);
 }
 
 /* ---- calls ---------------------------------------------------------------------------------- */
