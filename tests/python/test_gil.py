@@ -172,6 +172,13 @@ def test_python_threads_and_c_threads_together():
     assert sorted(results) == [k * 60 for k in range(4)]
 
 
+def test_signature_function_follows_the_functions_release_gil():
+    run = tether.SignatureFunction(run_in_threads, "run", ("callback", "num_threads", "calls"),
+                                   (3, 4))
+    assert run(lambda t, i: 1) == 12
+    assert run(lambda t, i: t, calls=2) == 2 * (0 + 1 + 2)
+
+
 # ---- errors raised by callbacks on foreign threads ---------------------------------------------------
 
 def test_exception_from_a_foreign_thread_reaches_the_caller():
