@@ -516,17 +516,29 @@ def write_markdown(path, res, loop, imports, skipped, versions, args, cmdline, i
                      "200 warm-up calls, empty loop subtracted; load-independent):")
         lines.append("")
         lines += ["| row | " + " | ".join(cols) + " | tvm-ffi / tether released | "
-                  "tvm-ffi / tether held | tether held / floor |",
-                  "|" + "---|" * (len(cols) + 4)]
+                  "tvm-ffi / tether held | tether held / floor | GIL cost tether | "
+                  "GIL cost tvm-ffi | ceiling released |",
+                  "|" + "---|" * (len(cols) + 7)]
         for row, label in ROWS:
             if not any((c, row) in instr for c in cols):
                 continue
             cells = [f"{instr[(c, row)]:.0f}" if (c, row) in instr else "n/a" for c in cols]
             g = lambda c: instr.get((c, row))  # noqa: E731
+            gil_t = g("tether") - g("tether-held") if g("tether") and g("tether-held") else None
+            gil_v = g("tvm-ffi") - g("tvm-ffi-held") if g("tvm-ffi") and g("tvm-ffi-held") else None
             lines.append(f"| {label} | " + " | ".join(cells)
                          + f" | {fmt_ratio(_ratio(g('tvm-ffi'), g('tether')))} "
                          f"| {fmt_ratio(_ratio(g('tvm-ffi-held'), g('tether-held')))} "
-                         f"| {fmt_ratio(_ratio(g('tether-held'), g('floor')))} |")
+                         f"| {fmt_ratio(_ratio(g('tether-held'), g('floor')))} "
+                         f"| {'n/a' if gil_t is None else f'{gil_t:.0f}'} "
+                         f"| {'n/a' if gil_v is None else f'{gil_v:.0f}'} "
+                         f"| {fmt_ratio(_ratio(g('tvm-ffi'), gil_t))} |")
+        lines.append("")
+        lines.append("GIL cost = released - held: CPython's PyEval_SaveThread + "
+                     "PyEval_RestoreThread around the call, the same primitive in both packages. "
+                     "Ceiling released = tvm-ffi released / tether's GIL cost: the speedup "
+                     "tether would have with the GIL released if everything else it does "
+                     "cost nothing.")
         lines.append("")
 
     lines.append("## Targets")
