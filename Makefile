@@ -25,7 +25,7 @@ BUILD_UPSTREAM ?= build-upstream
 # (tests/valgrind.cmake adds --error-exitcode to tell valgrind errors from test failures.)
 VALGRIND ?= valgrind --leak-check=full --errors-for-leak-kinds=definite
 # Test programs run under ThreadSanitizer (the ones that start threads).
-TSAN_TESTS ?= ffi_test_threads ffi_test_env ffi_test_object
+TSAN_TESTS ?= ffi_test_threads ffi_test_env ffi_test_object testing_test_testing
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 20
 # libFuzzer's -seed: empty picks a fresh random seed per run; CI pins one so that a run is

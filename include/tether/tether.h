@@ -149,10 +149,41 @@ TETHER_API TVMFFIByteArray tether_error_message(TVMFFIObjectHandle err);
 TETHER_API TVMFFIByteArray tether_error_backtrace(TVMFFIObjectHandle err);
 
 /* ---- functions ------------------------------------------------------------------------- */
+/* What a C function declares about itself when it is created (bits of `flags` below).  The
+ * flags are fixed at creation, stored with the function object, and readable from any
+ * thread (tether_func_flags).
+ *   TETHER_FUNC_KEEPS_GIL  the function returns promptly, never blocks (no I/O, no waiting
+ *                          on locks or other threads) and never calls a function it was
+ *                          given from a thread of its own: a Python binding may call it
+ *                          holding the GIL.  tether's Python Function reads it once, when it
+ *                          wraps the function, and then keeps the GIL (release_gil False)
+ *                          instead of releasing it; tvm-ffi kernels and functions made by
+ *                          TVMFFIFunctionCreate carry no flags and run with the GIL
+ *                          released. */
+typedef enum {
+  TETHER_FUNC_KEEPS_GIL = 1u << 0,
+  TETHER_FUNC_FLAGS_ALL = TETHER_FUNC_KEEPS_GIL
+} tether_func_flag_t;
+
+/* TVMFFIFunctionCreate with `flags` (tether_func_flag_t bits): *out = new reference to a
+ * Function calling fn(self, ...), or fn(function object, ...) when self and self_deleter are
+ * both NULL; self_deleter(self) runs once, when the last strong reference dies.
+ * Errors: ValueError for NULL out or fn, or unknown bits in `flags`.  Thread-safe. */
+TETHER_API int tether_func_create(void* self, TVMFFISafeCallType fn, void (*self_deleter)(void* self),
+                                  uint32_t flags, TVMFFIObjectHandle* out);
+/* The tether_func_flag_t bits `func` (borrowed) was created with; 0 for a NULL handle, a
+ * non-Function, or a Function that libtether did not create (one another library laid out
+ * itself).  Never fails; safe from any thread while the caller holds a reference. */
+TETHER_API uint32_t tether_func_flags(TVMFFIObjectHandle func);
 /* Registers a C function as global `name` (no self; the handle it receives is the function
  * object).  metadata_json may be NULL.  Fails if the name exists and !allow_override. */
 TETHER_API int tether_func_register(const char* name, TVMFFISafeCallType fn, const char* doc,
                                     const char* metadata_json, int allow_override);
+/* tether_func_register with tether_func_flag_t `flags` stored in the function it creates.
+ * Errors: those of tether_func_register, ValueError for unknown bits in `flags`. */
+TETHER_API int tether_func_register_flags(const char* name, TVMFFISafeCallType fn, const char* doc,
+                                          const char* metadata_json, uint32_t flags,
+                                          int allow_override);
 /* New reference to global `name`, or NULL with a RuntimeError raised if it does not exist. */
 TETHER_API TVMFFIObjectHandle tether_func_get(const char* name);
 /* Calls f with views `args`; *result is overwritten with an owning value (None first). */

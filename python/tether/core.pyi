@@ -36,6 +36,8 @@ class FFIMethod:
 
 class Function(Object):
     """An ffi.Function; calling it converts the arguments and calls into C."""
+    # Released around the C call unless False (default True, as tvm-ffi; False for functions
+    # declared TETHER_FUNC_KEEPS_GIL); set it to any int-valued number.
     release_gil: bool
     def __call__(self, *args: Any) -> Any: ...
 

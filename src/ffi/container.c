@@ -324,7 +324,9 @@ static int tether__container_register(const tether__container_global_t* globals,
       fprintf(stderr, "libtether: metadata of %s is too long\n", globals[i].name);
       return -1;
     }
-    if (tether_func_register(globals[i].name, globals[i].fn, globals[i].doc, metadata, 0) != 0) {
+    /* Container globals only build, read and update values: they may keep the GIL. */
+    if (tether_func_register_flags(globals[i].name, globals[i].fn, globals[i].doc, metadata,
+                                   TETHER_FUNC_KEEPS_GIL, 0) != 0) {
       fprintf(stderr, "libtether: cannot register global %s\n", globals[i].name);
       return -1;
     }

@@ -5,11 +5,13 @@
  * and the two sentinel objects (ffi.FunctionFromExternC, ffi.GetInvalidObject,
  * ffi.GetKwargsObject).
  *
- * Layout (spec 1.7): header, then TVMFFIFunctionCell {safe_call, cpp_call = NULL}.  A
- * function made from (self, f, deleter) appends those three and its safe_call is a
- * trampoline; a function made from a bare f (self and deleter both NULL) is header + cell
- * only and stores f itself as safe_call, so f is called with the function object as its
- * handle (spec design note 5).
+ * Layout (spec 1.7): header, then TVMFFIFunctionCell {safe_call, cpp_call = NULL}, then
+ * tether's own `flags` (tether_func_flag_t bits, fixed at creation).  A function made from
+ * (self, f, deleter) appends those three and its safe_call is a trampoline; a function made
+ * from a bare f (self and deleter both NULL) stores f itself as safe_call, so f is called
+ * with the function object as its handle (spec design note 5).  Functions other libraries
+ * build themselves (C++ headers do) have no `flags`: tether_func_flags tells tether's own
+ * apart by their deleter.
  */
 #include <stdio.h>
 
@@ -23,13 +25,13 @@
 typedef struct {
   TVMFFIObject header;
   TVMFFIFunctionCell cell;
+  uint32_t flags; /* tether_func_flag_t bits; immutable */
 } tether_function_t;
 
 /* A function closing over (self, fn, self_deleter); self_deleter(self) runs exactly once,
  * when the last strong reference dies. */
 typedef struct {
-  TVMFFIObject header;
-  TVMFFIFunctionCell cell;
+  tether_function_t base;
   void* self;
   TVMFFISafeCallType fn;
   void (*self_deleter)(void* self);
@@ -49,35 +51,57 @@ static void tether__closure_deleter(void* obj, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(obj);
 }
 
-int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
-                         TVMFFIObjectHandle* out) {
-  if (out == NULL) {
-    return tether_raise("ValueError", "TVMFFIFunctionCreate: argument `out` must not be NULL");
-  }
+/* TVMFFIFunctionCreate with tether's flags; `api` names the entry point in errors. */
+static int tether__function_create(const char* api, void* self, TVMFFISafeCallType safe_call,
+                                   void (*deleter)(void* self), uint32_t flags,
+                                   TVMFFIObjectHandle* out) {
+  if (out == NULL) return tether_raise("ValueError", "%s: argument `out` must not be NULL", api);
   *out = NULL;
   if (safe_call == NULL) {
-    return tether_raise("ValueError",
-                        "TVMFFIFunctionCreate: argument `safe_call` must not be NULL");
+    return tether_raise("ValueError", "%s: argument `safe_call` must not be NULL", api);
   }
+  if ((flags & ~(uint32_t)TETHER_FUNC_FLAGS_ALL) != 0) {
+    return tether_raise("ValueError", "%s: argument `flags` has unknown bits 0x%x", api,
+                        (unsigned)(flags & ~(uint32_t)TETHER_FUNC_FLAGS_ALL));
+  }
+  tether_function_t* f;
   if (self == NULL && deleter == NULL) {
-    tether_function_t* f =
-        tether__object_alloc(sizeof(*f), kTVMFFIFunction, tether__object_deleter_plain);
+    f = tether__object_alloc(sizeof(*f), kTVMFFIFunction, tether__object_deleter_plain);
     if (f == NULL) return -1;
     f->cell.safe_call = safe_call;
-    f->cell.cpp_call = NULL;
-    *out = &f->header;
+  } else {
+    tether_closure_t* c =
+        tether__object_alloc(sizeof(*c), kTVMFFIFunction, tether__closure_deleter);
+    if (c == NULL) return -1;
+    c->self = self;
+    c->fn = safe_call;
+    c->self_deleter = deleter;
+    f = &c->base;
+    f->cell.safe_call = tether__closure_call;
+  }
+  f->cell.cpp_call = NULL;
+  f->flags = flags;
+  *out = &f->header;
+  return 0;
+}
+
+int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
+                         TVMFFIObjectHandle* out) {
+  return tether__function_create("TVMFFIFunctionCreate", self, safe_call, deleter, 0, out);
+}
+
+int tether_func_create(void* self, TVMFFISafeCallType fn, void (*self_deleter)(void* self),
+                       uint32_t flags, TVMFFIObjectHandle* out) {
+  return tether__function_create("tether_func_create", self, fn, self_deleter, flags, out);
+}
+
+uint32_t tether_func_flags(TVMFFIObjectHandle func) {
+  const TVMFFIObject* h = func;
+  if (h == NULL || h->type_index != kTVMFFIFunction ||
+      (h->deleter != tether__object_deleter_plain && h->deleter != tether__closure_deleter)) {
     return 0;
   }
-  tether_closure_t* c =
-      tether__object_alloc(sizeof(*c), kTVMFFIFunction, tether__closure_deleter);
-  if (c == NULL) return -1;
-  c->cell.safe_call = tether__closure_call;
-  c->cell.cpp_call = NULL;
-  c->self = self;
-  c->fn = safe_call;
-  c->self_deleter = deleter;
-  *out = &c->header;
-  return 0;
+  return ((const tether_function_t*)h)->flags;
 }
 
 /* Raises why a call cannot be made and returns -1, or returns 0 when it can; `api` names
@@ -359,8 +383,10 @@ static const struct {
 int tether__function_init(void) {
   for (size_t i = 0; i < sizeof(tether__function_globals) / sizeof(tether__function_globals[0]);
        ++i) {
-    if (tether_func_register(tether__function_globals[i].name, tether__function_globals[i].fn, NULL,
-                             tether__function_globals[i].metadata, 0) != 0) {
+    if (tether_func_register_flags(tether__function_globals[i].name,
+                                   tether__function_globals[i].fn, NULL,
+                                   tether__function_globals[i].metadata, TETHER_FUNC_KEEPS_GIL,
+                                   0) != 0) {
       fprintf(stderr, "libtether: cannot register %s\n", tether__function_globals[i].name);
       return -1;
     }

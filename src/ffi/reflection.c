@@ -825,7 +825,9 @@ static int tether__register_auto_init(int32_t type_index) {
     return 0; /* the type brought its own */
   }
   TVMFFIObjectHandle f = NULL;
-  if (TVMFFIFunctionCreate((void*)(intptr_t)type_index, tether__auto_init_call, NULL, &f) != 0) {
+  /* It only fills fields: it may keep the GIL. */
+  if (tether_func_create((void*)(intptr_t)type_index, tether__auto_init_call, NULL,
+                         TETHER_FUNC_KEEPS_GIL, &f) != 0) {
     return -1;
   }
   TVMFFIAny value = tether_any_object(f);
@@ -1290,17 +1292,23 @@ static TVMFFIObject* tether__singleton(const char* global_name) {
 }
 
 int tether__reflection_init(void) {
+  /* `flags`: the ones that run no function of a type (no __ffi_init__, no __ffi_repr__,
+   * which may be anyone's code) keep the GIL. */
   static const struct {
     const char* name;
     TVMFFISafeCallType fn;
+    uint32_t flags;
   } globals[] = {
-      {"ffi.MakeObjectFromPackedArgs", tether__make_object_from_packed_args},
-      {"ffi._RegisterFFIInit", tether__register_ffi_init_global},
-      {"ffi.ReprPrint", tether__repr_print_global},
-      {"ffi.GetRegisteredTypeKeys", tether__get_registered_type_keys},
+      {"ffi.MakeObjectFromPackedArgs", tether__make_object_from_packed_args, 0},
+      {"ffi._RegisterFFIInit", tether__register_ffi_init_global, TETHER_FUNC_KEEPS_GIL},
+      {"ffi.ReprPrint", tether__repr_print_global, 0},
+      {"ffi.GetRegisteredTypeKeys", tether__get_registered_type_keys, TETHER_FUNC_KEEPS_GIL},
   };
   for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
-    if (tether_func_register(globals[i].name, globals[i].fn, NULL, NULL, 0) != 0) return -1;
+    if (tether_func_register_flags(globals[i].name, globals[i].fn, NULL, NULL, globals[i].flags,
+                                   0) != 0) {
+      return -1;
+    }
   }
   static const TVMFFIByteArray repr_name = {"ffi.ReprPrint", 13};
   if (TVMFFIFunctionGetGlobal(&repr_name, (TVMFFIObjectHandle*)&tether__repr_fn) != 0) return -1;

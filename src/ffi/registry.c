@@ -429,24 +429,39 @@ int tether__registry_remove(const char* name, size_t len) {
 
 /* ---- tether_func_register ------------------------------------------------------------------- */
 
-int tether_func_register(const char* name, TVMFFISafeCallType fn, const char* doc,
-                         const char* metadata_json, int allow_override) {
-  if (name == NULL) {
-    return tether_raise("ValueError", "tether_func_register: argument `name` must not be NULL");
-  }
+/* tether_func_register(_flags); `api` names the entry point in errors. */
+static int tether__func_register(const char* api, const char* name, TVMFFISafeCallType fn,
+                                 const char* doc, const char* metadata_json, uint32_t flags,
+                                 int allow_override) {
+  if (name == NULL) return tether_raise("ValueError", "%s: argument `name` must not be NULL", api);
   if (fn == NULL) {
-    return tether_raise("ValueError", "tether_func_register: argument `fn` (the `safe_call` of "
-                        "`%s`) must not be NULL", name);
+    return tether_raise("ValueError", "%s: argument `fn` (the `safe_call` of `%s`) must not be "
+                        "NULL", api, name);
+  }
+  if ((flags & ~(uint32_t)TETHER_FUNC_FLAGS_ALL) != 0) {
+    return tether_raise("ValueError", "%s: argument `flags` of `%s` has unknown bits 0x%x", api,
+                        name, (unsigned)(flags & ~(uint32_t)TETHER_FUNC_FLAGS_ALL));
   }
   TVMFFIObjectHandle f = NULL;
-  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) return -1;
+  if (tether_func_create(NULL, fn, NULL, flags, &f) != 0) return -1;
   TVMFFIByteArray d = doc != NULL ? (TVMFFIByteArray){doc, strlen(doc)} : tether__empty;
   TVMFFIByteArray m = tether__empty;
   if (metadata_json != NULL) m = (TVMFFIByteArray){metadata_json, strlen(metadata_json)};
-  int rc = tether__set_global("tether_func_register", (TVMFFIByteArray){name, strlen(name)}, f, d,
-                              m, allow_override);
+  int rc = tether__set_global(api, (TVMFFIByteArray){name, strlen(name)}, f, d, m, allow_override);
   TVMFFIObjectDecRef(f);
   return rc;
+}
+
+int tether_func_register(const char* name, TVMFFISafeCallType fn, const char* doc,
+                         const char* metadata_json, int allow_override) {
+  return tether__func_register("tether_func_register", name, fn, doc, metadata_json, 0,
+                               allow_override);
+}
+
+int tether_func_register_flags(const char* name, TVMFFISafeCallType fn, const char* doc,
+                               const char* metadata_json, uint32_t flags, int allow_override) {
+  return tether__func_register("tether_func_register_flags", name, fn, doc, metadata_json, flags,
+                               allow_override);
 }
 
 /* ---- globals -------------------------------------------------------------------------------- */

@@ -146,7 +146,10 @@ int tether__string_init(void) {
   static const TVMFFISafeCallType calls[] = {tether__ffi_string, tether__ffi_bytes};
   for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); ++i) {
     const tether_str_global_t* g = &tether__str_globals[i];
-    if (tether_func_register(g->name, calls[i], NULL, g->metadata, 0) != 0) return -1;
+    if (tether_func_register_flags(g->name, calls[i], NULL, g->metadata, TETHER_FUNC_KEEPS_GIL,
+                                   0) != 0) {
+      return -1;
+    }
   }
   return 0;
 }

@@ -1908,9 +1908,12 @@ int trx__builder_init(void) {
                              "relax.BlockBuilder: builds Relax functions into an IRModule") != 0) {
     return -1;
   }
+  /* BlockBuilder steps build and normalize IR in C, never block, never call back: they keep
+   * the GIL. */
   for (size_t i = 0; i < sizeof(trx__builder_globals) / sizeof(trx__builder_globals[0]); ++i) {
-    if (trx__register_global(trx__builder_globals[i].name, trx__builder_globals[i].fn,
-                             trx__builder_globals[i].doc) != 0) {
+    if (tether_func_register_flags(trx__builder_globals[i].name, trx__builder_globals[i].fn,
+                                   trx__builder_globals[i].doc, NULL, TETHER_FUNC_KEEPS_GIL,
+                                   1) != 0) {
       return -1;
     }
   }

@@ -2045,9 +2045,13 @@ static const struct {
     {"relax.FuncType", trx__g_func_type},
 };
 
+/* The constructors neither block nor call back: they keep the GIL. */
 static int trx__node_register_globals(void) {
   for (size_t i = 0; i < sizeof(trx__globals) / sizeof(trx__globals[0]); ++i) {
-    if (trx__register_global(trx__globals[i].name, trx__globals[i].fn, NULL) != 0) return -1;
+    if (tether_func_register_flags(trx__globals[i].name, trx__globals[i].fn, NULL, NULL,
+                                   TETHER_FUNC_KEEPS_GIL, 1) != 0) {
+      return -1;
+    }
   }
   return 0;
 }

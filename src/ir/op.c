@@ -235,7 +235,10 @@ static int trx__register_make_global(const trx__op_def_t* def) {
   char name[96];
   snprintf(name, sizeof(name), "relax.op.%s", def->name);
   TVMFFIObjectHandle f = NULL;
-  if (TVMFFIFunctionCreate((void*)def, trx__global_make, NULL, &f) != 0) return -1;
+  /* Building a Call (and inferring its type) neither blocks nor calls back. */
+  if (tether_func_create((void*)def, trx__global_make, NULL, TETHER_FUNC_KEEPS_GIL, &f) != 0) {
+    return -1;
+  }
   TVMFFIByteArray key = {name, strlen(name)};
   int rc = TVMFFIFunctionSetGlobal(&key, f, 1);
   TVMFFIObjectDecRef(f);
@@ -313,12 +316,15 @@ int trx__op_init(void) {
     if (trx__ops[i] == NULL) return -1;
     if (trx__register_make_global(d) != 0) return -1;
   }
-  if (tether_func_register("ir.Op.get", trx__global_op_get, "The Op registered under a name.",
-                           NULL, 1) != 0 ||
-      tether_func_register("ir.GetOp", trx__global_op_get, "The Op registered under a name.",
-                           NULL, 1) != 0 ||
-      tether_func_register("ir.ListOpNames", trx__global_list_op_names,
-                           "Names of all registered ops.", NULL, 1) != 0)
+  if (tether_func_register_flags("ir.Op.get", trx__global_op_get,
+                                 "The Op registered under a name.", NULL, TETHER_FUNC_KEEPS_GIL,
+                                 1) != 0 ||
+      tether_func_register_flags("ir.GetOp", trx__global_op_get,
+                                 "The Op registered under a name.", NULL, TETHER_FUNC_KEEPS_GIL,
+                                 1) != 0 ||
+      tether_func_register_flags("ir.ListOpNames", trx__global_list_op_names,
+                                 "Names of all registered ops.", NULL, TETHER_FUNC_KEEPS_GIL,
+                                 1) != 0)
     return -1;
   return 0;
 }

@@ -4,15 +4,26 @@
  *
  * The call path (tpy_function_vectorcall) is the hot path of the whole binding: it keeps
  * everything on the C stack, reads the cached safe_call pointer, and touches no refcount
- * of the function.  The GIL stays held unless the Function's `release_gil` is set (from
- * Python, or at registration by a `"release_gil": true` key in the global's metadata).
+ * of the function.
+ *
+ * The GIL, as in tvm-ffi: a Function releases it around the C call (`release_gil` True)
+ * unless told otherwise, so a kernel may run long, and may call a Python callback from
+ * threads of its own, without stalling or deadlocking the interpreter.  The default comes
+ * from TETHER_RELEASE_GIL_BY_DEFAULT (else TVM_FFI_RELEASE_GIL_BY_DEFAULT; "1" if neither
+ * is set).  A function whose creator declared TETHER_FUNC_KEEPS_GIL (tether's own
+ * constructors and container globals: they neither block nor call back) is wrapped with
+ * `release_gil` False instead; the flag is read once, when the Function is wrapped.  Either
+ * way the property can be set per Function object.
  */
 #include "function.h"
+
+#include <errno.h>
 
 #include "convert.h"
 #include "error.h"
 
-static int tpy_release_gil_default;
+/* The initial `release_gil` of every wrapped Function (from the environment, at init). */
+static int tpy_release_gil_default = 1;
 
 /* ---- calling ------------------------------------------------------------------------------- */
 
@@ -48,29 +59,16 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_call_general(TpyFunction* f, PyObje
       return NULL;
     }
   }
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  int rc;
-  if (!f->release_gil) {
-    rc = f->safe_call(f->base.handle, views, (int32_t)n, &result);
-  } else {
-    PyThreadState* ts = PyEval_SaveThread();
-    rc = f->safe_call(f->base.handle, views, (int32_t)n, &result);
-    PyEval_RestoreThread(ts);
-  }
-  tpy_temps_release(&temps);
+  PyObject* r = tpy_call_safe(f->safe_call, f->base.handle, views, (int32_t)n, &temps,
+                              f->release_gil);
   if (views != stack) PyMem_Free(views);
-  if (rc != 0) return tpy_raise_ffi_error();
-  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
-  return tpy_from_any_steal(&result);
+  return r;
 }
 
-/* The common call with 1..TPY_STACK_ARGS positional arguments and the GIL held (f has a
- * handle): arguments converted into a stack array, no checks left to do.  Kept out of
- * line so that the no-argument call keeps a minimal frame.  Called through the local name
- * (a direct jump, no PLT); the exported alias only names the frame in C backtraces. */
+/* The common call with 1..TPY_STACK_ARGS positional arguments (f has a handle): arguments
+ * converted into a stack array, no checks left to do.  Kept out of line so that the
+ * no-argument call keeps a minimal frame.  Called through the local name (a direct jump,
+ * no PLT); the exported alias only names the frame in C backtraces. */
 static __attribute__((noinline)) PyObject* tpy_function_call_args_local(TpyFunction* f,
                                                                         PyObject* const* args,
                                                                         size_t n) {
@@ -83,7 +81,7 @@ static __attribute__((noinline)) PyObject* tpy_function_call_args_local(TpyFunct
       return NULL;
     }
   }
-  return tpy_call_safe(f->safe_call, f->base.handle, views, (int32_t)n, &temps);
+  return tpy_call_safe(f->safe_call, f->base.handle, views, (int32_t)n, &temps, f->release_gil);
 }
 TPY_BACKTRACE_VISIBLE PyObject* tpy_function_call_args(TpyFunction* f, PyObject* const* args,
                                                        size_t n)
@@ -91,20 +89,28 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_call_args(TpyFunction* f, PyObject*
 
 /*
  * Function's vectorcall.  The common calls -- positional arguments only, at most
- * TPY_STACK_ARGS of them, the GIL held -- are done here (no argument) or in
- * tpy_function_call_args; everything else goes to tpy_function_call_general.
+ * TPY_STACK_ARGS of them -- are done here (no argument) or in tpy_function_call_args;
+ * everything else goes to tpy_function_call_general.
  */
 TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject* const* args,
                                                         size_t nargsf, PyObject* kwnames) {
   TpyFunction* f = (TpyFunction*)self;
   size_t n = (size_t)PyVectorcall_NARGS(nargsf);
-  if (kwnames == NULL && !f->release_gil && f->safe_call != NULL) {
+  if (kwnames == NULL && f->safe_call != NULL) {
     if (n == 0) {
       TVMFFIAny result;
       result.type_index = kTVMFFINone;
       result.zero_padding = 0;
       result.v_int64 = 0;
-      if (f->safe_call(f->base.handle, NULL, 0, &result) != 0) return tpy_raise_ffi_error();
+      int rc;
+      if (f->release_gil) {
+        PyThreadState* ts = PyEval_SaveThread();
+        rc = f->safe_call(f->base.handle, NULL, 0, &result);
+        PyEval_RestoreThread(ts);
+      } else {
+        rc = f->safe_call(f->base.handle, NULL, 0, &result);
+      }
+      if (rc != 0) return tpy_raise_ffi_error();
       if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
       return tpy_from_any_steal(&result);
     }
@@ -115,10 +121,13 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_function_vectorcall(PyObject* self, PyObject
 
 /* ---- the type ------------------------------------------------------------------------------ */
 
+/* Points f at function h (stolen; may be NULL) and sets its initial release_gil: the
+ * default, unless h's creator declared that it keeps the GIL. */
 static void tpy_function_set_handle(TpyFunction* f, TVMFFIObject* h) {
   f->base.handle = h;
   f->safe_call = h ? TPY_CELL(TVMFFIFunctionCell, h)->safe_call : NULL;
   f->vectorcall = tpy_function_vectorcall;
+  f->release_gil = tpy_release_gil_default && !(tether_func_flags(h) & TETHER_FUNC_KEEPS_GIL);
 }
 
 PyObject* tpy_function_wrap_steal(TVMFFIObject* func) {
@@ -133,7 +142,6 @@ PyObject* tpy_function_wrap_steal(TVMFFIObject* func) {
     return NULL;
   }
   tpy_function_set_handle(f, func);
-  f->release_gil = tpy_release_gil_default;
   f->name = NULL;
   return (PyObject*)f;
 }
@@ -162,7 +170,6 @@ static PyObject* tpy_function_new(PyTypeObject* type, PyObject* args, PyObject* 
     return NULL;
   }
   tpy_function_set_handle(f, h);
-  f->release_gil = tpy_release_gil_default;
   if (callable != NULL && callable != Py_None) {
     f->name = PyObject_GetAttrString(callable, "__name__");
     if (f->name != NULL && !PyUnicode_Check(f->name)) Py_CLEAR(f->name);
@@ -185,12 +192,23 @@ static PyObject* tpy_function_repr(PyObject* self) { return PyUnicode_FromString
 static PyObject* tpy_function_get_release_gil(PyObject* self, void* c) {
   return PyBool_FromLong(((TpyFunction*)self)->release_gil);
 }
+/* As tvm-ffi: any number with an integer value (bool, int, float, numpy scalars); its
+ * truth after conversion to int is the new setting. */
 static int tpy_function_set_release_gil(PyObject* self, PyObject* value, void* c) {
   if (value == NULL) {
     PyErr_SetString(PyExc_AttributeError, "cannot delete release_gil");
     return -1;
   }
-  int v = PyObject_IsTrue(value);
+  PyNumberMethods* nb = Py_TYPE(value)->tp_as_number;
+  if (!PyLong_Check(value) && (nb == NULL || (nb->nb_int == NULL && nb->nb_index == NULL))) {
+    PyErr_Format(PyExc_TypeError, "release_gil: an integer is required, got %.200s",
+                 Py_TYPE(value)->tp_name);
+    return -1;
+  }
+  PyObject* as_int = PyNumber_Long(value);
+  if (as_int == NULL) return -1;
+  int v = PyObject_IsTrue(as_int);
+  Py_DECREF(as_int);
   if (v < 0) return -1;
   ((TpyFunction*)self)->release_gil = v;
   return 0;
@@ -313,43 +331,6 @@ int tpy_function_from_callable(PyObject* callable, TVMFFIObject** out) {
 
 /* ---- the global registry ------------------------------------------------------------------- */
 
-/* true if the metadata JSON text says "release_gil": true. */
-static bool tpy_metadata_release_gil(TVMFFIByteArray json) {
-  static const char key[] = "\"release_gil\"";
-  const char* end = json.data + json.size;
-  for (const char* p = json.data; p + sizeof(key) - 1 <= end; ++p) {
-    if (memcmp(p, key, sizeof(key) - 1) != 0) continue;
-    const char* q = p + sizeof(key) - 1;
-    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) ++q;
-    if (q >= end || *q != ':') continue;
-    ++q;
-    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) ++q;
-    return end - q >= 4 && memcmp(q, "true", 4) == 0;
-  }
-  return false;
-}
-
-/* Reads the metadata of global `name` (ffi.GetGlobalFuncMetadata); false if unavailable. */
-static bool tpy_global_wants_release_gil(TVMFFIAny* name_view) {
-  static TVMFFIObject* get_meta = NULL;
-  if (get_meta == NULL) {
-    TVMFFIByteArray n = tpy_bytes_of("ffi.GetGlobalFuncMetadata");
-    if (TVMFFIFunctionGetGlobal(&n, (TVMFFIObjectHandle*)&get_meta) != 0 || get_meta == NULL) {
-      tpy_drop_ffi_error();
-      return false;
-    }
-  }
-  TVMFFIAny out = tether_any_none();
-  if (TVMFFIFunctionCall(get_meta, name_view, 1, &out) != 0) {
-    tpy_drop_ffi_error();
-    return false;
-  }
-  TVMFFIByteArray json;
-  bool r = tether_any_get_str(&out, &json) && tpy_metadata_release_gil(json);
-  tether_any_release(&out);
-  return r;
-}
-
 /* get_global_func(name, allow_missing=False) -> Function or None */
 PyObject* tpy_py_get_global_func(PyObject* self, PyObject* const* args, Py_ssize_t n,
                                  PyObject* kwnames) {
@@ -389,12 +370,6 @@ PyObject* tpy_py_get_global_func(PyObject* self, PyObject* const* args, Py_ssize
   PyObject* f = tpy_function_wrap_steal(h);
   if (f == NULL) return NULL;
   ((TpyFunction*)f)->name = Py_NewRef(name);
-  TVMFFIAny view = tether_any_none();
-  view.type_index = kTVMFFIRawStr;
-  view.v_c_str = s;
-  if (memchr(s, '\0', (size_t)len) == NULL && tpy_global_wants_release_gil(&view)) {
-    ((TpyFunction*)f)->release_gil = 1;
-  }
   return f;
 }
 
@@ -432,9 +407,33 @@ PyObject* tpy_py_register_global_func(PyObject* self, PyObject* const* args, Py_
   return func;
 }
 
+/* Reads the default release_gil from the environment: TETHER_RELEASE_GIL_BY_DEFAULT, else
+ * TVM_FFI_RELEASE_GIL_BY_DEFAULT (an integer, as tvm-ffi reads it); 1 when neither is set.
+ * 0, or -1 with ValueError for a value that is not an integer. */
+static int tpy_function_read_default(void) {
+  static const char* const vars[] = {"TETHER_RELEASE_GIL_BY_DEFAULT",
+                                     "TVM_FFI_RELEASE_GIL_BY_DEFAULT"};
+  for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); ++i) {
+    const char* env = getenv(vars[i]);
+    if (env == NULL) continue;
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(env, &end, 10);
+    while (end != NULL && (*end == ' ' || *end == '\t' || *end == '\n')) ++end;
+    if (end == env || end == NULL || *end != '\0' || errno != 0) {
+      PyErr_Format(PyExc_ValueError, "%s=%.100s: expected an integer (0: Functions keep the GIL, "
+                   "1: they release it)", vars[i], env);
+      return -1;
+    }
+    tpy_release_gil_default = v != 0;
+    return 0;
+  }
+  tpy_release_gil_default = 1;
+  return 0;
+}
+
 int tpy_function_init(PyObject* module) {
-  const char* env = getenv("TETHER_RELEASE_GIL_BY_DEFAULT");
-  tpy_release_gil_default = env != NULL && strcmp(env, "1") == 0;
+  if (tpy_function_read_default() != 0) return -1;
   TpyFunction_Type.tp_base = &TpyObject_Type;
   if (PyType_Ready(&TpyFunction_Type) != 0) return -1;
   if (tpy_register_class(kTVMFFIFunction, &TpyFunction_Type) != 0) return -1;

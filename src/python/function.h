@@ -3,8 +3,8 @@
  *
  * Calling a Function is one vectorcall: arguments are converted straight into a stack array
  * of TVMFFIAny views (heap only beyond TPY_STACK_ARGS), the function's safe_call runs
- * (with the GIL released when `release_gil` is set), temporaries are released and the
- * result converted.  No argument tuple, no allocation for scalars, no refcount traffic on
+ * (with the GIL released unless `release_gil` was turned off, or the function declared
+ * TETHER_FUNC_KEEPS_GIL), temporaries are released and the result converted.  No argument tuple, no allocation for scalars, no refcount traffic on
  * the function itself.
  *
  * A Python callable passed where a value is expected becomes a Function (a callback): its
@@ -22,21 +22,30 @@ typedef struct {
   TpyObject base;
   vectorcallfunc vectorcall;
   TVMFFISafeCallType safe_call; /* cached from the function cell; NULL when handle is NULL */
-  int release_gil;
+  int release_gil; /* release the GIL around safe_call (see function.c on the default) */
   PyObject* name; /* registered name (str) or NULL */
 } TpyFunction;
 
 extern PyTypeObject TpyFunction_Type;
 
-/* The end of a call from Python: runs safe_call(handle, views[0..n)), releases the argument
- * temporaries and converts the result.  New reference, or NULL with the error set. */
+/* The end of a call from Python: runs safe_call(handle, views[0..n)) -- with the GIL
+ * released around it when `release_gil` -- releases the argument temporaries and converts
+ * the result.  New reference, or NULL with the error set. */
 static inline PyObject* tpy_call_safe(TVMFFISafeCallType safe_call, void* handle,
-                                      const TVMFFIAny* views, int32_t n, tpy_temps* temps) {
+                                      const TVMFFIAny* views, int32_t n, tpy_temps* temps,
+                                      int release_gil) {
   TVMFFIAny result;
   result.type_index = kTVMFFINone;
   result.zero_padding = 0;
   result.v_int64 = 0;
-  int rc = safe_call(handle, views, n, &result);
+  int rc;
+  if (release_gil) {
+    PyThreadState* ts = PyEval_SaveThread();
+    rc = safe_call(handle, views, n, &result);
+    PyEval_RestoreThread(ts);
+  } else {
+    rc = safe_call(handle, views, n, &result);
+  }
   tpy_temps_release(temps);
   if (rc != 0) return tpy_raise_ffi_error();
   if (result.type_index == kTVMFFINone) Py_RETURN_NONE;

@@ -36,6 +36,7 @@ typedef struct {
   vectorcallfunc vectorcall;
   TVMFFIObject* func;           /* owned: the Function called */
   TVMFFISafeCallType safe_call; /* its cell's safe_call */
+  int release_gil;              /* the Function's release_gil when this was made */
   PyObject* name;               /* str, for error messages */
   PyObject* params;             /* tuple of interned str, the parameter names */
   PyObject* py_defaults;        /* tuple: the defaults of the last len() parameters */
@@ -182,7 +183,7 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_signature_vectorcall(PyObject* self, PyObjec
       return NULL;
     }
   }
-  return tpy_call_safe(s->safe_call, s->func, views, np, &temps);
+  return tpy_call_safe(s->safe_call, s->func, views, np, &temps, s->release_gil);
 }
 
 /* ---- the type ------------------------------------------------------------------------------ */
@@ -264,6 +265,7 @@ static PyObject* tpy_signature_new(PyTypeObject* type, PyObject* args, PyObject*
   s->func = handle;
   TVMFFIObjectIncRef(handle);
   s->safe_call = TPY_CELL(TVMFFIFunctionCell, handle)->safe_call;
+  s->release_gil = ((TpyFunction*)func)->release_gil;
   return (PyObject*)s;
 fail:
   Py_DECREF(s);

@@ -6,6 +6,7 @@
  * registers its globals and types from a load-time constructor.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -140,6 +141,93 @@ static int testing_run_check_signal(void* self, const TVMFFIAny* args, int32_t n
       return -1;
     }
   }
+  return 0;
+}
+
+/*
+ * testing.run_callback_in_threads(callback, num_threads, calls_per_thread) -> int: a kernel
+ * with a thread pool of its own.  Starts `num_threads` pthreads; thread t calls
+ * callback(t, i) for i in [0, calls_per_thread), stopping at its first error, and adds up
+ * the int results.  Joins every thread, then returns the sum over all calls, or raises
+ * (on the calling thread) the error of the lowest-numbered thread that failed.
+ */
+enum { TESTING_MAX_THREADS = 64 };
+
+typedef struct {
+  TVMFFIObject* callback; /* borrowed from the caller's argument */
+  int64_t thread_index;
+  int64_t calls;
+  int64_t sum;
+  TVMFFIObjectHandle error; /* owned; NULL unless a call failed */
+} testing_worker_t;
+
+static void* testing_worker_main(void* arg) {
+  testing_worker_t* w = arg;
+  for (int64_t i = 0; i < w->calls; ++i) {
+    TVMFFIAny argv[2] = {tether_any_int(w->thread_index), tether_any_int(i)};
+    TVMFFIAny out = tether_any_none();
+    if (TVMFFIFunctionCall(w->callback, argv, 2, &out) != 0) {
+      TVMFFIErrorMoveFromRaised(&w->error);
+      return NULL;
+    }
+    if (out.type_index == kTVMFFIInt) {
+      w->sum += out.v_int64;
+    } else if (out.type_index != kTVMFFINone) {
+      tether_raise("TypeError", "testing.run_callback_in_threads: the callback returned %s, "
+                   "expected int or None", tether_any_type_key(&out));
+      tether_any_release(&out);
+      TVMFFIErrorMoveFromRaised(&w->error);
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+static int testing_run_callback_in_threads(void* self, const TVMFFIAny* args, int32_t n,
+                                           TVMFFIAny* result) {
+  static const char fn[] = "testing.run_callback_in_threads";
+  TVMFFIObject* callback = NULL;
+  int64_t num_threads, calls;
+  if (tether_check_nargs(fn, "(0: ffi.Function, 1: int, 2: int) -> int", n, 3) != 0 ||
+      tether_arg_object(fn, args, 0, kTVMFFIFunction, &callback) != 0 ||
+      tether_arg_int(fn, args, 1, &num_threads) != 0 || tether_arg_int(fn, args, 2, &calls) != 0) {
+    return -1;
+  }
+  if (num_threads < 0 || num_threads > TESTING_MAX_THREADS || calls < 0) {
+    return tether_raise("ValueError", "%s: expected 0 <= num_threads <= %d and calls_per_thread "
+                        ">= 0, got %" PRId64 " and %" PRId64, fn, TESTING_MAX_THREADS,
+                        num_threads, calls);
+  }
+  testing_worker_t workers[TESTING_MAX_THREADS];
+  pthread_t threads[TESTING_MAX_THREADS];
+  int64_t started = 0;
+  int create_rc = 0;
+  for (; started < num_threads; ++started) {
+    workers[started] = (testing_worker_t){callback, started, calls, 0, NULL};
+    create_rc = pthread_create(&threads[started], NULL, testing_worker_main, &workers[started]);
+    if (create_rc != 0) break;
+  }
+  int64_t sum = 0;
+  TVMFFIObjectHandle first_error = NULL;
+  for (int64_t t = 0; t < started; ++t) {
+    pthread_join(threads[t], NULL);
+    sum += workers[t].sum;
+    if (first_error == NULL) {
+      first_error = workers[t].error;
+    } else if (workers[t].error != NULL) {
+      TVMFFIObjectDecRef(workers[t].error);
+    }
+  }
+  if (first_error != NULL) {
+    TVMFFIErrorSetRaised(first_error);
+    TVMFFIObjectDecRef(first_error);
+    return -1;
+  }
+  if (create_rc != 0) {
+    return tether_raise("RuntimeError", "%s: pthread_create failed for thread %" PRId64 " (%s)",
+                        fn, started, strerror(create_rc));
+  }
+  *result = tether_any_int(sum);
   return 0;
 }
 
@@ -369,6 +457,7 @@ static const struct {
     {"testing.make_unregistered_object", testing_make_unregistered_object},
     {"testing.get_add_one_c_symbol", testing_get_add_one_c_symbol},
     {"testing.run_check_signal", testing_run_check_signal},
+    {"testing.run_callback_in_threads", testing_run_callback_in_threads},
     {"testing.make_array_with_tensor", testing_make_array_with_tensor},
     {"testing.make_array_with_mixed", testing_make_array_with_mixed},
     {"testing.make_nested_array_with_tensor", testing_make_nested_array_with_tensor},

@@ -1,7 +1,8 @@
 /*
  * test_function.c -- Function objects: both TVMFFIFunctionCreate forms (what handle the
  * safe_call receives, when the deleter runs), calls with 0..N arguments, result
- * ownership, error propagation, tether_func_get/tether_func_call, and the argument
+ * ownership, error propagation, tether's flags (tether_func_create / _flags /
+ * _register_flags), tether_func_get/tether_func_call, and the argument
  * helpers with the reference's TypeError texts (observed with apache-tvm-ffi 0.1.14).
  */
 #include <stdlib.h>
@@ -125,6 +126,104 @@ static void test_create_bad_arguments(void) {
   CHECK_RAISED(TVMFFIFunctionCreate(NULL, sum_ints, NULL, NULL), "ValueError", "`out`");
   TVMFFIAny result = tether_any_none();
   CHECK_RAISED(TVMFFIFunctionCall(NULL, NULL, 0, &result), "ValueError", "`func`");
+}
+
+/* ---- tether's flags ------------------------------------------------------------------------- */
+
+/* A Function laid out by another library (as C++ headers do): header and cell, then bytes
+ * that are not tether's flags. */
+static struct {
+  TVMFFIObject header;
+  TVMFFIFunctionCell cell;
+  uint32_t not_flags;
+} foreign_function = {{0, kTVMFFIFunction, 0, {NULL}}, {sum_ints, NULL}, TETHER_FUNC_KEEPS_GIL};
+
+static void test_flags_stored_with_the_function(void) {
+  TVMFFIObjectHandle f = NULL;
+  CHECK_OK(tether_func_create(NULL, sum_ints, NULL, TETHER_FUNC_KEEPS_GIL, &f));
+  CHECK_EQ_INT(tether_func_flags(f), TETHER_FUNC_KEEPS_GIL);
+  TVMFFIAny args[2] = {tether_any_int(2), tether_any_int(3)}, result = tether_any_none();
+  CHECK_OK(TVMFFIFunctionCall(f, args, 2, &result));
+  CHECK_EQ_INT(result.v_int64, 5);
+  TVMFFIObjectDecRef(f);
+
+  /* the closure form keeps them too, and its deleter still runs once */
+  int token = 0;
+  deleter_calls = 0;
+  CHECK_OK(tether_func_create(&token, record_handle, count_deleter, TETHER_FUNC_KEEPS_GIL, &f));
+  CHECK_EQ_INT(tether_func_flags(f), TETHER_FUNC_KEEPS_GIL);
+  CHECK_OK(TVMFFIFunctionCall(f, NULL, 0, &result));
+  CHECK(seen_handle == &token);
+  TVMFFIObjectDecRef(f);
+  CHECK_EQ_INT(deleter_calls, 1);
+
+  /* no flags: TVMFFIFunctionCreate, flags 0 */
+  CHECK_OK(TVMFFIFunctionCreate(NULL, sum_ints, NULL, &f));
+  CHECK_EQ_INT(tether_func_flags(f), 0);
+  TVMFFIObjectDecRef(f);
+  CHECK_OK(tether_func_create(&token, record_handle, NULL, 0, &f));
+  CHECK_EQ_INT(tether_func_flags(f), 0);
+  TVMFFIObjectDecRef(f);
+
+  /* not a function tether made: 0 */
+  CHECK_EQ_INT(tether_func_flags(NULL), 0);
+  CHECK_EQ_INT(tether_func_flags(&foreign_function.header), 0);
+  TVMFFIAny str = tether_any_none();
+  CHECK_OK(tether_any_str("a string object", 15, &str));
+  CHECK_EQ_INT(tether_func_flags(str.v_obj), 0);
+  tether_any_release(&str);
+}
+
+static void test_flags_bad_input(void) {
+  TVMFFIObjectHandle f = (TVMFFIObjectHandle)&f;
+  CHECK_RAISED(tether_func_create(NULL, sum_ints, NULL, 1u << 5, &f), "ValueError",
+               "tether_func_create: argument `flags` has unknown bits 0x20");
+  CHECK(f == NULL);
+  CHECK_RAISED(tether_func_create(NULL, NULL, NULL, 0, &f), "ValueError", "`safe_call`");
+  CHECK_RAISED(tether_func_create(NULL, sum_ints, NULL, 0, NULL), "ValueError", "`out`");
+  CHECK_RAISED(tether_func_register_flags("test.function.bad_flags", sum_ints, NULL, NULL,
+                                          TETHER_FUNC_KEEPS_GIL | 2u, 1),
+               "ValueError", "tether_func_register_flags: argument `flags` of "
+               "`test.function.bad_flags` has unknown bits 0x2");
+  CHECK_RAISED(tether_func_register_flags(NULL, sum_ints, NULL, NULL, 0, 1), "ValueError",
+               "tether_func_register_flags: argument `name`");
+  TVMFFIByteArray name = {"test.function.bad_flags", 23};
+  TVMFFIObjectHandle missing = NULL;
+  CHECK_OK(TVMFFIFunctionGetGlobal(&name, &missing));
+  CHECK(missing == NULL);
+}
+
+static void test_flags_through_the_registry(void) {
+  CHECK_OK(tether_func_register_flags("test.function.keeps", sum_ints, "doc", NULL,
+                                      TETHER_FUNC_KEEPS_GIL, 1));
+  CHECK_OK(tether_func_register("test.function.plain", sum_ints, NULL, NULL, 1));
+  static const struct {
+    const char* name;
+    uint32_t flags;
+  } cases[] = {
+      {"test.function.keeps", TETHER_FUNC_KEEPS_GIL},
+      {"test.function.plain", 0},
+      {"ffi.Array", TETHER_FUNC_KEEPS_GIL},  /* container globals keep the GIL */
+      {"ffi.String", TETHER_FUNC_KEEPS_GIL},
+      {"ffi.GetRegisteredTypeKeys", TETHER_FUNC_KEEPS_GIL},
+      {"ffi.MakeObjectFromPackedArgs", 0},  /* runs a type's __ffi_init__: anyone's code */
+      {"ffi.FunctionRemoveGlobal", 0},
+      {"ffi.ModuleLoadFromFile", 0},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    TVMFFIObjectHandle f = tether_func_get(cases[i].name);
+    CHECK(f != NULL);
+    CHECK_EQ_INT(tether_func_flags(f), cases[i].flags);
+    TVMFFIObjectDecRef(f);
+  }
+  TVMFFIObjectHandle remove = tether_func_get("ffi.FunctionRemoveGlobal");
+  CHECK(remove != NULL);
+  for (size_t i = 0; i < 2; ++i) {
+    TVMFFIAny name = tether_any_raw_str(cases[i].name), removed = tether_any_none();
+    CHECK_OK(tether_func_call(remove, &name, 1, &removed));
+    CHECK(removed.type_index == kTVMFFIBool && removed.v_int64 == 1);
+  }
+  TVMFFIObjectDecRef(remove);
 }
 
 /* ---- calls ---------------------------------------------------------------------------------- */
@@ -354,7 +453,9 @@ static void test_typed_function_errors_through_call(void) {
 TEST_MAIN(TEST_CASE(test_create_bare_form_receives_function_handle),
           TEST_CASE(test_create_with_self_receives_self_and_deleter_runs_once),
           TEST_CASE(test_create_self_without_deleter_and_deleter_without_self),
-          TEST_CASE(test_create_bad_arguments), TEST_CASE(test_call_with_0_to_n_args),
+          TEST_CASE(test_create_bad_arguments), TEST_CASE(test_flags_stored_with_the_function),
+          TEST_CASE(test_flags_bad_input), TEST_CASE(test_flags_through_the_registry),
+          TEST_CASE(test_call_with_0_to_n_args),
           TEST_CASE(test_call_result_is_owned_by_caller),
           TEST_CASE(test_tether_func_call_presets_none), TEST_CASE(test_call_error_propagates),
           TEST_CASE(test_func_get), TEST_CASE(test_check_nargs_text), TEST_CASE(test_arg_int),

@@ -1,5 +1,5 @@
 """tether.core.Function: lookup, calling (every scalar kind, many arguments), arity and
-type errors from the C side, release_gil (property and registration metadata), Function
+type errors from the C side, release_gil (the property), Function
 from a Python callable, __from_extern_c__, and global registration from Python."""
 import ctypes
 
@@ -82,20 +82,22 @@ def test_keyword_arguments_rejected():
 
 def test_release_gil_property():
     f = core.get_global_func("testing.add_one")
+    assert f.release_gil is True  # tvm-ffi's default
+    f.release_gil = False
     assert f.release_gil is False
-    f.release_gil = True
-    assert f.release_gil is True
     assert f(1) == 2
-    # a callback still runs (it takes the GIL back)
+    # a callback runs with the GIL released around the call and with it held
     g = core.get_global_func("testing.apply")
-    g.release_gil = True
     assert g(lambda x: x * 3, 5) == 15
-    f.release_gil = 0
-    assert f.release_gil is False
+    g.release_gil = False
+    assert g(lambda x: x * 3, 5) == 15
+    f.release_gil = 1
+    assert f.release_gil is True
     with pytest.raises(AttributeError):
         del f.release_gil
     # the flag belongs to the Function object, not to the global
-    assert core.get_global_func("testing.add_one").release_gil is False
+    f.release_gil = False
+    assert core.get_global_func("testing.add_one").release_gil is True
 
 
 def _register_c_global(name, metadata):
@@ -109,15 +111,14 @@ def _register_c_global(name, metadata):
     assert rc == 0
 
 
-def test_release_gil_declared_at_registration():
-    _register_c_global("pycore.add_one_nogil", '{"type_schema": "x", "release_gil": true}')
-    _register_c_global("pycore.add_one_gil", '{"release_gil": false}')
+def test_c_global_registered_without_flags_releases_the_gil():
+    # metadata has no say: only TETHER_FUNC_KEEPS_GIL (tests/python/test_gil.py) does
+    _register_c_global("pycore.add_one_meta", '{"type_schema": "x", "release_gil": false}')
     _register_c_global("pycore.add_one_plain", None)
-    f = core.get_global_func("pycore.add_one_nogil")
+    f = core.get_global_func("pycore.add_one_plain")
     assert f.release_gil is True
     assert f(9) == 10
-    assert core.get_global_func("pycore.add_one_gil").release_gil is False
-    assert core.get_global_func("pycore.add_one_plain").release_gil is False
+    assert core.get_global_func("pycore.add_one_meta").release_gil is True
 
 
 def test_function_from_callable():

@@ -1,7 +1,8 @@
 /*
  * test_testing.c -- libtether_testing driven from C through the global registry, and
  * the reflection services it relies on (MakeObjectFromPackedArgs, __ffi_init__,
- * ReprPrint, field getters/setters).
+ * ReprPrint, field getters/setters), and testing.run_callback_in_threads (a thread pool
+ * calling a C function).
  */
 #include <tether/reflection.h>
 
@@ -55,6 +56,65 @@ static void test_simple_functions(void) {
   TVMFFIAny r = tether_any_none();
   CHECK_OK(fn(NULL, args, 1, &r));
   CHECK_EQ_INT(r.v_int64, 42);
+}
+
+/* testing.run_callback_in_threads' callback: counts calls, returns t * 100 + i; raises a
+ * ValueError on thread `fail_thread` (if >= 0). */
+static _Atomic int pool_calls;
+static int64_t fail_thread = -1;
+static int pool_callback(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  int64_t t, i;
+  if (tether_check_nargs("pool_callback", "(0: int, 1: int) -> int", n, 2) != 0 ||
+      tether_arg_int("pool_callback", args, 0, &t) != 0 ||
+      tether_arg_int("pool_callback", args, 1, &i) != 0) {
+    return -1;
+  }
+  ++pool_calls;
+  if (t == fail_thread) {
+    return tether_raise("ValueError", "pool_callback: thread %d fails", (int)t);
+  }
+  *result = tether_any_int(t * 100 + i);
+  return 0;
+}
+
+static void test_run_callback_in_threads(void) {
+  TVMFFIObjectHandle cb = NULL;
+  CHECK_OK(TVMFFIFunctionCreate(NULL, pool_callback, NULL, &cb));
+  TVMFFIAny args[3] = {tether_any_object(cb), tether_any_int(6), tether_any_int(40)};
+  TVMFFIAny out = tether_any_none();
+  pool_calls = 0;
+  fail_thread = -1;
+  CHECK_OK(call("testing.run_callback_in_threads", args, 3, &out));
+  int64_t expected = 0;
+  for (int64_t t = 0; t < 6; ++t) {
+    for (int64_t i = 0; i < 40; ++i) expected += t * 100 + i;
+  }
+  CHECK_EQ_INT(out.v_int64, expected);
+  CHECK_EQ_INT(pool_calls, 240);
+
+  /* thread 4 fails at its first call; the others run to the end; the caller sees the error */
+  pool_calls = 0;
+  fail_thread = 4;
+  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "ValueError",
+               "pool_callback: thread 4 fails");
+  CHECK_EQ_INT(pool_calls, 5 * 40 + 1);
+  fail_thread = -1;
+
+  /* no threads, bad counts, not a function */
+  args[1] = tether_any_int(0);
+  CHECK_OK(call("testing.run_callback_in_threads", args, 3, &out));
+  CHECK_EQ_INT(out.v_int64, 0);
+  args[1] = tether_any_int(65);
+  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "ValueError",
+               "num_threads <= 64");
+  args[1] = tether_any_int(1);
+  args[2] = tether_any_int(-1);
+  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "ValueError",
+               "calls_per_thread >= 0");
+  args[0] = tether_any_int(1);
+  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "TypeError",
+               "testing.run_callback_in_threads");
+  TVMFFIObjectDecRef(cb);
 }
 
 static void test_raise_error_backtrace(void) {
@@ -326,7 +386,7 @@ int main(void) {
       TEST_CASE(test_make_object_from_packed_args), TEST_CASE(test_ffi_init),
       TEST_CASE(test_field_setters),        TEST_CASE(test_repr_values),
       TEST_CASE(test_container_builders),   TEST_CASE(test_registered_type_keys),
-      TEST_CASE(test_system_lib_add_one),
+      TEST_CASE(test_system_lib_add_one),   TEST_CASE(test_run_callback_in_threads),
   };
   return test_run_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
