@@ -44,7 +44,10 @@
   X(container)               \
   X(tensor)                  \
   X(module)                  \
-  X(reflection)
+  X(reflection)              \
+  X(dataclass)               \
+  X(visit)                   \
+  X(access_path)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \

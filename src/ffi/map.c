@@ -82,6 +82,10 @@ static void tether__map_deleter(void* self, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
 }
 
+bool tether__map_native(const TVMFFIObject* obj) {
+  return tether__map_is_map(obj) && obj->deleter == tether__map_deleter;
+}
+
 /* The slot holding `key` (already normalised, with hash `hash`), or -1. */
 static int64_t tether__map_find_slot(const tether_map_t* m, const TVMFFIAny* key, uint64_t hash) {
   if (m->size == 0) return -1;

@@ -26,6 +26,10 @@ static inline bool tether__map_is_map(const TVMFFIObject* obj) {
   return obj != NULL && (obj->type_index == kTVMFFIMap || obj->type_index == kTVMFFIDict);
 }
 
+/* true if `obj` is a Map or Dict laid out by libtether (map.c); C++ code that includes
+ * tvm-ffi's headers builds maps of its own layout, which these functions cannot read. */
+bool tether__map_native(const TVMFFIObject* obj);
+
 /* New empty map of `type_index` (kTVMFFIMap or kTVMFFIDict) with room for `capacity`
  * entries.  New reference in *out; -1 with MemoryError. */
 int tether__map_new(int32_t type_index, int64_t capacity, TVMFFIObject** out);
