@@ -229,8 +229,21 @@ static const TVMFFIAny* tether__custom_entry(const char* column_name,
 static const TVMFFITypeAttrColumn* _Atomic tether__any_hash_column;
 static const TVMFFITypeAttrColumn* _Atomic tether__any_equal_column;
 
-typedef int64_t (*tether_custom_hash_fn)(const TVMFFIAny* v);
-typedef bool (*tether_custom_equal_fn)(const TVMFFIAny* a, const TVMFFIAny* b);
+/* Native entries follow tvm-ffi 0.1.15's hook convention: the value(s) by pointer in, an
+ * owning TVMFFIAny out holding the result (Int / Bool) or an Error. */
+typedef TVMFFIAny (*tether_custom_hash_fn)(const TVMFFIAny* v);
+typedef TVMFFIAny (*tether_custom_equal_fn)(const TVMFFIAny* a, const TVMFFIAny* b);
+
+/* Reads a native entry's result of `type_index` into *out; an Error (or anything else) is
+ * dropped and false returned, as for a failing Function entry. */
+static bool tether__native_result(TVMFFIAny r, int32_t type_index, int64_t* out) {
+  if (r.type_index == type_index) {
+    *out = r.v_int64;
+    return true;
+  }
+  tether_any_release(&r);
+  return false;
+}
 
 /*
  * Calls a Function entry with `n` views and reads an Int/Bool result.  A failing call has
@@ -278,11 +291,10 @@ uint64_t tether_any_hash(const TVMFFIAny* v) {
   const TVMFFIAny* custom = tether__custom_entry("__any_hash__", &tether__any_hash_column, type);
   if (custom != NULL) {
     int64_t h;
-    if (custom->type_index == kTVMFFIOpaquePtr) {
-      h = ((tether_custom_hash_fn)custom->v_ptr)(v);
-      return tether__hash_combine((uint64_t)type, (uint64_t)h);
-    }
-    if (tether__call_custom(custom, v, 1, &h)) return tether__hash_combine((uint64_t)type, (uint64_t)h);
+    bool ok = custom->type_index == kTVMFFIOpaquePtr
+                  ? tether__native_result(((tether_custom_hash_fn)custom->v_ptr)(v), kTVMFFIInt, &h)
+                  : tether__call_custom(custom, v, 1, &h);
+    if (ok) return tether__hash_combine((uint64_t)type, (uint64_t)h);
   }
   return tether__hash_combine((uint64_t)type, v->v_uint64);
 }
@@ -311,8 +323,11 @@ bool tether_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
   if (a->v_obj == b->v_obj) return true;
   const TVMFFIAny* custom = tether__custom_entry("__any_equal__", &tether__any_equal_column, type);
   if (custom == NULL) return false;
-  if (custom->type_index == kTVMFFIOpaquePtr) return ((tether_custom_equal_fn)custom->v_ptr)(a, b);
-  TVMFFIAny args[2] = {*a, *b};
   int64_t eq;
+  if (custom->type_index == kTVMFFIOpaquePtr) {
+    return tether__native_result(((tether_custom_equal_fn)custom->v_ptr)(a, b), kTVMFFIBool, &eq) &&
+           eq != 0;
+  }
+  TVMFFIAny args[2] = {*a, *b};
   return tether__call_custom(custom, args, 2, &eq) && eq != 0;
 }

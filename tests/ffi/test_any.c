@@ -175,9 +175,12 @@ typedef struct {
 /* Type with C-function entries; type with Function entries; type with no entries. */
 static int32_t keyed_c_type, keyed_fn_type, plain_type;
 
-static int64_t keyed_c_hash(const TVMFFIAny* v) { return ((keyed_t*)v->v_obj)->key * 7; }
-static bool keyed_c_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
-  return ((keyed_t*)a->v_obj)->key == ((keyed_t*)b->v_obj)->key;
+/* Native entries (tvm-ffi 0.1.15 convention): the result comes back in a TVMFFIAny. */
+static TVMFFIAny keyed_c_hash(const TVMFFIAny* v) {
+  return tether_any_int(((keyed_t*)v->v_obj)->key * 7);
+}
+static TVMFFIAny keyed_c_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+  return tether_any_bool(((keyed_t*)a->v_obj)->key == ((keyed_t*)b->v_obj)->key);
 }
 static int keyed_fn_hash(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   *result = tether_any_int(((keyed_t*)args[0].v_obj)->key * 11);
