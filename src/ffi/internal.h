@@ -47,7 +47,8 @@
   X(reflection)              \
   X(dataclass)               \
   X(visit)                   \
-  X(access_path)
+  X(access_path)             \
+  X(structural)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \
