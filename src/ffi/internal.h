@@ -48,7 +48,8 @@
   X(dataclass)               \
   X(visit)                   \
   X(access_path)             \
-  X(structural)
+  X(structural)              \
+  X(recursive)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \
