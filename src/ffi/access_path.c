@@ -653,8 +653,10 @@ int tether__access_path_init(void) {
       tether__type_attr_def_func(tether__access_path_index, "__ffi_repr__", tether__path_repr) != 0) {
     return -1;
   }
-  return tether_func_register("ffi.VisitErrorContext.FindAccessPaths", tether__find_access_paths,
-                              NULL, NULL, 0);
+  static const tether_extra_global_t globals[] = {
+      {"ffi.VisitErrorContext.FindAccessPaths", tether__find_access_paths},
+  };
+  return tether__extra_globals_register(globals, 1);
 }
 
 void tether__access_path_fini(void) {}

@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "dataclass.h"
+#include "error.h"
 #include "type.h"
 
 TVMFFIAny tether__error_any_from_raised(void) {
@@ -76,6 +77,29 @@ int tether__type_attr_def_ptr(int32_t type_index, const char* name, void* fn) {
 int tether__type_attr_ensure(const char* name) {
   TVMFFIByteArray n = {name, strlen(name)};
   return TVMFFITypeRegisterAttr(kTVMFFINone, &n, NULL);
+}
+
+/* ---- globals ------------------------------------------------------------------------------ */
+
+static int tether__extra_global_trampoline(void* self, const TVMFFIAny* args, int32_t n,
+                                           TVMFFIAny* result) {
+  const tether_extra_global_t* g = self;
+  if (g->fn(NULL, args, n, result) == 0) return 0;
+  return tether__error_add_context(g->name);
+}
+
+int tether__extra_globals_register(const tether_extra_global_t* table, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    TVMFFIObjectHandle f = NULL;
+    TVMFFIByteArray name = {table[i].name, strlen(table[i].name)};
+    if (TVMFFIFunctionCreate((void*)&table[i], tether__extra_global_trampoline, NULL, &f) != 0) {
+      return -1;
+    }
+    int rc = TVMFFIFunctionSetGlobal(&name, f, 0);
+    TVMFFIObjectDecRef(f);
+    if (rc != 0) return -1;
+  }
+  return 0;
 }
 
 /* ---- shallow copy ------------------------------------------------------------------------- */

@@ -54,6 +54,16 @@ const TVMFFIAny* tether__type_attr(const char* name, const TVMFFITypeAttrColumn*
 int tether__type_attr_def_func(int32_t type_index, const char* name, TVMFFISafeCallType fn);
 /* Registers a native hook pointer as the type attribute `name` of `type_index`. */
 int tether__type_attr_def_ptr(int32_t type_index, const char* name, void* fn);
+/* A global function of the extra layer. */
+typedef struct {
+  const char* name;
+  TVMFFISafeCallType fn;
+} tether_extra_global_t;
+/* Registers the `n` globals of `table` (which must outlive the library: a static table).
+ * Each is called with self NULL; an error it raises is prefixed with its global name when
+ * the message does not already name it. */
+int tether__extra_globals_register(const tether_extra_global_t* table, size_t n);
+
 /* Makes sure the column `name` exists (possibly empty). */
 int tether__type_attr_ensure(const char* name);
 

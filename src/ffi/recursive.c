@@ -769,8 +769,8 @@ static const TVMFFIAny* tether__copy_of(tether_copy_state* s, const TVMFFIAny* v
 static int tether__copy_immediate(tether_copy_state* s, const TVMFFIAny* v, TVMFFIAny* out) {
   const TVMFFIAny* done = tether__copy_of(s, v);
   if (v->type_index < kTVMFFIStaticObjectBegin || v->v_obj == NULL) {
-    tether_any_copy(v, out);
-    return 0;
+    /* a view (RawStr, ByteArrayPtr) becomes an owning value */
+    return TVMFFIAnyViewToOwnedAny(v, out) != 0 ? -1 : 0;
   }
   if (done != NULL) {
     tether_any_copy(done, out);
@@ -1028,10 +1028,7 @@ static int tether__deep_copy_global(void* self, const TVMFFIAny* args, int32_t n
 }
 
 int tether__recursive_init(void) {
-  static const struct {
-    const char* name;
-    TVMFFISafeCallType fn;
-  } globals[] = {
+  static const tether_extra_global_t globals[] = {
       {"ffi.RecursiveEq", tether__recursive_eq_global},
 #define TETHER__COMPARE_ROW(name, lt, eq, gt) {"ffi." #name, tether__##name},
       TETHER_RECURSIVE_COMPARISONS(TETHER__COMPARE_ROW)
@@ -1039,10 +1036,7 @@ int tether__recursive_init(void) {
       {"ffi.RecursiveHash", tether__recursive_hash_global},
       {"ffi.DeepCopy", tether__deep_copy_global},
   };
-  for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
-    if (tether_func_register(globals[i].name, globals[i].fn, NULL, NULL, 0) != 0) return -1;
-  }
-  return 0;
+  return tether__extra_globals_register(globals, sizeof(globals) / sizeof(globals[0]));
 }
 
 void tether__recursive_fini(void) {

@@ -1125,20 +1125,14 @@ int tether__structural_init(void) {
                                  tether__structural_key_global) != 0) {
     return -1;
   }
-  static const struct {
-    const char* name;
-    TVMFFISafeCallType fn;
-  } globals[] = {
+  static const tether_extra_global_t globals[] = {
       {"ffi.StructuralEqual", tether__structural_equal_global},
       {"ffi.GetFirstStructuralMismatch", tether__first_mismatch_global},
       {"ffi.StructuralHash", tether__structural_hash_global},
       {"ffi.StructuralKey", tether__structural_key_global},
       {"ffi.StructuralKeyEqual", tether__structural_key_equal_global},
   };
-  for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
-    if (tether_func_register(globals[i].name, globals[i].fn, NULL, NULL, 0) != 0) return -1;
-  }
-  return 0;
+  return tether__extra_globals_register(globals, sizeof(globals) / sizeof(globals[0]));
 }
 
 void tether__structural_fini(void) {

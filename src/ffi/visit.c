@@ -720,10 +720,7 @@ int tether__visit_init(void) {
       return -1;
     }
   }
-  static const struct {
-    const char* name;
-    TVMFFISafeCallType fn;
-  } globals[] = {
+  static const tether_extra_global_t globals[] = {
       {"ffi.VisitInterrupt", tether__visit_interrupt_global},
       {"ffi.StructuralVisit", tether__structural_visit_global},
       {"ffi.StructuralWalk", tether__structural_walk_global},
@@ -737,10 +734,7 @@ int tether__visit_init(void) {
       {"ffi.StructuralMutatorDefRegionKind", tether__mutator_region_global},
       {"ffi.StructuralMutatorWithDefRegionKind", tether__mutator_with_region_global},
   };
-  for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
-    if (tether_func_register(globals[i].name, globals[i].fn, NULL, NULL, 0) != 0) return -1;
-  }
-  return 0;
+  return tether__extra_globals_register(globals, sizeof(globals) / sizeof(globals[0]));
 }
 
 void tether__visit_fini(void) {
