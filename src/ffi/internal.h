@@ -49,7 +49,8 @@
   X(visit)                   \
   X(access_path)             \
   X(structural)              \
-  X(recursive)
+  X(recursive)               \
+  X(repr)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \
