@@ -43,6 +43,11 @@ struct tether_visitor {
   int32_t def_region_kind; /* TVMFFIDefRegionKind */
 };
 
+/* The visitor's default descent into `value`: its type's `__s_visit__` hook, else its
+ * reflected fields (SEqHashIgnore skipped, def regions entered as the field flags say).
+ * Result as for visit hooks (owning). */
+TETHER_API TVMFFIAny tether_visitor_default_visit(tether_visitor* visitor, TVMFFIAny value);
+
 /* ---- mutator protocol ------------------------------------------------------------------- */
 typedef struct tether_mutator tether_mutator;
 typedef TVMFFIAny (*tether_mutate_fn)(tether_mutator* mutator, TVMFFIAny value);
@@ -67,6 +72,13 @@ struct tether_mutator {
  * result follows the mutate-hook convention above (owning). */
 TETHER_API TVMFFIAny tether_mutator_mutate(tether_mutator* mutator, TVMFFIAny value,
                                            bool allow_inplace);
+
+/* The mutator's default mutation of `value` (tvm-ffi's DefaultMutate): its type's
+ * `__s_maybe_inplace_mutate__` (when `allow_inplace`) or `__s_mutate__` hook; else a POD as
+ * itself; else an object through its variable remap (FreeVar and DAG nodes) and its
+ * reflected fields on a `__ffi_shallow_copy__`.  Result as for mutate hooks (owning). */
+TETHER_API TVMFFIAny tether_mutator_default_mutate(tether_mutator* mutator, TVMFFIAny value,
+                                                   bool allow_inplace);
 
 /* ---- access paths (ffi.reflection.AccessPath / AccessStep) ------------------------------ */
 /* Step kinds, as tvm-ffi's reflection::AccessKind. */

@@ -47,6 +47,7 @@
   X(reflection)              \
   X(dataclass)               \
   X(visit)                   \
+  X(mutate)                  \
   X(access_path)             \
   X(structural)              \
   X(recursive)               \

@@ -1,17 +1,16 @@
 /*
- * visit.c -- the structural visitor and mutator protocol of tvm-ffi's extra layer:
- *   - the types ffi.VisitInterrupt (a stop signal with a payload), ffi.StructuralVisitor,
- *     ffi.StructuralMutator and ffi.VisitErrorContext (the breadcrumb trail an error
- *     collects on its way out of a traversal);
- *   - the `__s_visit__` hooks of Array/List/Map/Dict and the `__s_mutate__` /
- *     `__s_maybe_inplace_mutate__` hooks of String/Bytes/Array/List/Map/Dict;
+ * visit.c -- the structural visitor protocol of tvm-ffi's extra layer:
+ *   - the types ffi.VisitInterrupt (a stop signal with a payload), ffi.StructuralVisitor
+ *     and ffi.VisitErrorContext (the breadcrumb trail an error collects on its way out of
+ *     a traversal, visits and mutations alike);
+ *   - the `__s_visit__` hooks of Array/List/Map/Dict;
  *   - the default descent (hook, else reflected fields with def regions);
  *   - the globals ffi.VisitInterrupt, ffi.StructuralVisit, ffi.StructuralWalk and the
- *     ffi.StructuralVisitor* / ffi.StructuralMutator* methods.
+ *     ffi.StructuralVisitor* methods;
+ *   - the helpers mutate.c shares (callback tables, def-region methods).
  *
  * Hooks follow the raw ABI of <tether/structural.h>: they receive a borrowed visitor and
- * value and return an owning TVMFFIAny (None / VisitInterrupt / Error for visits, Unchanged
- * / replacement / Error for mutations).
+ * value and return an owning TVMFFIAny (None, a VisitInterrupt, or an Error).
  */
 #include <tether/container.h>
 #include <tether/reflection.h>
@@ -28,7 +27,6 @@
 
 int32_t tether__visit_error_context_index = -1;
 static int32_t tether__visitor_index = -1;
-static int32_t tether__mutator_index = -1;
 
 /* Layouts (tvm-ffi's C++ classes of the same keys). */
 typedef struct {
@@ -41,17 +39,6 @@ typedef struct {
   TVMFFIObject* reverse_visit_pattern; /* List of objects, innermost first */
   TVMFFIObject* prev_error_context;    /* the error's earlier extra context, or NULL */
 } tether_visit_error_context_t;
-
-static inline TVMFFIAny tether__unchanged(void) {
-  TVMFFIAny v = tether_any_none();
-  v.type_index = kTVMFFIUnchanged;
-  return v;
-}
-
-static inline bool tether__same_as(const TVMFFIAny* a, const TVMFFIAny* b) {
-  return a->type_index == b->type_index && a->zero_padding == b->zero_padding &&
-         a->v_int64 == b->v_int64;
-}
 
 /* ---- error breadcrumbs ------------------------------------------------------------------- */
 
@@ -97,19 +84,14 @@ static TVMFFIAny tether__visit_seq_hook(tether_visitor* visitor, TVMFFIAny value
   return tether_any_none();
 }
 
-/* Maps are read through map.h, which knows only libtether's own map layout. */
-static bool tether__map_is_ours(const TVMFFIObject* obj) {
-  return tether__map_native(obj);
-}
-
-static TVMFFIAny tether__foreign_map_error(const char* hook, const TVMFFIObject* obj) {
+TVMFFIAny tether__foreign_map_error(const char* hook, const TVMFFIObject* obj) {
   return tether__error_any("TypeError", "%s: this `%s` was not created by libtether (a C++ "
                            "header-only map); its entries cannot be read from C", hook,
                            tether_type_key(obj->type_index));
 }
 
 static TVMFFIAny tether__visit_map_hook(tether_visitor* visitor, TVMFFIAny value) {
-  if (!tether__map_is_ours(value.v_obj)) return tether__foreign_map_error("__s_visit__", value.v_obj);
+  if (!tether__map_native(value.v_obj)) return tether__foreign_map_error("__s_visit__", value.v_obj);
   int64_t pos = 0;
   const TVMFFIAny* v;
   while (tether__map_next(value.v_obj, &pos, NULL, &v)) {
@@ -117,118 +99,6 @@ static TVMFFIAny tether__visit_map_hook(tether_visitor* visitor, TVMFFIAny value
     if (r.type_index != kTVMFFINone) return r;
   }
   return tether_any_none();
-}
-
-TVMFFIAny tether_mutator_mutate(tether_mutator* mutator, TVMFFIAny value, bool allow_inplace) {
-  if (allow_inplace && value.type_index >= kTVMFFIStaticObjectBegin && value.v_obj != NULL &&
-      tether_object_use_count(value.v_obj) == 1) {
-    return mutator->vtable->maybe_inplace_mutate(mutator, value);
-  }
-  return mutator->vtable->mutate(mutator, value);
-}
-
-static TVMFFIAny tether__mutate_leaf_hook(tether_mutator* mutator, TVMFFIAny value) {
-  (void)mutator;
-  (void)value;
-  return tether__unchanged();
-}
-
-/* Copy-on-write: the first changed element starts a fresh sequence of the same type. */
-static TVMFFIAny tether__mutate_seq_hook(tether_mutator* mutator, TVMFFIAny value) {
-  TVMFFIObject* src = value.v_obj;
-  TVMFFIObject* out = NULL;
-  const TVMFFISeqCell* cell = tether__seq_cell(src);
-  int64_t n = cell->size;
-  for (int64_t i = 0; i < n; ++i) {
-    const TVMFFIAny* item = (const TVMFFIAny*)cell->data + i;
-    TVMFFIAny r = tether_mutator_mutate(mutator, *item, false);
-    if (r.type_index == kTVMFFIError) {
-      TVMFFIObjectDecRef(out);
-      return r;
-    }
-    if (r.type_index == kTVMFFIUnchanged || tether__same_as(&r, item)) {
-      tether_any_release(&r);
-      if (out != NULL) {
-        TVMFFISeqCell* oc = tether__seq_cell(out);
-        tether_any_copy(item, &((TVMFFIAny*)oc->data)[i]);
-      }
-      continue;
-    }
-    if (out == NULL) {
-      int rc = src->type_index == kTVMFFIList ? tether__list_new((const TVMFFIAny*)cell->data, n, &out)
-                                              : tether__array_new((const TVMFFIAny*)cell->data, n, &out);
-      if (rc != 0) {
-        tether_any_release(&r);
-        return tether__error_any_from_raised();
-      }
-    }
-    TVMFFIAny* slot = &((TVMFFIAny*)tether__seq_cell(out)->data)[i];
-    tether_any_release(slot);
-    *slot = r;
-  }
-  return out == NULL ? tether__unchanged() : tether_any_object(out);
-}
-
-/* In place: the sequence is uniquely owned, and so may be each element along the way. */
-static TVMFFIAny tether__inplace_seq_hook(tether_mutator* mutator, TVMFFIAny value) {
-  TVMFFISeqCell* cell = tether__seq_cell(value.v_obj);
-  for (int64_t i = 0; i < cell->size; ++i) {
-    TVMFFIAny* item = (TVMFFIAny*)cell->data + i;
-    TVMFFIAny r = tether_mutator_mutate(mutator, *item, true);
-    if (r.type_index == kTVMFFIError) return r;
-    if (r.type_index == kTVMFFIUnchanged || tether__same_as(&r, item) || i >= cell->size) {
-      tether_any_release(&r);
-      continue;
-    }
-    item = (TVMFFIAny*)cell->data + i;
-    TVMFFIAny old = *item;
-    *item = r;
-    tether_any_release(&old);
-  }
-  return tether__unchanged();
-}
-
-/* Map values (keys are anchors, never mutated).  `inplace` stores into the map itself. */
-static TVMFFIAny tether__mutate_map_values(tether_mutator* mutator, TVMFFIAny value,
-                                           bool inplace) {
-  TVMFFIObject* src = value.v_obj;
-  if (!tether__map_is_ours(src)) {
-    return tether__foreign_map_error(inplace ? "__s_maybe_inplace_mutate__" : "__s_mutate__", src);
-  }
-  TVMFFIObject* out = inplace ? src : NULL;
-  int64_t pos = 0;
-  const TVMFFIAny* key;
-  const TVMFFIAny* v;
-  while (tether__map_next(src, &pos, &key, &v)) {
-    TVMFFIAny r = tether_mutator_mutate(mutator, *v, inplace);
-    if (r.type_index == kTVMFFIError) {
-      if (!inplace) TVMFFIObjectDecRef(out);
-      return r;
-    }
-    if (r.type_index == kTVMFFIUnchanged || tether__same_as(&r, v)) {
-      tether_any_release(&r);
-      continue;
-    }
-    if (out == NULL && tether__map_copy(src, src->type_index, &out) != 0) {
-      tether_any_release(&r);
-      return tether__error_any_from_raised();
-    }
-    int rc = tether__map_set(out, key, &r);
-    tether_any_release(&r);
-    if (rc != 0) {
-      if (!inplace) TVMFFIObjectDecRef(out);
-      return tether__error_any_from_raised();
-    }
-  }
-  return out == NULL || inplace ? tether__unchanged() : tether_any_object(out);
-}
-
-static TVMFFIAny tether__mutate_map_hook(tether_mutator* mutator, TVMFFIAny value) {
-  return tether__mutate_map_values(mutator, value, false);
-}
-
-static TVMFFIAny tether__inplace_map_hook(tether_mutator* mutator, TVMFFIAny value) {
-  return tether__mutate_map_values(mutator, value, true);
 }
 
 /* ---- default descent ---------------------------------------------------------------------- */
@@ -292,7 +162,7 @@ static TVMFFIAny tether__visit_fields(tether_visitor* visitor, TVMFFIObject* obj
   return result;
 }
 
-TVMFFIAny tether__visit_default(tether_visitor* visitor, TVMFFIAny value) {
+TVMFFIAny tether_visitor_default_visit(tether_visitor* visitor, TVMFFIAny value) {
   const TVMFFIAny* hook = tether__type_attr("__s_visit__", &tether__s_visit_column, value.type_index);
   if (hook != NULL && hook->type_index == kTVMFFIOpaquePtr) {
     return ((tether_visit_fn)hook->v_ptr)(visitor, value);
@@ -322,7 +192,7 @@ typedef struct {
   tether_engine_kind kind;
 } tether_dyn_visitor;
 
-static bool tether__type_match(int32_t actual, int32_t target) {
+bool tether__type_match(int32_t actual, int32_t target) {
   if (actual == target || target == kTVMFFIAny) return true;
   if (target == kTVMFFIStr) return actual == kTVMFFISmallStr;
   if (target == kTVMFFIBytes) return actual == kTVMFFISmallBytes;
@@ -331,15 +201,13 @@ static bool tether__type_match(int32_t actual, int32_t target) {
   return tether_type_is_subclass(actual, target);
 }
 
-/* The Function of the first (type_index, Function) entry of `table` matching `ti`, or NULL. */
-static TVMFFIObject* tether__find_callback(TVMFFIObject* table, int32_t ti) {
+TVMFFIObject* tether__find_callback(TVMFFIObject* table, int32_t ti) {
   if (table == NULL) return NULL;
   int64_t n = tether__array_size(table);
   for (int64_t i = 0; i < n; ++i) {
     const TVMFFIAny* entry = tether__array_get(table, i);
     const TVMFFIAny* t = tether__array_get(entry->v_obj, 0);
-    const TVMFFIAny* f = tether__array_get(entry->v_obj, 1);
-    if (tether__type_match(ti, (int32_t)t->v_int64)) return f->v_obj;
+    if (tether__type_match(ti, (int32_t)t->v_int64)) return entry->v_obj;
   }
   return NULL;
 }
@@ -354,6 +222,7 @@ static int tether__walk_callback(tether_dyn_visitor* self, TVMFFIAny value, TVMF
     nargs = 2;
   }
   if (fn == NULL) return 0;
+  fn = tether__callback_fn(fn);
   TVMFFIAny args[2] = {value, tether_any_int(self->base.def_region_kind)};
   TVMFFIAny out = tether_any_none();
   if (TVMFFIFunctionCall(fn, args, nargs, &out) != 0) {
@@ -380,12 +249,13 @@ static TVMFFIAny tether__dyn_visit(tether_visitor* visitor, TVMFFIAny value) {
   if (self->kind == TETHER_ENGINE_VISIT) {
     TVMFFIObject* fn = tether__find_callback(self->callbacks, value.type_index);
     if (fn != NULL) {
+      fn = tether__callback_fn(fn);
       TVMFFIAny args[2] = {value, tether_any_object(visitor)};
       TVMFFIAny out = tether_any_none();
       int rc = TVMFFIFunctionCall(fn, args, 2, &out);
       r = tether__visit_result(rc, &out, "ffi.StructuralVisit callback");
     } else {
-      r = tether__visit_default(visitor, value);
+      r = tether_visitor_default_visit(visitor, value);
     }
   } else {
     if (self->kind == TETHER_ENGINE_WALK_PRE) {
@@ -393,7 +263,7 @@ static TVMFFIAny tether__dyn_visit(tether_visitor* visitor, TVMFFIAny value) {
       if (c == 1) return tether_any_none();
       if (c == 2) goto done;
     }
-    r = tether__visit_default(visitor, value);
+    r = tether_visitor_default_visit(visitor, value);
     if (r.type_index != kTVMFFINone) goto done;
     if (self->kind == TETHER_ENGINE_WALK_POST) tether__walk_callback(self, value, &r);
   }
@@ -415,8 +285,8 @@ static void tether__dyn_visitor_deleter(void* obj, int flags) {
 }
 
 /* Checks that argument i is an Array of (int, Function) pairs; *out borrowed. */
-static int tether__arg_callbacks(const char* fname, const TVMFFIAny* args, int32_t i,
-                                 TVMFFIObject** out) {
+int tether__arg_callbacks(const char* fname, const TVMFFIAny* args, int32_t i,
+                          TVMFFIObject** out) {
   if (tether_arg_object(fname, args, i, kTVMFFIArray, out) != 0) return -1;
   int64_t n = tether__array_size(*out);
   for (int64_t k = 0; k < n; ++k) {
@@ -485,7 +355,7 @@ static int tether__structural_walk_global(void* s, const TVMFFIAny* args, int32_
                             order == 0 ? TETHER_ENGINE_WALK_PRE : TETHER_ENGINE_WALK_POST, result);
 }
 
-/* ---- visitor / mutator methods ------------------------------------------------------------- */
+/* ---- visitor methods ------------------------------------------------------------- */
 
 static int tether__arg_subclass(const char* fname, const TVMFFIAny* args, int32_t i,
                                 int32_t base, TVMFFIObject** out) {
@@ -519,7 +389,7 @@ static int tether__visitor_default_visit_global(void* s, const TVMFFIAny* args, 
       tether__arg_subclass(fname, args, 0, tether__visitor_index, &v) != 0) {
     return -1;
   }
-  TVMFFIAny r = tether__visit_default((tether_visitor*)v, args[1]);
+  TVMFFIAny r = tether_visitor_default_visit((tether_visitor*)v, args[1]);
   if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
   *result = r;
   return 0;
@@ -533,7 +403,7 @@ static int32_t* tether__region_slot(TVMFFIObject* obj) {
   return &((tether_visitor*)obj)->def_region_kind;
 }
 
-static int tether__def_region_kind(const char* fname, int32_t base, const TVMFFIAny* args,
+int tether__def_region_kind(const char* fname, int32_t base, const TVMFFIAny* args,
                                    int32_t n, TVMFFIAny* result) {
   TVMFFIObject* v;
   if (tether_check_nargs(fname, "(0: Object) -> int", n, 1) != 0 ||
@@ -544,7 +414,7 @@ static int tether__def_region_kind(const char* fname, int32_t base, const TVMFFI
   return 0;
 }
 
-static int tether__with_def_region_kind(const char* fname, int32_t base, const TVMFFIAny* args,
+int tether__with_def_region_kind(const char* fname, int32_t base, const TVMFFIAny* args,
                                         int32_t n, TVMFFIAny* result) {
   TVMFFIObject *v, *fn;
   int64_t kind;
@@ -577,72 +447,6 @@ static int tether__visitor_with_region_global(void* s, const TVMFFIAny* args, in
   return tether__with_def_region_kind("ffi.StructuralVisitorWithDefRegionKind",
                                       tether__visitor_index, args, n, r);
 }
-static int tether__mutator_region_global(void* s, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
-  (void)s;
-  return tether__def_region_kind("ffi.StructuralMutatorDefRegionKind", tether__mutator_index,
-                                 args, n, r);
-}
-static int tether__mutator_with_region_global(void* s, const TVMFFIAny* args, int32_t n,
-                                              TVMFFIAny* r) {
-  (void)s;
-  return tether__with_def_region_kind("ffi.StructuralMutatorWithDefRegionKind",
-                                      tether__mutator_index, args, n, r);
-}
-
-/* Converts a raw mutate result for a packed caller: Unchanged -> the original value. */
-static int tether__mutate_packed_result(TVMFFIAny r, const TVMFFIAny* original, TVMFFIAny* result) {
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  if (r.type_index == kTVMFFIUnchanged) return TVMFFIAnyViewToOwnedAny(original, result);
-  *result = r;
-  return 0;
-}
-
-static int tether__mutator_mutate_global(void* s, const TVMFFIAny* args, int32_t n,
-                                         TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralMutatorMutate";
-  TVMFFIObject* m;
-  (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralMutator, 1: Any) -> Any", n, 2) != 0 ||
-      tether__arg_subclass(fname, args, 0, tether__mutator_index, &m) != 0) {
-    return -1;
-  }
-  tether_mutator* mutator = (tether_mutator*)m;
-  return tether__mutate_packed_result(mutator->vtable->mutate(mutator, args[1]), &args[1], result);
-}
-
-static int tether__mutator_remap_get_global(void* s, const TVMFFIAny* args, int32_t n,
-                                            TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralMutatorVarRemapGet";
-  TVMFFIObject* m;
-  (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralMutator, 1: Any) -> Any", n, 2) != 0 ||
-      tether__arg_subclass(fname, args, 0, tether__mutator_index, &m) != 0) {
-    return -1;
-  }
-  tether_mutator* mutator = (tether_mutator*)m;
-  TVMFFIAny r = mutator->vtable->var_remap_get(mutator, args[1]);
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  *result = r;
-  return 0;
-}
-
-static int tether__mutator_remap_set_global(void* s, const TVMFFIAny* args, int32_t n,
-                                            TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralMutatorVarRemapSet";
-  TVMFFIObject* m;
-  (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralMutator, 1: Any, 2: Any) -> None", n, 3) != 0 ||
-      tether__arg_subclass(fname, args, 0, tether__mutator_index, &m) != 0) {
-    return -1;
-  }
-  tether_mutator* mutator = (tether_mutator*)m;
-  TVMFFIAny r = mutator->vtable->var_remap_set(mutator, args[1], args[2]);
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  tether_any_release(&r);
-  *result = tether_any_none();
-  return 0;
-}
-
 static int tether__visit_interrupt_global(void* s, const TVMFFIAny* args, int32_t n,
                                           TVMFFIAny* result) {
   TVMFFIObject* obj = NULL;
@@ -669,18 +473,6 @@ static const struct {
     {kTVMFFIList, "__s_visit__", (void*)tether__visit_seq_hook},
     {kTVMFFIMap, "__s_visit__", (void*)tether__visit_map_hook},
     {kTVMFFIDict, "__s_visit__", (void*)tether__visit_map_hook},
-    {kTVMFFIStr, "__s_mutate__", (void*)tether__mutate_leaf_hook},
-    {kTVMFFIStr, "__s_maybe_inplace_mutate__", (void*)tether__mutate_leaf_hook},
-    {kTVMFFIBytes, "__s_mutate__", (void*)tether__mutate_leaf_hook},
-    {kTVMFFIBytes, "__s_maybe_inplace_mutate__", (void*)tether__mutate_leaf_hook},
-    {kTVMFFIArray, "__s_mutate__", (void*)tether__mutate_seq_hook},
-    {kTVMFFIArray, "__s_maybe_inplace_mutate__", (void*)tether__inplace_seq_hook},
-    {kTVMFFIList, "__s_mutate__", (void*)tether__mutate_seq_hook},
-    {kTVMFFIList, "__s_maybe_inplace_mutate__", (void*)tether__inplace_seq_hook},
-    {kTVMFFIMap, "__s_mutate__", (void*)tether__mutate_map_hook},
-    {kTVMFFIMap, "__s_maybe_inplace_mutate__", (void*)tether__inplace_map_hook},
-    {kTVMFFIDict, "__s_mutate__", (void*)tether__mutate_map_hook},
-    {kTVMFFIDict, "__s_maybe_inplace_mutate__", (void*)tether__inplace_map_hook},
 };
 
 int tether__visit_init(void) {
@@ -704,11 +496,8 @@ int tether__visit_init(void) {
        false, NULL, 0},
       {"ffi.VisitErrorContext", -1, sizeof(tether_visit_error_context_t),
        kTVMFFISEqHashKindUnsupported, true, true, context_fields, 2},
-      {"ffi.StructuralMutator", -1, sizeof(tether_mutator), kTVMFFISEqHashKindUnsupported, false,
-       false, NULL, 0},
   };
-  int32_t* indices[] = {NULL, &tether__visitor_index, &tether__visit_error_context_index,
-                        &tether__mutator_index};
+  int32_t* indices[] = {NULL, &tether__visitor_index, &tether__visit_error_context_index};
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
     int32_t index;
     if (tether__extra_type_register(&types[i], &index) != 0) return -1;
@@ -728,11 +517,6 @@ int tether__visit_init(void) {
       {"ffi.StructuralVisitorDefaultVisit", tether__visitor_default_visit_global},
       {"ffi.StructuralVisitorDefRegionKind", tether__visitor_region_global},
       {"ffi.StructuralVisitorWithDefRegionKind", tether__visitor_with_region_global},
-      {"ffi.StructuralMutatorMutate", tether__mutator_mutate_global},
-      {"ffi.StructuralMutatorVarRemapGet", tether__mutator_remap_get_global},
-      {"ffi.StructuralMutatorVarRemapSet", tether__mutator_remap_set_global},
-      {"ffi.StructuralMutatorDefRegionKind", tether__mutator_region_global},
-      {"ffi.StructuralMutatorWithDefRegionKind", tether__mutator_with_region_global},
   };
   return tether__extra_globals_register(globals, sizeof(globals) / sizeof(globals[0]));
 }
