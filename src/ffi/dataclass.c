@@ -85,7 +85,7 @@ static int tether__extra_global_trampoline(void* self, const TVMFFIAny* args, in
                                            TVMFFIAny* result) {
   const tether_extra_global_t* g = self;
   if (g->fn(NULL, args, n, result) == 0) return 0;
-  return tether__error_add_context(g->name);
+  return g->raw_errors ? -1 : tether__error_add_context(g->name);
 }
 
 int tether__extra_globals_register(const tether_extra_global_t* table, size_t n) {

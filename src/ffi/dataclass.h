@@ -58,10 +58,13 @@ int tether__type_attr_def_ptr(int32_t type_index, const char* name, void* fn);
 typedef struct {
   const char* name;
   TVMFFISafeCallType fn;
+  /* true for globals that run user callbacks: their errors pass through untouched (the
+   * function names itself in the errors it raises) */
+  bool raw_errors;
 } tether_extra_global_t;
 /* Registers the `n` globals of `table` (which must outlive the library: a static table).
- * Each is called with self NULL; an error it raises is prefixed with its global name when
- * the message does not already name it. */
+ * Each is called with self NULL; unless raw_errors, an error it raises is prefixed with
+ * its global name when the message does not already name it. */
 int tether__extra_globals_register(const tether_extra_global_t* table, size_t n);
 
 /* Makes sure the column `name` exists (possibly empty). */

@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "array.h"
 #include "dataclass.h"
+#include "error.h"
 #include "list.h"
 #include "map.h"
 #include "object.h"
@@ -156,6 +157,8 @@ static TVMFFIAny tether__mutate_call(TVMFFIObject* fn, TVMFFIAny* args, int32_t 
   return out;
 }
 
+static const char* tether__mutator_name(const tether_mutator* m);
+
 /* Mutates one field value of the copy under the field's def region. */
 static TVMFFIAny tether__mutate_field(tether_mutator* m, const TVMFFIFieldInfo* f, TVMFFIAny v) {
   int32_t region = -1;
@@ -174,8 +177,9 @@ static TVMFFIAny tether__mutate_fields(tether_mutator* m, TVMFFIAny value) {
   const TVMFFIAny* copy_fn = tether__type_attr("__ffi_shallow_copy__", &tether__shallow_copy_column,
                                                obj->type_index);
   if (copy_fn == NULL || copy_fn->type_index != kTVMFFIFunction) {
-    return tether__error_any("TypeError", "__ffi_shallow_copy__ must be an ffi.Function "
-                             "(type `%s` has none)", tether_type_key(obj->type_index));
+    return tether__error_any("TypeError", "%s: __ffi_shallow_copy__ must be an ffi.Function "
+                             "(type `%s` has none)", tether__mutator_name(m),
+                             tether_type_key(obj->type_index));
   }
   TVMFFIAny arg = value;
   TVMFFIAny copy = tether__mutate_call(copy_fn->v_obj, &arg, 1);
@@ -424,6 +428,13 @@ static TVMFFIAny tether__dyn_inplace(tether_mutator* m, TVMFFIAny value) {
 static const tether_mutator_vtable tether__dyn_mutator_vtable = {
     tether__dyn_mutate, tether__dyn_inplace, tether__dyn_remap_get, tether__dyn_remap_set};
 
+/* The global a mutator runs for (error messages name it). */
+static const char* tether__mutator_name(const tether_mutator* m) {
+  if (m->vtable != &tether__dyn_mutator_vtable) return "structural mutate";
+  return ((const tether_dyn_mutator*)m)->kind == TETHER_MUTATE ? "ffi.StructuralMutate"
+                                                               : "ffi.StructuralMap";
+}
+
 static void tether__dyn_mutator_deleter(void* obj, int flags) {
   tether_dyn_mutator* self = obj;
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
@@ -448,7 +459,9 @@ static int tether__run_mutator(TVMFFIAny root_view, TVMFFIObject* callbacks,
                                TVMFFIObject* callbacks_kind, tether_mut_engine_kind kind,
                                TVMFFIAny* result) {
   TVMFFIAny root;
-  if (TVMFFIAnyViewToOwnedAny(&root_view, &root) != 0) return -1;
+  if (TVMFFIAnyViewToOwnedAny(&root_view, &root) != 0) {
+    return tether__error_add_context(kind == TETHER_MUTATE ? "ffi.StructuralMutate" : "ffi.StructuralMap");
+  }
   tether_dyn_mutator* self = tether__object_alloc(sizeof(*self), tether__mutator_index,
                                                   tether__dyn_mutator_deleter);
   if (self == NULL) {
@@ -625,14 +638,14 @@ int tether__mutate_init(void) {
     }
   }
   static const tether_extra_global_t globals[] = {
-      {"ffi.StructuralMap", tether__structural_map_global},
-      {"ffi.StructuralMutate", tether__structural_mutate_global},
-      {"ffi.StructuralMutatorMutate", tether__mutator_mutate_global},
-      {"ffi.StructuralMutatorDefaultMutate", tether__mutator_default_mutate_global},
-      {"ffi.StructuralMutatorVarRemapGet", tether__mutator_remap_get_global},
-      {"ffi.StructuralMutatorVarRemapSet", tether__mutator_remap_set_global},
-      {"ffi.StructuralMutatorDefRegionKind", tether__mutator_region_global},
-      {"ffi.StructuralMutatorWithDefRegionKind", tether__mutator_with_region_global},
+      {"ffi.StructuralMap", tether__structural_map_global, true},
+      {"ffi.StructuralMutate", tether__structural_mutate_global, true},
+      {"ffi.StructuralMutatorMutate", tether__mutator_mutate_global, true},
+      {"ffi.StructuralMutatorDefaultMutate", tether__mutator_default_mutate_global, true},
+      {"ffi.StructuralMutatorVarRemapGet", tether__mutator_remap_get_global, true},
+      {"ffi.StructuralMutatorVarRemapSet", tether__mutator_remap_set_global, true},
+      {"ffi.StructuralMutatorDefRegionKind", tether__mutator_region_global, true},
+      {"ffi.StructuralMutatorWithDefRegionKind", tether__mutator_with_region_global, true},
   };
   return tether__extra_globals_register(globals, sizeof(globals) / sizeof(globals[0]));
 }

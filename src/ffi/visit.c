@@ -511,12 +511,12 @@ int tether__visit_init(void) {
   }
   static const tether_extra_global_t globals[] = {
       {"ffi.VisitInterrupt", tether__visit_interrupt_global},
-      {"ffi.StructuralVisit", tether__structural_visit_global},
-      {"ffi.StructuralWalk", tether__structural_walk_global},
-      {"ffi.StructuralVisitorVisit", tether__visitor_visit_global},
-      {"ffi.StructuralVisitorDefaultVisit", tether__visitor_default_visit_global},
-      {"ffi.StructuralVisitorDefRegionKind", tether__visitor_region_global},
-      {"ffi.StructuralVisitorWithDefRegionKind", tether__visitor_with_region_global},
+      {"ffi.StructuralVisit", tether__structural_visit_global, true},
+      {"ffi.StructuralWalk", tether__structural_walk_global, true},
+      {"ffi.StructuralVisitorVisit", tether__visitor_visit_global, true},
+      {"ffi.StructuralVisitorDefaultVisit", tether__visitor_default_visit_global, true},
+      {"ffi.StructuralVisitorDefRegionKind", tether__visitor_region_global, true},
+      {"ffi.StructuralVisitorWithDefRegionKind", tether__visitor_with_region_global, true},
   };
   return tether__extra_globals_register(globals, sizeof(globals) / sizeof(globals[0]));
 }
