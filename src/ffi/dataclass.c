@@ -148,6 +148,15 @@ static int tether__shallow_copy_attr(void* self, const TVMFFIAny* args, int32_t 
   return 0;
 }
 
+static const TVMFFITypeAttrColumn* tether__copy_attr_column;
+
+int tether__shallow_copy_register(int32_t type_index) {
+  if (tether__type_attr("__ffi_shallow_copy__", &tether__copy_attr_column, type_index) != NULL) {
+    return 0;
+  }
+  return tether__type_attr_def_func(type_index, "__ffi_shallow_copy__", tether__shallow_copy_attr);
+}
+
 /* ---- registering extra types -------------------------------------------------------------- */
 
 int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index) {
@@ -168,8 +177,7 @@ int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index
   md.total_size = t->total_size;
   md.structural_eq_hash_kind = t->seq_hash_kind;
   if (TVMFFITypeRegisterMetadata(index, &md) != 0) return -1;
-  if (t->copyable &&
-      tether__type_attr_def_func(index, "__ffi_shallow_copy__", tether__shallow_copy_attr) != 0) {
+  if (t->copyable && tether__shallow_copy_register(index) != 0) {
     return -1;
   }
   TVMFFIByteArray final_name = {"__ffi_type_final__", 18};

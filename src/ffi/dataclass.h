@@ -35,6 +35,10 @@ int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index
  * reference.  TypeError for types without metadata or with fields tether cannot copy. */
 int tether__shallow_copy(TVMFFIObject* obj, TVMFFIObject** out);
 
+/* Registers the generic `__ffi_shallow_copy__` (tether__shallow_copy) for `type_index`
+ * unless the type already has one. */
+int tether__shallow_copy_register(int32_t type_index);
+
 /* The error raised on this thread, moved into an owning Error Any (a RuntimeError when
  * none was raised).  Hooks return it. */
 TVMFFIAny tether__error_any_from_raised(void);

@@ -143,8 +143,14 @@ static int tether__rlist(tether_rframe* f, int64_t* cap, TVMFFIObject* obj, int6
   return 0;
 }
 
-static bool tether__is_str_family(int32_t t) { return t == kTVMFFIStr || t == kTVMFFISmallStr; }
-static bool tether__is_bytes_family(int32_t t) { return t == kTVMFFIBytes || t == kTVMFFISmallBytes; }
+/* String and bytes forms compare and hash by content (views included: the globals see
+ * arguments as views, where tvm-ffi's see owned values). */
+static bool tether__is_str_family(int32_t t) {
+  return t == kTVMFFIStr || t == kTVMFFISmallStr || t == kTVMFFIRawStr;
+}
+static bool tether__is_bytes_family(int32_t t) {
+  return t == kTVMFFIBytes || t == kTVMFFISmallBytes || t == kTVMFFIByteArrayPtr;
+}
 
 static TVMFFIByteArray tether__family_chars(const TVMFFIAny* v) {
   TVMFFIByteArray b = {"", 0};
