@@ -45,7 +45,8 @@ static TVMFFIAny tether__mutate_leaf_hook(tether_mutator* mutator, TVMFFIAny val
   return tether__unchanged();
 }
 
-/* Copy-on-write: the first changed element starts a fresh sequence of the same type. */
+/* Copy-on-write: the first changed element starts a copy of the sequence (same type), in
+ * which changed elements are then replaced. */
 static TVMFFIAny tether__mutate_seq_hook(tether_mutator* mutator, TVMFFIAny value) {
   TVMFFIObject* src = value.v_obj;
   TVMFFIObject* out = NULL;
@@ -59,11 +60,7 @@ static TVMFFIAny tether__mutate_seq_hook(tether_mutator* mutator, TVMFFIAny valu
       return r;
     }
     if (r.type_index == kTVMFFIUnchanged || tether__same_as(&r, item)) {
-      tether_any_release(&r);
-      if (out != NULL) {
-        TVMFFISeqCell* oc = tether__seq_cell(out);
-        tether_any_copy(item, &((TVMFFIAny*)oc->data)[i]);
-      }
+      tether_any_release(&r); /* the copy (if any) already holds the item */
       continue;
     }
     if (out == NULL) {
