@@ -455,7 +455,6 @@ static int tether__finder_enter(tether_finder* f, TVMFFIAny value, bool has_step
   if (has_step && (t == kTVMFFIArray || t == kTVMFFIList)) {
     fr.kind = TETHER_FRAME_SEQ;
   } else if (has_step && (t == kTVMFFIMap || t == kTVMFFIDict)) {
-    if (!tether__map_native(obj)) goto leaf;
     fr.kind = TETHER_FRAME_MAP;
   } else {
     const TVMFFITypeInfo* info = tether__type_info_or_null(t);

@@ -97,39 +97,71 @@ static TVMFFIAny tether__inplace_seq_hook(tether_mutator* mutator, TVMFFIAny val
   return tether__unchanged();
 }
 
-/* Map values (keys are anchors, never mutated).  `inplace` stores into the map itself. */
+/* The key/value pairs of `map` as owning copies, in iteration order; NULL on failure. */
+static TVMFFIAny* tether__map_pairs(const TVMFFIObject* map, int64_t n) {
+  TVMFFIAny* kvs = calloc(2 * (size_t)(n > 0 ? n : 1), sizeof(TVMFFIAny));
+  if (kvs == NULL) {
+    tether_raise("MemoryError", "__s_mutate__: out of memory copying a map");
+    return NULL;
+  }
+  int64_t pos = 0, i = 0;
+  const TVMFFIAny *k, *v;
+  while (i < n && tether__map_next(map, &pos, &k, &v)) {
+    tether_any_copy(k, &kvs[2 * i]);
+    tether_any_copy(v, &kvs[2 * i + 1]);
+    ++i;
+  }
+  return kvs;
+}
+
+/*
+ * Map values (keys are anchors, never mutated).  In place, a changed value is stored into
+ * its entry.  Copy-on-write, the first change copies the pairs; the copy is laid out as the
+ * source is (libtether's layout, or tvm-ffi's C++ small layout for a map C++ code built),
+ * so whoever made the map can read the result.
+ */
 static TVMFFIAny tether__mutate_map_values(tether_mutator* mutator, TVMFFIAny value,
                                            bool inplace) {
   TVMFFIObject* src = value.v_obj;
-  if (!tether__map_native(src)) {
-    return tether__foreign_map_error(inplace ? "__s_maybe_inplace_mutate__" : "__s_mutate__", src);
-  }
-  TVMFFIObject* out = inplace ? src : NULL;
-  int64_t pos = 0;
-  const TVMFFIAny* key;
-  const TVMFFIAny* v;
-  while (tether__map_next(src, &pos, &key, &v)) {
+  int64_t n = tether__map_size(src), pos = 0, index = 0;
+  TVMFFIAny* kvs = NULL;
+  TVMFFIObject* out = NULL;
+  const TVMFFIAny *key, *v;
+  TVMFFIAny result = tether__unchanged();
+  for (; tether__map_next(src, &pos, &key, &v); ++index) {
     TVMFFIAny r = tether_mutator_mutate(mutator, *v, inplace);
     if (r.type_index == kTVMFFIError) {
-      if (!inplace) TVMFFIObjectDecRef(out);
-      return r;
+      result = r;
+      goto done;
     }
     if (r.type_index == kTVMFFIUnchanged || tether__same_as(&r, v)) {
       tether_any_release(&r);
       continue;
     }
-    if (out == NULL && tether__map_copy(src, src->type_index, &out) != 0) {
+    if (inplace) {
+      TVMFFIAny* slot = (TVMFFIAny*)v; /* the map is uniquely owned: change its entry */
+      TVMFFIAny old = *slot;
+      *slot = r;
+      tether_any_release(&old);
+      continue;
+    }
+    if (kvs == NULL && (index >= n || (kvs = tether__map_pairs(src, n)) == NULL)) {
       tether_any_release(&r);
-      return tether__error_any_from_raised();
+      result = tether__error_any_from_raised();
+      goto done;
     }
-    int rc = tether__map_set(out, key, &r);
-    tether_any_release(&r);
-    if (rc != 0) {
-      if (!inplace) TVMFFIObjectDecRef(out);
-      return tether__error_any_from_raised();
-    }
+    tether_any_release(&kvs[2 * index + 1]);
+    kvs[2 * index + 1] = r;
   }
-  return out == NULL || inplace ? tether__unchanged() : tether_any_object(out);
+  if (kvs != NULL) {
+    int rc = tether__map_native(src) ? tether__map_new_from_pairs(src->type_index, kvs, n, &out)
+                                     : tether__map_new_cxx(src->type_index, kvs, n, &out);
+    result = rc == 0 ? tether_any_object(out) : tether__error_any_from_raised();
+  }
+done:
+  for (int64_t i = 0; kvs != NULL && i < 2 * n; ++i) tether_any_release(&kvs[i]);
+  free(kvs);
+  return result;
 }
 
 static TVMFFIAny tether__mutate_map_hook(tether_mutator* mutator, TVMFFIAny value) {

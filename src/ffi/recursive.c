@@ -117,10 +117,6 @@ static int tether__rlist(tether_rframe* f, int64_t* cap, TVMFFIObject* obj, int6
     int64_t pos = 0;
     const TVMFFIAny *k, *v;
     f->kind = TETHER_RF_MAP;
-    if (!tether__map_native(obj)) {
-      return tether_raise("TypeError", "a `%s` not created by libtether cannot be read from C",
-                          tether_type_key(t));
-    }
     while (tether__map_next(obj, &pos, &k, &v)) {
       if (tether__rchild(f, cap, k, NULL) != 0 || tether__rchild(f, cap, v, NULL) != 0) return -1;
     }
@@ -364,12 +360,6 @@ static int tether__cmp_start(tether_cmp_state* s, const TVMFFIAny* l, const TVMF
     }
   }
   /* a frame: containers and reflected objects */
-  if ((lt == kTVMFFIMap || lt == kTVMFFIDict) &&
-      (!tether__map_native(lo) || !tether__map_native(ro))) {
-    tether_raise("TypeError", "a `%s` not created by libtether cannot be read from C",
-                 tether_type_key(lt));
-    return TETHER_CMP_ERR;
-  }
   if ((lt == kTVMFFIMap || lt == kTVMFFIDict) && tether__map_size(lo) != tether__map_size(ro)) {
     if (s->eq_only) {
       *out = 1;

@@ -296,10 +296,6 @@ static int tether__repr_leaf(tether_repr_state* s, const TVMFFIAny* v) {
   }
   int rc = tether__repr_hook(s, obj);
   if (rc <= 0) return rc;
-  if ((t == kTVMFFIMap || t == kTVMFFIDict) && !tether__map_native(obj)) {
-    return tether_raise("TypeError", "ffi.ReprPrint: a `%s` not created by libtether cannot be "
-                        "read from C", tether_type_key(t));
-  }
   return 1;
 }
 

@@ -350,11 +350,6 @@ static int tether__eq_start(tether_eq_state* s, tether_eq_stack* st, const TVMFF
       return tether__eq_push(st, TETHER_EQF_SEQ, l, r, &f) != 0 ? TETHER_EQ_ERR : TETHER_EQ_PUSHED;
     case kTVMFFIMap:
     case kTVMFFIDict:
-      if (!tether__map_native(l->v_obj) || !tether__map_native(r->v_obj)) {
-        tether_raise("TypeError", "%s: a `%s` not created by libtether cannot be read from C",
-                     fname, tether_type_key(t));
-        return TETHER_EQ_ERR;
-      }
       if (tether__map_size(l->v_obj) != tether__map_size(r->v_obj) && !s->trace) return TETHER_EQ_NE;
       return tether__eq_push(st, TETHER_EQF_MAP, l, r, &f) != 0 ? TETHER_EQ_ERR : TETHER_EQ_PUSHED;
     case kTVMFFIShape: {
@@ -788,10 +783,6 @@ static int tether__hash_start(tether_hash_state* s, tether_hash_stack* st, const
       return 1;
     case kTVMFFIMap:
     case kTVMFFIDict: {
-      if (!tether__map_native(obj)) {
-        return tether_raise("TypeError", "%s: a `%s` not created by libtether cannot be read "
-                            "from C", fname, tether_type_key(t));
-      }
       int64_t n = tether__map_size(obj), pos = 0, m = 0;
       const TVMFFIAny *k, *val;
       if (tether__hash_push(st, TETHER_HF_MAP, v, &f) != 0) return -1;

@@ -84,14 +84,7 @@ static TVMFFIAny tether__visit_seq_hook(tether_visitor* visitor, TVMFFIAny value
   return tether_any_none();
 }
 
-TVMFFIAny tether__foreign_map_error(const char* hook, const TVMFFIObject* obj) {
-  return tether__error_any("TypeError", "%s: this `%s` was not created by libtether (a C++ "
-                           "header-only map); its entries cannot be read from C", hook,
-                           tether_type_key(obj->type_index));
-}
-
 static TVMFFIAny tether__visit_map_hook(tether_visitor* visitor, TVMFFIAny value) {
-  if (!tether__map_native(value.v_obj)) return tether__foreign_map_error("__s_visit__", value.v_obj);
   int64_t pos = 0;
   const TVMFFIAny* v;
   while (tether__map_next(value.v_obj, &pos, NULL, &v)) {

@@ -35,9 +35,6 @@ static inline bool tether__same_as(const TVMFFIAny* a, const TVMFFIAny* b) {
          a->v_int64 == b->v_int64;
 }
 
-/* The Error a hook returns for a Map/Dict whose layout libtether cannot read. */
-TVMFFIAny tether__foreign_map_error(const char* hook, const TVMFFIObject* obj);
-
 /* true if a value of type `actual` matches a callback registered for `target` (itself, a
  * subtype, Any, Object for every object, Str/Bytes for their small forms). */
 bool tether__type_match(int32_t actual, int32_t target);
