@@ -554,84 +554,66 @@ static int tether__structural_mutate_global(void* s, const TVMFFIAny* args, int3
 
 /* ---- mutator methods ---------------------------------------------------------------------- */
 
+/* Converts a raw mutate result for a packed caller: Unchanged -> the original value. */
+static int tether__mutate_packed_result(TVMFFIAny r, const TVMFFIAny* original, TVMFFIAny* result) {
+  if (r.type_index == kTVMFFIUnchanged) return TVMFFIAnyViewToOwnedAny(original, result);
+  return tether__raw_result(r, result);
+}
+
+/* The mutator methods (self, value[, mapped]): one row each. */
+typedef enum { TETHER_M_MUTATE, TETHER_M_DEFAULT, TETHER_M_REMAP_GET, TETHER_M_REMAP_SET } tether_m_op;
+
+static int tether__mutator_method(const char* fname, tether_m_op op, const TVMFFIAny* args,
+                                  int32_t n, TVMFFIAny* result) {
+  TVMFFIObject* m;
+  int32_t nargs = op == TETHER_M_REMAP_SET ? 3 : 2;
+  if (tether__method_self(fname, nargs == 3 ? "(0: StructuralMutator, 1: Any, 2: Any) -> None"
+                                            : "(0: StructuralMutator, 1: Any) -> Any",
+                          args, n, nargs, tether__mutator_index, &m) != 0) {
+    return -1;
+  }
+  tether_mutator* mutator = (tether_mutator*)m;
+  switch (op) {
+    case TETHER_M_MUTATE:
+      return tether__mutate_packed_result(mutator->vtable->mutate(mutator, args[1]), &args[1], result);
+    case TETHER_M_DEFAULT:
+      return tether__mutate_packed_result(tether__default_mutate(mutator, args[1]), &args[1], result);
+    case TETHER_M_REMAP_GET:
+      return tether__raw_result(mutator->vtable->var_remap_get(mutator, args[1]), result);
+    default: {
+      TVMFFIAny r = mutator->vtable->var_remap_set(mutator, args[1], args[2]);
+      if (tether__raw_result(r, result) != 0) return -1;
+      tether_any_release(result); /* returns None */
+      return 0;
+    }
+  }
+}
+
+#define TETHER_MUTATOR_METHODS(X)                                    \
+  X(mutator_mutate, "ffi.StructuralMutatorMutate", TETHER_M_MUTATE)  \
+  X(mutator_default_mutate, "ffi.StructuralMutatorDefaultMutate", TETHER_M_DEFAULT) \
+  X(mutator_remap_get, "ffi.StructuralMutatorVarRemapGet", TETHER_M_REMAP_GET) \
+  X(mutator_remap_set, "ffi.StructuralMutatorVarRemapSet", TETHER_M_REMAP_SET)
+
+#define TETHER__MUTATOR_METHOD_FN(id, name, op)                                                \
+  static int tether__##id##_global(void* s, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) { \
+    (void)s;                                                                                   \
+    return tether__mutator_method(name, op, args, n, r);                                       \
+  }
+TETHER_MUTATOR_METHODS(TETHER__MUTATOR_METHOD_FN)
+#undef TETHER__MUTATOR_METHOD_FN
+
 static int tether__mutator_region_global(void* s, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   (void)s;
   return tether__def_region_kind("ffi.StructuralMutatorDefRegionKind", tether__mutator_index,
                                  args, n, r);
 }
+
 static int tether__mutator_with_region_global(void* s, const TVMFFIAny* args, int32_t n,
                                               TVMFFIAny* r) {
   (void)s;
   return tether__with_def_region_kind("ffi.StructuralMutatorWithDefRegionKind",
                                       tether__mutator_index, args, n, r);
-}
-
-/* Converts a raw mutate result for a packed caller: Unchanged -> the original value. */
-static int tether__mutate_packed_result(TVMFFIAny r, const TVMFFIAny* original, TVMFFIAny* result) {
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  if (r.type_index == kTVMFFIUnchanged) return TVMFFIAnyViewToOwnedAny(original, result);
-  *result = r;
-  return 0;
-}
-
-static int tether__mutator_mutate_global(void* s, const TVMFFIAny* args, int32_t n,
-                                         TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralMutatorMutate";
-  TVMFFIObject* m;
-  (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralMutator, 1: Any) -> Any", n, 2) != 0 ||
-      tether_arg_object(fname, args, 0, tether__mutator_index, &m) != 0) {
-    return -1;
-  }
-  tether_mutator* mutator = (tether_mutator*)m;
-  return tether__mutate_packed_result(mutator->vtable->mutate(mutator, args[1]), &args[1], result);
-}
-
-static int tether__mutator_remap_get_global(void* s, const TVMFFIAny* args, int32_t n,
-                                            TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralMutatorVarRemapGet";
-  TVMFFIObject* m;
-  (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralMutator, 1: Any) -> Any", n, 2) != 0 ||
-      tether_arg_object(fname, args, 0, tether__mutator_index, &m) != 0) {
-    return -1;
-  }
-  tether_mutator* mutator = (tether_mutator*)m;
-  TVMFFIAny r = mutator->vtable->var_remap_get(mutator, args[1]);
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  *result = r;
-  return 0;
-}
-
-static int tether__mutator_remap_set_global(void* s, const TVMFFIAny* args, int32_t n,
-                                            TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralMutatorVarRemapSet";
-  TVMFFIObject* m;
-  (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralMutator, 1: Any, 2: Any) -> None", n, 3) != 0 ||
-      tether_arg_object(fname, args, 0, tether__mutator_index, &m) != 0) {
-    return -1;
-  }
-  tether_mutator* mutator = (tether_mutator*)m;
-  TVMFFIAny r = mutator->vtable->var_remap_set(mutator, args[1], args[2]);
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  tether_any_release(&r);
-  *result = tether_any_none();
-  return 0;
-}
-
-
-static int tether__mutator_default_mutate_global(void* s, const TVMFFIAny* args, int32_t n,
-                                                 TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralMutatorDefaultMutate";
-  TVMFFIObject* m;
-  (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralMutator, 1: Any) -> Any", n, 2) != 0 ||
-      tether_arg_object(fname, args, 0, tether__mutator_index, &m) != 0) {
-    return -1;
-  }
-  return tether__mutate_packed_result(tether__default_mutate((tether_mutator*)m, args[1]), &args[1],
-                                      result);
 }
 
 /* ---- subsystem ---------------------------------------------------------------------------- */
@@ -669,10 +651,9 @@ int tether__mutate_init(void) {
   static const tether_extra_global_t globals[] = {
       {"ffi.StructuralMap", tether__structural_map_global, true},
       {"ffi.StructuralMutate", tether__structural_mutate_global, true},
-      {"ffi.StructuralMutatorMutate", tether__mutator_mutate_global, true},
-      {"ffi.StructuralMutatorDefaultMutate", tether__mutator_default_mutate_global, true},
-      {"ffi.StructuralMutatorVarRemapGet", tether__mutator_remap_get_global, true},
-      {"ffi.StructuralMutatorVarRemapSet", tether__mutator_remap_set_global, true},
+#define TETHER__MUTATOR_METHOD_ROW(id, name, op) {name, tether__##id##_global, true},
+      TETHER_MUTATOR_METHODS(TETHER__MUTATOR_METHOD_ROW)
+#undef TETHER__MUTATOR_METHOD_ROW
       {"ffi.StructuralMutatorDefRegionKind", tether__mutator_region_global, true},
       {"ffi.StructuralMutatorWithDefRegionKind", tether__mutator_with_region_global, true},
   };

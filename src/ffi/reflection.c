@@ -929,21 +929,6 @@ static int tether__get_registered_type_keys(void* self, const TVMFFIAny* args, i
 
 /* ---- subsystem ------------------------------------------------------------------------------------ */
 
-static TVMFFIObject* tether__singleton(const char* global_name) {
-  TVMFFIObject* fn = tether__registry_lookup(global_name, strlen(global_name));
-  TVMFFIAny out = tether_any_none();
-  if (fn == NULL || TVMFFIFunctionCall(fn, NULL, 0, &out) != 0 ||
-      out.type_index < kTVMFFIStaticObjectBegin) {
-    TVMFFIErrorMoveFromRaised(NULL);
-    tether_any_release(&out);
-    return NULL;
-  }
-  /* The registry keeps the singleton alive until its fini, which runs after ours. */
-  TVMFFIObject* obj = out.v_obj;
-  TVMFFIObjectDecRef(obj);
-  return obj;
-}
-
 int tether__reflection_init(void) {
   static const struct {
     const char* name;
@@ -956,7 +941,7 @@ int tether__reflection_init(void) {
   for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
     if (tether_func_register(globals[i].name, globals[i].fn, NULL, NULL, 0) != 0) return -1;
   }
-  tether__kwargs_marker = tether__singleton("ffi.GetKwargsObject");
+  tether__kwargs_marker = tether__registry_singleton("ffi.GetKwargsObject");
   return 0;
 }
 

@@ -435,21 +435,6 @@ static int tether__repr_run(tether_repr_state* s, const TVMFFIAny* v) {
   return rc;
 }
 
-/* A singleton the registry keeps alive (borrowed), or NULL. */
-static TVMFFIObject* tether__repr_singleton(const char* global_name) {
-  TVMFFIObject* fn = tether__registry_lookup(global_name, strlen(global_name));
-  TVMFFIAny out = tether_any_none();
-  if (fn == NULL || TVMFFIFunctionCall(fn, NULL, 0, &out) != 0 ||
-      out.type_index < kTVMFFIStaticObjectBegin) {
-    TVMFFIErrorMoveFromRaised(NULL);
-    tether_any_release(&out);
-    return NULL;
-  }
-  TVMFFIObject* obj = out.v_obj;
-  tether_any_release(&out);
-  return obj;
-}
-
 int tether_repr(const TVMFFIAny* v, TVMFFIAny* out) {
   if (v == NULL || out == NULL) {
     return tether_raise("ValueError", "tether_repr: argument `%s` must not be NULL",
@@ -460,8 +445,8 @@ int tether_repr(const TVMFFIAny* v, TVMFFIAny* out) {
   memset(&sb, 0, sizeof(sb));
   memset(&s, 0, sizeof(s));
   s.sb = &sb;
-  s.missing = tether__repr_singleton("ffi.GetInvalidObject");
-  s.kwargs = tether__repr_singleton("ffi.GetKwargsObject");
+  s.missing = tether__registry_singleton("ffi.GetInvalidObject");
+  s.kwargs = tether__registry_singleton("ffi.GetKwargsObject");
   int rc = tether__repr_run(&s, v);
   if (rc == 0 && sb.oom) rc = tether_raise("MemoryError", "ffi.ReprPrint: out of memory");
   if (rc == 0) rc = tether_any_str(sb.data != NULL ? sb.data : "", sb.size, out);

@@ -310,9 +310,7 @@ static int tether__run_engine(const char* fname, TVMFFIAny root, TVMFFIObject* c
   TVMFFIAny r = tether__dyn_visit(&self->base, root);
   TVMFFIObjectDecRef(self);
   (void)fname;
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  *result = r;
-  return 0;
+  return tether__raw_result(r, result);
 }
 
 static int tether__structural_visit_global(void* s, const TVMFFIAny* args, int32_t n,
@@ -350,42 +348,39 @@ static int tether__structural_walk_global(void* s, const TVMFFIAny* args, int32_
 
 /* ---- visitor methods ------------------------------------------------------------- */
 
-static int tether__arg_subclass(const char* fname, const TVMFFIAny* args, int32_t i,
-                                int32_t base, TVMFFIObject** out) {
-  return tether_arg_object(fname, args, i, base, out);
+int tether__method_self(const char* fname, const char* sig, const TVMFFIAny* args, int32_t n,
+                        int32_t nargs, int32_t type_index, TVMFFIObject** self) {
+  if (tether_check_nargs(fname, sig, n, nargs) != 0) return -1;
+  return tether_arg_object(fname, args, 0, type_index, self);
+}
+
+int tether__raw_result(TVMFFIAny r, TVMFFIAny* result) {
+  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
+  *result = r;
+  return 0;
 }
 
 static int tether__visitor_visit_global(void* s, const TVMFFIAny* args, int32_t n,
                                         TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralVisitorVisit";
   TVMFFIObject* v;
   (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralVisitor, 1: Any) -> Optional[VisitInterrupt]",
-                         n, 2) != 0 ||
-      tether__arg_subclass(fname, args, 0, tether__visitor_index, &v) != 0) {
+  if (tether__method_self("ffi.StructuralVisitorVisit", "(0: StructuralVisitor, 1: Any) -> "
+                          "Optional[VisitInterrupt]", args, n, 2, tether__visitor_index, &v) != 0) {
     return -1;
   }
   tether_visitor* visitor = (tether_visitor*)v;
-  TVMFFIAny r = visitor->vtable->visit(visitor, args[1]);
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  *result = r;
-  return 0;
+  return tether__raw_result(visitor->vtable->visit(visitor, args[1]), result);
 }
 
 static int tether__visitor_default_visit_global(void* s, const TVMFFIAny* args, int32_t n,
                                                 TVMFFIAny* result) {
-  static const char fname[] = "ffi.StructuralVisitorDefaultVisit";
   TVMFFIObject* v;
   (void)s;
-  if (tether_check_nargs(fname, "(0: StructuralVisitor, 1: Any) -> Optional[VisitInterrupt]",
-                         n, 2) != 0 ||
-      tether__arg_subclass(fname, args, 0, tether__visitor_index, &v) != 0) {
+  if (tether__method_self("ffi.StructuralVisitorDefaultVisit", "(0: StructuralVisitor, 1: Any) "
+                          "-> Optional[VisitInterrupt]", args, n, 2, tether__visitor_index, &v) != 0) {
     return -1;
   }
-  TVMFFIAny r = tether_visitor_default_visit((tether_visitor*)v, args[1]);
-  if (r.type_index == kTVMFFIError) return tether__raise_error_any(&r);
-  *result = r;
-  return 0;
+  return tether__raw_result(tether_visitor_default_visit((tether_visitor*)v, args[1]), result);
 }
 
 /* The def-region field sits at the same offset in visitors and mutators. */
@@ -399,8 +394,7 @@ static int32_t* tether__region_slot(TVMFFIObject* obj) {
 int tether__def_region_kind(const char* fname, int32_t base, const TVMFFIAny* args,
                                    int32_t n, TVMFFIAny* result) {
   TVMFFIObject* v;
-  if (tether_check_nargs(fname, "(0: Object) -> int", n, 1) != 0 ||
-      tether__arg_subclass(fname, args, 0, base, &v) != 0) {
+  if (tether__method_self(fname, "(0: Object) -> int", args, n, 1, base, &v) != 0) {
     return -1;
   }
   *result = tether_any_int(*tether__region_slot(v));
@@ -411,8 +405,8 @@ int tether__with_def_region_kind(const char* fname, int32_t base, const TVMFFIAn
                                         int32_t n, TVMFFIAny* result) {
   TVMFFIObject *v, *fn;
   int64_t kind;
-  if (tether_check_nargs(fname, "(0: Object, 1: int, 2: Function) -> Any", n, 3) != 0 ||
-      tether__arg_subclass(fname, args, 0, base, &v) != 0 ||
+  if (tether__method_self(fname, "(0: Object, 1: int, 2: Function) -> Any", args, n, 3, base,
+                          &v) != 0 ||
       tether_arg_int(fname, args, 1, &kind) != 0 ||
       tether_arg_object(fname, args, 2, kTVMFFIFunction, &fn) != 0) {
     return -1;

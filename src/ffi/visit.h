@@ -49,6 +49,14 @@ static inline TVMFFIObject* tether__callback_fn(TVMFFIObject* entry) {
 int tether__arg_callbacks(const char* fname, const TVMFFIAny* args, int32_t i,
                           TVMFFIObject** out);
 
+/* Checks a method global's argument count and its self (argument 0, of type `type_index`,
+ * borrowed into *self). */
+int tether__method_self(const char* fname, const char* sig, const TVMFFIAny* args, int32_t n,
+                        int32_t nargs, int32_t type_index, TVMFFIObject** self);
+/* Hands a raw hook result (owning) to a packed caller: an Error is raised, anything else
+ * stored in *result. */
+int tether__raw_result(TVMFFIAny r, TVMFFIAny* result);
+
 /* The def-region methods shared by visitors and mutators (the same slot in both): (object
  * of type `base`) -> int, and (object, kind, callback) -> callback() under that kind. */
 int tether__def_region_kind(const char* fname, int32_t base, const TVMFFIAny* args, int32_t n,
