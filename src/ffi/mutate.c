@@ -262,14 +262,26 @@ static TVMFFIAny tether__mutate_fields(tether_mutator* m, TVMFFIAny value) {
   return copy;
 }
 
+/* Runs a mutate hook entry (a native pointer or a Function) into *r; false for neither. */
+static bool tether__run_mutate_hook(const TVMFFIAny* hook, tether_mutator* m, TVMFFIAny value,
+                                    TVMFFIAny* r) {
+  if (hook != NULL && hook->type_index == kTVMFFIOpaquePtr) {
+    *r = ((tether_mutate_fn)hook->v_ptr)(m, value);
+    return true;
+  }
+  if (hook != NULL && hook->type_index == kTVMFFIFunction) {
+    TVMFFIAny args[2] = {tether_any_object(m), value};
+    *r = tether__mutate_call(hook->v_obj, args, 2);
+    return true;
+  }
+  return false;
+}
+
 static TVMFFIAny tether__default_mutate(tether_mutator* m, TVMFFIAny value) {
   const TVMFFIAny* hook = tether__type_attr("__s_mutate__", &tether__s_mutate_column, value.type_index);
   TVMFFIAny r;
-  if (hook != NULL && hook->type_index == kTVMFFIOpaquePtr) {
-    r = ((tether_mutate_fn)hook->v_ptr)(m, value);
-  } else if (hook != NULL && hook->type_index == kTVMFFIFunction) {
-    TVMFFIAny args[2] = {tether_any_object(m), value};
-    r = tether__mutate_call(hook->v_obj, args, 2);
+  if (tether__run_mutate_hook(hook, m, value, &r)) {
+    /* the hook's result */
   } else if (hook != NULL) {
     r = tether__error_any("TypeError", "__s_mutate__ must be a direct hook pointer or ffi.Function");
   } else if (value.type_index < kTVMFFIStaticObjectBegin || value.v_obj == NULL) {
@@ -308,14 +320,7 @@ static TVMFFIAny tether__default_inplace(tether_mutator* m, TVMFFIAny value) {
   const TVMFFIAny* hook = tether__type_attr("__s_maybe_inplace_mutate__", &tether__s_inplace_column,
                                             value.type_index);
   TVMFFIAny r;
-  if (hook != NULL && hook->type_index == kTVMFFIOpaquePtr) {
-    r = ((tether_mutate_fn)hook->v_ptr)(m, value);
-  } else if (hook != NULL && hook->type_index == kTVMFFIFunction) {
-    TVMFFIAny args[2] = {tether_any_object(m), value};
-    r = tether__mutate_call(hook->v_obj, args, 2);
-  } else {
-    return tether__default_mutate(m, value);
-  }
+  if (!tether__run_mutate_hook(hook, m, value, &r)) return tether__default_mutate(m, value);
   if (r.type_index == kTVMFFIError) tether__visit_error_context_push(&r, value);
   return r;
 }
