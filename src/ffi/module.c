@@ -885,6 +885,11 @@ int tether__module_init(void) {
                                       (int64_t)offsetof(tether_module_t, imports), 0,
                                       kTVMFFIArray, NULL, "modules imported by this module"};
   if (tether_type_def_field(kTVMFFIModule, &imports_field) != 0) return -1;
+  /* ffi.Module admits no subtype in the type table (library modules are instances, not
+   * derived types); tvm-ffi publishes that as `__ffi_type_final__`. */
+  static const TVMFFIByteArray final_attr = {"__ffi_type_final__", 18};
+  TVMFFIAny is_final = tether_any_bool(true);
+  if (TVMFFITypeRegisterAttr(kTVMFFIModule, &final_attr, &is_final) != 0) return -1;
   return 0;
 }
 

@@ -95,8 +95,10 @@ static int32_t tether__type_next_dynamic = kTVMFFIDynObjectBegin;
 static tether_strmap_t tether__type_by_key; /* key -> tether_type_entry_t* */
 static tether_strmap_t tether__columns;     /* name -> tether_column_t* */
 
-static const char* const tether__attr_columns_at_load[] = {"__any_hash__", "__any_equal__",
-                                                           "__ffi_init__", "__ffi_enum__"};
+/* Columns that exist from load on, empty until a type registers a value, as in tvm-ffi
+ * (C++ readers such as ReprPrint's TypeAttrColumn("__ffi_repr__") raise on a missing one). */
+static const char* const tether__attr_columns_at_load[] = {
+    "__any_hash__", "__any_equal__", "__ffi_init__", "__ffi_enum__", "__ffi_repr__"};
 
 /* ---- helpers ------------------------------------------------------------------------- */
 

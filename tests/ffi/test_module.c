@@ -1,7 +1,8 @@
 /*
  * test_module.c -- modules: loading libraries, GetFunction and companions, imports and
- * cycles, library lifetime, the system library, context symbols, library ctx lookups, and
- * every bad input of the ffi.Module* globals with the reference's error kind and text.
+ * cycles, library lifetime, the system library, context symbols, library ctx lookups, the
+ * type's `__ffi_type_final__` attribute, and every bad input of the ffi.Module* globals with
+ * the reference's error kind and text.
  *
  * The libraries come from tests/compat (modtest_lib.c built as modtest_a and modtest_b);
  * tests/compat/CMakeLists.txt compiles their paths in.  modtest_a has no RUNPATH and needs
@@ -444,7 +445,25 @@ done:
   TVMFFIObjectDecRef(b);
 }
 
+/* ffi.Module is published final (`__ffi_type_final__` True), as tvm-ffi's is. */
+static void test_type_final(void) {
+  TVMFFIByteArray name = {"__ffi_type_final__", 18};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  CHECK(col != NULL);
+  if (col == NULL) return;
+  int32_t slot = kTVMFFIModule - col->begin_index;
+  CHECK(slot >= 0 && slot < col->size);
+  if (slot < 0 || slot >= col->size) return;
+  CHECK_EQ_INT(col->data[slot].type_index, kTVMFFIBool);
+  CHECK_EQ_INT(col->data[slot].v_int64, 1);
+  /* Published once: a second registration is refused like any other. */
+  TVMFFIAny again = tether_any_bool(false);
+  CHECK_RAISED(TVMFFITypeRegisterAttr(kTVMFFIModule, &name, &again), "RuntimeError",
+               "is already registered for type index");
+}
+
 TEST_MAIN(TEST_CASE(test_load_and_call), TEST_CASE(test_load_errors),
           TEST_CASE(test_bad_arguments), TEST_CASE(test_imports_and_cycles),
           TEST_CASE(test_library_lifetime), TEST_CASE(test_system_lib),
-          TEST_CASE(test_context_symbols_and_ctx), TEST_CASE(test_lookup_from_imports))
+          TEST_CASE(test_context_symbols_and_ctx), TEST_CASE(test_lookup_from_imports),
+          TEST_CASE(test_type_final))

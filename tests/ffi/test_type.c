@@ -460,8 +460,8 @@ static int register_attr(int32_t t, const char* name, TVMFFIAny value) {
 
 static void test_attr_columns(void) {
   static const char* const at_load[] = {"__any_hash__", "__any_equal__", "__ffi_init__",
-                                        "__ffi_enum__"};
-  for (int i = 0; i < 4; ++i) {
+                                        "__ffi_enum__", "__ffi_repr__"};
+  for (size_t i = 0; i < sizeof(at_load) / sizeof(at_load[0]); ++i) {
     const TVMFFITypeAttrColumn* c = column(at_load[i]);
     CHECK(c != NULL);
     if (c != NULL) CHECK_EQ_INT(c->begin_index, 0);
