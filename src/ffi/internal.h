@@ -46,6 +46,7 @@
   X(module)                  \
   X(reflection)              \
   X(dataclass)               \
+  X(pyclass)                 \
   X(visit)                   \
   X(mutate)                  \
   X(access_path)             \
