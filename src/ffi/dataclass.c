@@ -157,6 +157,18 @@ int tether__shallow_copy_register(int32_t type_index) {
   return tether__type_attr_def_func(type_index, "__ffi_shallow_copy__", tether__shallow_copy_attr);
 }
 
+/* `__ffi_new__` of an extra type: a zeroed object (self carries the type index). */
+static int tether__extra_new(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  TVMFFIObjectHandle obj = NULL;
+  (void)args;
+  if (tether_check_nargs("__ffi_new__", "() -> Object", n, 0) != 0 ||
+      tether_object_new_reflected((int32_t)(intptr_t)self, &obj) != 0) {
+    return -1;
+  }
+  *result = tether_any_object(obj);
+  return 0;
+}
+
 /* ---- registering extra types -------------------------------------------------------------- */
 
 int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index) {
@@ -179,6 +191,15 @@ int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index
   if (TVMFFITypeRegisterMetadata(index, &md) != 0) return -1;
   if (t->copyable && tether__shallow_copy_register(index) != 0) {
     return -1;
+  }
+  if (t->copyable) {
+    TVMFFIObjectHandle f = NULL;
+    TVMFFIByteArray new_name = {"__ffi_new__", 11};
+    if (TVMFFIFunctionCreate((void*)(intptr_t)index, tether__extra_new, NULL, &f) != 0) return -1;
+    TVMFFIAny fv = tether_any_object(f);
+    int rc = TVMFFITypeRegisterAttr(index, &new_name, &fv);
+    TVMFFIObjectDecRef(f);
+    if (rc != 0) return -1;
   }
   TVMFFIByteArray final_name = {"__ffi_type_final__", 18};
   TVMFFIAny final_value = tether_any_bool(t->final);

@@ -22,13 +22,13 @@ typedef struct {
   int32_t total_size;
   TVMFFISEqHashKind seq_hash_kind;
   bool final;    /* no subtypes (tvm-ffi's _type_final) */
-  bool copyable; /* gets a `__ffi_shallow_copy__` (every field is a tether field kind) */
+  bool copyable; /* gets `__ffi_shallow_copy__` and `__ffi_new__` (tether field kinds only) */
   const tether_field_def_t* fields;
   int32_t num_fields;
 } tether_extra_type_t;
 
 /* Registers the type as a child of ffi.Object with its fields, metadata (creator NULL),
- * `__ffi_shallow_copy__` (when copyable) and `__ffi_type_final__`.  *out_index: its type index. */
+ * `__ffi_shallow_copy__` and `__ffi_new__` (when copyable) and `__ffi_type_final__`.  *out_index: its type index. */
 int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index);
 
 /* New object of obj's (reflected) type whose fields are owned copies of obj's.  *out: new

@@ -141,6 +141,15 @@ static void test_methods(void) {
     check_repr(out, "<root>.a[2]");
     tether_any_release(&out);
   }
+  /* __ffi_new__ makes a zeroed path: the root */
+  TVMFFIByteArray new_col = {"__ffi_new__", 11};
+  const TVMFFITypeAttrColumn* nc = TVMFFIGetTypeAttrColumn(&new_col);
+  CHECK(nc != NULL);
+  if (nc != NULL) {
+    CHECK_OK(tether_func_call(nc->data[path_type() - nc->begin_index].v_obj, NULL, 0, &out));
+    check_repr(out, "<root>");
+    tether_any_release(&out);
+  }
   TVMFFIObjectDecRef(other);
   tether_any_release(&root);
   tether_any_release(&a);
