@@ -3,26 +3,13 @@
  * `__ffi_repr__` text, the reflected fields and methods (_root, _attr, _to_steps,
  * _is_prefix_of, _path_equal, ...), shallow copies, and bad input.
  */
-#include <tether/container.h>
-#include <tether/reflection.h>
-#include <tether/structural.h>
-
-#include "test.h"
+#include "extra_test.h"
 
 static int32_t path_type(void) {
   TVMFFIByteArray key = {"ffi.reflection.AccessPath", 25};
   int32_t t = -1;
   CHECK_OK(TVMFFITypeKeyToIndex(&key, &t));
   return t;
-}
-
-static void check_repr(TVMFFIAny v, const char* expected) {
-  TVMFFIAny text = tether_any_none();
-  TVMFFIByteArray s;
-  CHECK_OK(tether_repr(&v, &text));
-  CHECK(tether_any_get_str(&text, &s));
-  CHECK_BYTES(s, expected);
-  tether_any_release(&text);
 }
 
 /* Extends *path by one step (the old reference is released). */

@@ -4,35 +4,12 @@
  * tether_mutator_default_mutate, ffi.StructuralMap (pre/post order) and
  * ffi.StructuralMutate with Function callbacks, reflected objects, errors.
  */
-#include <tether/container.h>
-#include <tether/reflection.h>
-#include <tether/structural.h>
-
-#include "test.h"
-
-/* test_mutate.Box {a: Any} */
-typedef struct {
-  TVMFFIObject header;
-  TVMFFIAny a;
-} box_t;
+#include "extra_test.h"
 
 static int32_t box_type;
 
 __attribute__((constructor)) static void setup_types(void) {
-  TVMFFIByteArray key = {"test_mutate.Box", 15};
-  box_type = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 0, kTVMFFIObject);
-  tether_field_def_t a = {"a", TETHER_FIELD_ANY, offsetof(box_t, a), 0, 0, NULL, NULL};
-  tether_type_def_field(box_type, &a);
-  tether_type_def_finish(box_type, sizeof(box_t), NULL);
-}
-
-static int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
+  box_type = define_box_type("test_mutate.Box");
 }
 
 static int64_t int_at(TVMFFIObject* arr, int64_t i) {

@@ -4,22 +4,10 @@
  * ffi.MakeFieldSetter, completed by ffi._PyClassRegisterTypeAttrColumns (__ffi_new__,
  * __ffi_shallow_copy__, __ffi_init__), then created, written, copied, printed and freed.
  */
-#include <tether/reflection.h>
-#include <tether/structural.h>
-
-#include "test.h"
+#include "extra_test.h"
 
 /* Layout the binding chose: header, int64 n (offset 24), Any tag (32), object child (48). */
 enum { kOffN = 24, kOffTag = 32, kOffChild = 48, kSize = 56 };
-
-static int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 /* The binding's converter: accepts anything as is (an owning copy). */
 static int identity_convert(void* converter, const TVMFFIAny* in, TVMFFIAny* out) {
@@ -71,15 +59,6 @@ static void set_field(TVMFFIObjectHandle obj, const char* name, TVMFFIAny v) {
   const TVMFFIFieldInfo* f = tether_type_find_field(node_type, name, strlen(name));
   CHECK(f != NULL);
   if (f != NULL) CHECK_OK(tether_field_set(obj, f, &v));
-}
-
-static void check_repr(TVMFFIAny v, const char* expected) {
-  TVMFFIAny text = tether_any_none();
-  TVMFFIByteArray s;
-  CHECK_OK(tether_repr(&v, &text));
-  CHECK(tether_any_get_str(&text, &s));
-  CHECK_BYTES(s, expected);
-  tether_any_release(&text);
 }
 
 static void test_new_set_copy(void) {

@@ -6,11 +6,7 @@
  */
 #include <math.h>
 
-#include <tether/container.h>
-#include <tether/reflection.h>
-#include <tether/structural.h>
-
-#include "test.h"
+#include "extra_test.h"
 
 /* test.Point {x: int, y: int (CompareOff)} */
 typedef struct {
@@ -41,15 +37,6 @@ static TVMFFIAny new_point(int64_t x, int64_t y) {
   return tether_any_object(p);
 }
 
-static int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
 static TVMFFIAny array_of(const TVMFFIAny* items, int64_t n) {
   TVMFFIObject* a = NULL;
   CHECK_OK(tether_array_new(items, n, (TVMFFIObjectHandle*)&a));
@@ -62,15 +49,6 @@ static bool call_bool(const char* name, TVMFFIAny a, TVMFFIAny b) {
   CHECK_OK(call(name, args, 2, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFIBool);
   return out.v_int64 != 0;
-}
-
-static void check_repr(TVMFFIAny v, const char* expected) {
-  TVMFFIAny text = tether_any_none();
-  TVMFFIByteArray s;
-  CHECK_OK(tether_repr(&v, &text));
-  CHECK(tether_any_get_str(&text, &s));
-  CHECK_BYTES(s, expected);
-  tether_any_release(&text);
 }
 
 static void test_eq_and_order(void) {
@@ -217,20 +195,6 @@ static void test_repr(void) {
   tether_any_release(&one);
   tether_any_release(&p);
   TVMFFIObjectDecRef(d);
-}
-
-/* Releases a chain of single-element Arrays from the outside in. */
-static void release_chain(TVMFFIObject* arr) {
-  while (arr != NULL) {
-    const TVMFFIAny* e = tether_array_at(arr, 0);
-    TVMFFIObject* next = NULL;
-    if (e != NULL && e->type_index == kTVMFFIArray) {
-      next = e->v_obj;
-      TVMFFIObjectIncRef(next);
-    }
-    TVMFFIObjectDecRef(arr);
-    arr = next;
-  }
 }
 
 static void test_deep_data(void) {

@@ -6,11 +6,7 @@
  */
 #include <math.h>
 
-#include <tether/container.h>
-#include <tether/reflection.h>
-#include <tether/structural.h>
-
-#include "test.h"
+#include "extra_test.h"
 
 /* test.Var: a free variable (name ignored by structural equality);
  * test.Lam: params (a definition region) and body;  test.Pair: two values. */
@@ -94,30 +90,6 @@ static uint64_t shash(TVMFFIAny a, bool map_free_vars) {
   uint64_t h = 0;
   CHECK_OK(tether_structural_hash(&a, map_free_vars, false, &h));
   return h;
-}
-
-/* Calls global `name`; the result is owning. */
-static int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
-/* Releases a chain of single-element Arrays from the outside in, without deep recursion. */
-static void release_chain(TVMFFIObject* arr) {
-  while (arr != NULL) {
-    const TVMFFIAny* e = tether_array_at(arr, 0);
-    TVMFFIObject* next = NULL;
-    if (e != NULL && e->type_index == kTVMFFIArray) {
-      next = e->v_obj;
-      TVMFFIObjectIncRef(next);
-    }
-    TVMFFIObjectDecRef(arr);
-    arr = next;
-  }
 }
 
 /* [[...[leaf]...]] nested `depth` deep. */

@@ -4,26 +4,12 @@
  * callbacks, the error breadcrumb trail (ffi.VisitErrorContext) and
  * ffi.VisitErrorContext.FindAccessPaths, and bad input.
  */
-#include <tether/container.h>
-#include <tether/reflection.h>
-#include <tether/structural.h>
-
-#include "test.h"
-
-/* test_visit.Box {a: Any}: a tree node with one field. */
-typedef struct {
-  TVMFFIObject header;
-  TVMFFIAny a;
-} box_t;
+#include "extra_test.h"
 
 static int32_t box_type;
 
 __attribute__((constructor)) static void setup_types(void) {
-  TVMFFIByteArray key = {"test_visit.Box", 14};
-  box_type = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 0, kTVMFFIObject);
-  tether_field_def_t a = {"a", TETHER_FIELD_ANY, offsetof(box_t, a), 0, 0, NULL, NULL};
-  tether_type_def_field(box_type, &a);
-  tether_type_def_finish(box_type, sizeof(box_t), NULL);
+  box_type = define_box_type("test_visit.Box");
 }
 
 static TVMFFIAny new_box(TVMFFIAny a) {
@@ -32,15 +18,6 @@ static TVMFFIAny new_box(TVMFFIAny a) {
   if (b == NULL) return tether_any_none();
   tether_any_copy(&a, &((box_t*)b)->a);
   return tether_any_object(b);
-}
-
-static int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
 }
 
 /* [1, [2, 3], {10: 4}] */
