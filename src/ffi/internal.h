@@ -45,7 +45,15 @@
   X(container)               \
   X(tensor)                  \
   X(module)                  \
-  X(reflection)
+  X(reflection)              \
+  X(dataclass)               \
+  X(pyclass)                 \
+  X(visit)                   \
+  X(mutate)                  \
+  X(access_path)             \
+  X(structural)              \
+  X(recursive)               \
+  X(repr)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \

@@ -19,6 +19,7 @@
  * Also: the public tether_map_* / tether_dict_* functions and the ffi.Map* / ffi.Dict*
  * globals.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include <tether/container.h>
@@ -80,6 +81,109 @@ static void tether__map_deleter(void* self, int flags) {
     m->size = m->used = m->capacity = 0;
   }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
+}
+
+bool tether__map_native(const TVMFFIObject* obj) {
+  return tether__map_is_map(obj) && obj->deleter == tether__map_deleter;
+}
+
+/*
+ * Maps built by C++ code from tvm-ffi's headers, read in place (tvm-ffi's MapBaseObj:
+ * data, size, slots, data deleter).  The small layout (top bit of `slots` set) keeps
+ * `size` (key, value) pairs at `data`, in insertion order.  The dense layout keeps blocks
+ * of 16 metadata bytes followed by 16 items {key, value, prev, next}; items are chained in
+ * insertion order from `head` through `next` (UINT64_MAX ends the chain).
+ */
+typedef struct {
+  TVMFFIObject header;
+  void* data;
+  uint64_t size;
+  uint64_t slots;
+  void (*data_deleter)(void*);
+  uint32_t fib_shift; /* dense only, from here on */
+  uint64_t head;
+  uint64_t tail;
+} tether_cxx_map_t;
+
+typedef struct {
+  TVMFFIAny key;
+  TVMFFIAny value;
+  uint64_t prev;
+  uint64_t next;
+} tether_cxx_item_t;
+
+_Static_assert(offsetof(tether_cxx_map_t, data) == 24 && offsetof(tether_cxx_map_t, slots) == 40 &&
+                   offsetof(tether_cxx_map_t, head) == 64,
+               "tvm-ffi's MapBaseObj / DenseMapBaseObj layout");
+_Static_assert(sizeof(tether_cxx_item_t) == 48, "tvm-ffi's dense map item");
+
+#define TETHER_CXX_SMALL_TAG (UINT64_C(1) << 63)
+#define TETHER_CXX_NO_ITEM UINT64_MAX
+#define TETHER_CXX_BLOCK_CAP 16
+
+static tether_cxx_item_t* tether__cxx_item(const tether_cxx_map_t* m, uint64_t index) {
+  char* block = (char*)m->data + (index / TETHER_CXX_BLOCK_CAP) *
+                                     (TETHER_CXX_BLOCK_CAP * (1 + sizeof(tether_cxx_item_t)));
+  return (tether_cxx_item_t*)(block + TETHER_CXX_BLOCK_CAP +
+                              (index % TETHER_CXX_BLOCK_CAP) * sizeof(tether_cxx_item_t));
+}
+
+/* tether__map_next for C++ maps: small maps use pos as the pair index; dense maps keep
+ * 0 = start, index + 1 = the item to read next, -1 = done. */
+static bool tether__cxx_map_next(const TVMFFIObject* map, int64_t* pos, const TVMFFIAny** key,
+                                 const TVMFFIAny** value) {
+  const tether_cxx_map_t* m = (const tether_cxx_map_t*)map;
+  if (*pos < 0) return false;
+  if (m->slots & TETHER_CXX_SMALL_TAG) {
+    if ((uint64_t)*pos >= m->size) return false;
+    const TVMFFIAny* kv = (const TVMFFIAny*)m->data + 2 * *pos;
+    if (key != NULL) *key = &kv[0];
+    if (value != NULL) *value = &kv[1];
+    *pos += 1;
+    return true;
+  }
+  uint64_t index = *pos == 0 ? m->head : (uint64_t)*pos - 1;
+  if (index == TETHER_CXX_NO_ITEM || m->size == 0) {
+    *pos = -1;
+    return false;
+  }
+  const tether_cxx_item_t* item = tether__cxx_item(m, index);
+  if (key != NULL) *key = &item->key;
+  if (value != NULL) *value = &item->value;
+  *pos = item->next == TETHER_CXX_NO_ITEM ? -1 : (int64_t)item->next + 1;
+  return true;
+}
+
+/* A C++ small-layout map object with its pairs stored after it; released pairs first. */
+static void tether__cxx_small_deleter(void* self, int flags) {
+  tether_cxx_map_t* m = self;
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    TVMFFIAny* kv = m->data;
+    for (uint64_t i = 0; i < 2 * m->size; ++i) tether_any_release(&kv[i]);
+    m->size = 0;
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
+}
+
+int tether__map_new_cxx(int32_t type_index, TVMFFIAny* kvs, int64_t n, TVMFFIObject** out) {
+  size_t header = (sizeof(tether_cxx_map_t) + 15) & ~(size_t)15;
+  tether_cxx_map_t* m = NULL;
+  if (n >= 0 && (uint64_t)n < (UINT64_C(1) << 40)) {
+    m = tether__object_alloc(header + 2 * (size_t)n * sizeof(TVMFFIAny), type_index,
+                             tether__cxx_small_deleter);
+  }
+  if (m == NULL) {
+    for (int64_t i = 0; i < 2 * n; ++i) tether_any_release(&kvs[i]);
+    return n < 0 ? tether_raise("ValueError", "tether__map_new_cxx: negative size") : -1;
+  }
+  m->data = (char*)m + header;
+  memcpy(m->data, kvs, 2 * (size_t)n * sizeof(TVMFFIAny));
+  for (int64_t i = 0; i < 2 * n; ++i) kvs[i] = tether_any_none();
+  m->size = (uint64_t)n;
+  m->slots = (uint64_t)n | TETHER_CXX_SMALL_TAG;
+  m->data_deleter = NULL;
+  *out = &m->header;
+  return 0;
 }
 
 /* The slot holding `key` (already normalised, with hash `hash`), or -1. */
@@ -154,9 +258,21 @@ int tether__map_new(int32_t type_index, int64_t capacity, TVMFFIObject** out) {
   return 0;
 }
 
-int64_t tether__map_size(const TVMFFIObject* map) { return tether__map(map)->size; }
+int64_t tether__map_size(const TVMFFIObject* map) {
+  if (!tether__map_native(map)) return (int64_t)((const tether_cxx_map_t*)map)->size;
+  return tether__map(map)->size;
+}
 
 const TVMFFIAny* tether__map_get(const TVMFFIObject* map, const TVMFFIAny* key) {
+  if (!tether__map_native(map)) {
+    /* C++ maps: a scan (their hashing is C++'s; equality is the same AnyEqual) */
+    int64_t pos = 0;
+    const TVMFFIAny *k, *v;
+    while (tether__cxx_map_next(map, &pos, &k, &v)) {
+      if (tether_any_equal(k, key)) return v;
+    }
+    return NULL;
+  }
   const tether_map_t* m = tether__map(map);
   if (m->size == 0) return NULL;
   tether__container_key_t k;
@@ -341,6 +457,7 @@ int tether__map_cow_erase(TVMFFIObject** map, const TVMFFIAny* key) {
 
 bool tether__map_next(const TVMFFIObject* map, int64_t* pos, const TVMFFIAny** key,
                       const TVMFFIAny** value) {
+  if (!tether__map_native(map)) return tether__cxx_map_next(map, pos, key, value);
   const tether_map_t* m = tether__map(map);
   int64_t i = *pos < 0 ? 0 : *pos;
   while (i < m->used && !tether__entry_live(&m->entries[i])) ++i;

@@ -26,6 +26,15 @@ static inline bool tether__map_is_map(const TVMFFIObject* obj) {
   return obj != NULL && (obj->type_index == kTVMFFIMap || obj->type_index == kTVMFFIDict);
 }
 
+/* true if `obj` is a Map or Dict laid out by libtether (map.c).  C++ code that includes
+ * tvm-ffi's headers builds maps of tvm-ffi's own layouts: tether__map_size,
+ * tether__map_get (a scan) and tether__map_next read those too; nothing else here does. */
+bool tether__map_native(const TVMFFIObject* obj);
+/* New map of `type_index` in tvm-ffi's C++ small layout (readable by C++ code built from
+ * tvm-ffi's headers), taking over the `n` owning key/value pairs kvs[2i], kvs[2i+1] (each
+ * reset to None, released on failure).  New reference in *out. */
+int tether__map_new_cxx(int32_t type_index, TVMFFIAny* kvs, int64_t n, TVMFFIObject** out);
+
 /* New empty map of `type_index` (kTVMFFIMap or kTVMFFIDict) with room for `capacity`
  * entries.  New reference in *out; -1 with MemoryError. */
 int tether__map_new(int32_t type_index, int64_t capacity, TVMFFIObject** out);

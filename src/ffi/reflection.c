@@ -1,7 +1,7 @@
 /*
  * reflection.c -- reflected fields and the generic object services built on them:
  * the field kinds' getters/setters (reflection.h), reflected C-struct objects and their
- * destructor, ffi.MakeObjectFromPackedArgs, the auto `__ffi_init__`, ffi.ReprPrint and
+ * destructor, ffi.MakeObjectFromPackedArgs, the auto `__ffi_init__` and
  * ffi.GetRegisteredTypeKeys.
  *
  * Everything here reaches other subsystems through the ABI, tether.h and the global
@@ -15,6 +15,7 @@
 #include <tether/reflection.h>
 
 #include "internal.h"
+#include "dataclass.h"
 #include "error.h"
 #include "object.h"
 #include "registry.h"
@@ -422,6 +423,9 @@ int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* d
   md.total_size = total_size;
   md.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   if (TVMFFITypeRegisterMetadata(type_index, &md) != 0) return -1;
+  /* every field is of a tether kind, so the generic copy works (as tvm-ffi's ObjectDef
+   * registers a copy for copy-constructible classes) */
+  if (tether__shallow_copy_register(type_index) != 0) return -1;
   return tether__register_auto_init(type_index);
 }
 
@@ -704,7 +708,6 @@ fail:
 /* ---- the auto __ffi_init__ ------------------------------------------------------------------- */
 
 static TVMFFIObject* tether__kwargs_marker;  /* borrowed from the registry's singleton */
-static TVMFFIObject* tether__missing_marker; /* likewise */
 
 /* __ffi_init__(pos..., [KWARGS, k0, v0, ...]) for the type whose index is `self`. */
 static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -888,354 +891,6 @@ int32_t tether_device_type_from_name(const char* name, size_t len) {
   return -1;
 }
 
-/* ---- ffi.ReprPrint ----------------------------------------------------------------------------- */
-
-typedef struct {
-  char* data;
-  size_t size;
-  size_t cap;
-  bool oom;
-  const void* stack[64]; /* containers/objects being printed, to cut cycles */
-  int depth;
-} tether_sb;
-
-static void tether__sb_put(tether_sb* sb, const char* s, size_t n) {
-  if (sb->oom) return;
-  if (sb->size + n + 1 > sb->cap) {
-    size_t cap = sb->cap ? sb->cap : 64;
-    while (cap < sb->size + n + 1) cap *= 2;
-    char* data = realloc(sb->data, cap);
-    if (data == NULL) {
-      sb->oom = true;
-      return;
-    }
-    sb->data = data;
-    sb->cap = cap;
-  }
-  memcpy(sb->data + sb->size, s, n);
-  sb->size += n;
-  sb->data[sb->size] = '\0';
-}
-
-static void tether__sb_puts(tether_sb* sb, const char* s) { tether__sb_put(sb, s, strlen(s)); }
-
-__attribute__((format(printf, 2, 3))) static void tether__sb_printf(tether_sb* sb, const char* fmt, ...) {
-  char buf[128];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-  va_end(ap);
-  if (n > 0) tether__sb_put(sb, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-/* Writes `s` quoted, escaping quotes, backslashes, control and non-ASCII characters. */
-static void tether__sb_quote(tether_sb* sb, TVMFFIByteArray s, const char* prefix) {
-  tether__sb_puts(sb, prefix);
-  tether__sb_put(sb, "\"", 1);
-  const unsigned char* p = (const unsigned char*)s.data;
-  size_t i = 0;
-  while (i < s.size) {
-    unsigned char c = p[i];
-    switch (c) {
-      case '"': tether__sb_put(sb, "\\\"", 2); ++i; continue;
-      case '\\': tether__sb_put(sb, "\\\\", 2); ++i; continue;
-      case '\n': tether__sb_put(sb, "\\n", 2); ++i; continue;
-      case '\t': tether__sb_put(sb, "\\t", 2); ++i; continue;
-      case '\r': tether__sb_put(sb, "\\r", 2); ++i; continue;
-      default: break;
-    }
-    if (c < 0x20 || c == 0x7f) {
-      tether__sb_printf(sb, "\\x%02x", c);
-      ++i;
-      continue;
-    }
-    if (c < 0x80) {
-      tether__sb_put(sb, (const char*)&p[i], 1);
-      ++i;
-      continue;
-    }
-    /* decode one UTF-8 sequence; invalid bytes are printed as \xNN */
-    int len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
-    uint32_t cp = len == 4 ? (c & 0x07u) : len == 3 ? (c & 0x0fu) : (c & 0x1fu);
-    bool ok = len != 0 && i + (size_t)len <= s.size;
-    for (int k = 1; ok && k < len; ++k) {
-      if ((p[i + k] & 0xc0) != 0x80) ok = false;
-      cp = (cp << 6) | (p[i + k] & 0x3fu);
-    }
-    if (!ok) {
-      tether__sb_printf(sb, "\\x%02x", c);
-      ++i;
-      continue;
-    }
-    if (cp <= 0xffff) {
-      tether__sb_printf(sb, "\\u%04x", cp);
-    } else {
-      tether__sb_printf(sb, "\\U%08x", cp);
-    }
-    i += (size_t)len;
-  }
-  tether__sb_put(sb, "\"", 1);
-}
-
-static int tether__repr_into(tether_sb* sb, const TVMFFIAny* v);
-
-static void tether__repr_dtype(tether_sb* sb, DLDataType t) {
-  TVMFFIAny s = tether_any_none();
-  TVMFFIByteArray text;
-  if (TVMFFIDataTypeToString(&t, &s) == 0 && tether_any_get_str(&s, &text)) {
-    tether__sb_put(sb, text.data, text.size);
-  } else {
-    TVMFFIErrorMoveFromRaised(NULL);
-    tether__sb_printf(sb, "DataType(%u, %u, %u)", t.code, t.bits, t.lanes);
-  }
-  tether_any_release(&s);
-}
-
-static void tether__repr_device(tether_sb* sb, DLDevice d) {
-  const char* name = tether_device_type_name(d.device_type);
-  if (name != NULL) {
-    tether__sb_printf(sb, "%s:%d", name, (int)d.device_id);
-  } else {
-    tether__sb_printf(sb, "device(%d):%d", (int)d.device_type, (int)d.device_id);
-  }
-}
-
-static int tether__repr_seq(tether_sb* sb, TVMFFIObject* obj, const char* open, const char* close) {
-  const TVMFFISeqCell* cell = TETHER_CELL(TVMFFISeqCell, obj);
-  const TVMFFIAny* items = cell->data;
-  tether__sb_puts(sb, open);
-  for (int64_t i = 0; i < cell->size; ++i) {
-    if (i != 0) tether__sb_puts(sb, ", ");
-    if (tether__repr_into(sb, &items[i]) != 0) return -1;
-  }
-  /* a one-element Array prints like a Python 1-tuple, "(x,)", as tvm-ffi does */
-  if (cell->size == 1 && open[0] == '(') tether__sb_puts(sb, ",");
-  tether__sb_puts(sb, close);
-  return 0;
-}
-
-/* Prints a Map or Dict through the container globals (layout-independent). */
-static int tether__repr_map(tether_sb* sb, TVMFFIObject* obj, bool is_dict) {
-  const char* size_name = is_dict ? "ffi.DictSize" : "ffi.MapSize";
-  const char* iter_name = is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor";
-  TVMFFIObject* size_fn = tether__registry_lookup(size_name, strlen(size_name));
-  TVMFFIObject* iter_fn = tether__registry_lookup(iter_name, strlen(iter_name));
-  if (size_fn == NULL || iter_fn == NULL) {
-    tether__sb_puts(sb, tether_type_key(obj->type_index));
-    return 0;
-  }
-  TVMFFIAny arg = tether_any_object(obj);
-  TVMFFIAny size = tether_any_none(), it = tether_any_none();
-  int rc = -1;
-  if (TVMFFIFunctionCall(size_fn, &arg, 1, &size) != 0) goto done;
-  tether__sb_puts(sb, "{");
-  if (size.v_int64 > 0) {
-    if (TVMFFIFunctionCall(iter_fn, &arg, 1, &it) != 0) goto done;
-    for (int64_t i = 0; i < size.v_int64; ++i) {
-      TVMFFIAny cmd, key = tether_any_none(), value = tether_any_none(), more = tether_any_none();
-      if (i != 0) tether__sb_puts(sb, ", ");
-      cmd = tether_any_int(0);
-      int step = TVMFFIFunctionCall(it.v_obj, &cmd, 1, &key);
-      cmd = tether_any_int(1);
-      if (step == 0) step = TVMFFIFunctionCall(it.v_obj, &cmd, 1, &value);
-      if (step == 0) step = tether__repr_into(sb, &key);
-      if (step == 0) tether__sb_puts(sb, ": ");
-      if (step == 0) step = tether__repr_into(sb, &value);
-      cmd = tether_any_int(2);
-      if (step == 0) step = TVMFFIFunctionCall(it.v_obj, &cmd, 1, &more);
-      tether_any_release(&key);
-      tether_any_release(&value);
-      tether_any_release(&more);
-      if (step != 0) goto done;
-    }
-  }
-  tether__sb_puts(sb, "}");
-  rc = 0;
-done:
-  tether_any_release(&size);
-  tether_any_release(&it);
-  return rc;
-}
-
-typedef struct {
-  tether_sb* sb;
-  TVMFFIObject* obj;
-  int printed;
-} tether_repr_fields_ctx;
-
-static int tether__repr_field_cb(const TVMFFIFieldInfo* f, void* ctx) {
-  tether_repr_fields_ctx* c = ctx;
-  if (f->flags & kTVMFFIFieldFlagBitMaskReprOff) return 0;
-  if (f->getter == NULL) return 0;
-  TVMFFIAny value = tether_any_none();
-  if (f->getter((char*)c->obj + f->offset, &value) != 0) return -1;
-  if (c->printed++ != 0) tether__sb_puts(c->sb, ", ");
-  tether__sb_put(c->sb, f->name.data, f->name.size);
-  tether__sb_puts(c->sb, "=");
-  int rc = tether__repr_into(c->sb, &value);
-  tether_any_release(&value);
-  return rc;
-}
-
-static TVMFFIObject* tether__repr_fn; /* owned: ffi.ReprPrint itself, handed to __ffi_repr__ */
-
-/* Runs a `__ffi_repr__` override if the type has one; 1 if none applies. */
-static int tether__repr_override(tether_sb* sb, TVMFFIObject* obj) {
-  static const TVMFFIByteArray name = {"__ffi_repr__", 12};
-  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
-  int32_t t = obj->type_index;
-  if (col == NULL || t < col->begin_index || t - col->begin_index >= col->size) return 1;
-  const TVMFFIAny* entry = &col->data[t - col->begin_index];
-  if (entry->type_index != kTVMFFIFunction) return 1;
-  TVMFFIAny args[2] = {tether_any_object(obj), tether_any_none()};
-  if (tether__repr_fn != NULL) args[1] = tether_any_object(tether__repr_fn);
-  TVMFFIAny out = tether_any_none();
-  if (TVMFFIFunctionCall(entry->v_obj, args, 2, &out) != 0) return -1;
-  TVMFFIByteArray text;
-  if (tether_any_get_str(&out, &text)) tether__sb_put(sb, text.data, text.size);
-  tether_any_release(&out);
-  return 0;
-}
-
-static int tether__repr_object(tether_sb* sb, TVMFFIObject* obj) {
-  int32_t t = obj->type_index;
-  if (obj == tether__missing_marker) {
-    tether__sb_puts(sb, "<MISSING>");
-    return 0;
-  }
-  if (obj == tether__kwargs_marker) {
-    tether__sb_puts(sb, "<KWARGS>");
-    return 0;
-  }
-  for (int i = 0; i < sb->depth; ++i) {
-    if (sb->stack[i] == obj) {
-      tether__sb_puts(sb, "...");
-      return 0;
-    }
-  }
-  if (sb->depth == (int)(sizeof(sb->stack) / sizeof(sb->stack[0]))) {
-    tether__sb_puts(sb, "...");
-    return 0;
-  }
-  sb->stack[sb->depth++] = obj;
-  int rc = 0;
-  int over = tether__repr_override(sb, obj);
-  if (over <= 0) {
-    rc = over;
-  } else if (t == kTVMFFIStr || t == kTVMFFIBytes) {
-    tether__sb_quote(sb, *TETHER_CELL(TVMFFIByteArray, obj), t == kTVMFFIBytes ? "b" : "");
-  } else if (t == kTVMFFIArray) {
-    rc = tether__repr_seq(sb, obj, "(", ")");
-  } else if (t == kTVMFFIList) {
-    rc = tether__repr_seq(sb, obj, "[", "]");
-  } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
-    rc = tether__repr_map(sb, obj, t == kTVMFFIDict);
-  } else if (t == kTVMFFIShape) {
-    const TVMFFIShapeCell* cell = TETHER_CELL(TVMFFIShapeCell, obj);
-    tether__sb_puts(sb, "Shape(");
-    for (size_t i = 0; i < cell->size; ++i) {
-      tether__sb_printf(sb, i ? ", %" PRId64 : "%" PRId64, cell->data[i]);
-    }
-    tether__sb_puts(sb, ")");
-  } else if (t == kTVMFFITensor) {
-    const DLTensor* dl = TETHER_CELL(DLTensor, obj);
-    tether__repr_dtype(sb, dl->dtype);
-    tether__sb_puts(sb, "[");
-    for (int32_t i = 0; i < dl->ndim; ++i) {
-      tether__sb_printf(sb, i ? ", %" PRId64 : "%" PRId64, dl->shape[i]);
-    }
-    tether__sb_puts(sb, "]@");
-    tether__repr_device(sb, dl->device);
-  } else {
-    const TVMFFITypeInfo* info = tether__type_info_or_null(t);
-    bool has_fields = false;
-    for (int32_t d = 0; info != NULL && d <= info->type_depth && !has_fields; ++d) {
-      const TVMFFITypeInfo* a = d < info->type_depth ? info->type_ancestors[d] : info;
-      has_fields = a->num_fields > 0;
-    }
-    tether__sb_puts(sb, tether_type_key(t));
-    if (has_fields) {
-      tether_repr_fields_ctx ctx = {sb, obj, 0};
-      tether__sb_puts(sb, "(");
-      rc = tether__for_each_field(info, tether__repr_field_cb, &ctx);
-      tether__sb_puts(sb, ")");
-    }
-  }
-  sb->depth--;
-  return rc;
-}
-
-static int tether__repr_into(tether_sb* sb, const TVMFFIAny* v) {
-  TVMFFIByteArray s;
-  switch (v->type_index) {
-    case kTVMFFINone:
-      tether__sb_puts(sb, "None");
-      return 0;
-    case kTVMFFIInt:
-      tether__sb_printf(sb, "%" PRId64, v->v_int64);
-      return 0;
-    case kTVMFFIBool:
-      tether__sb_puts(sb, v->v_int64 ? "True" : "False");
-      return 0;
-    case kTVMFFIFloat:
-      tether__sb_printf(sb, "%g", v->v_float64);
-      return 0;
-    case kTVMFFIDataType:
-      tether__repr_dtype(sb, v->v_dtype);
-      return 0;
-    case kTVMFFIDevice:
-      tether__repr_device(sb, v->v_device);
-      return 0;
-    case kTVMFFIRawStr:
-    case kTVMFFISmallStr:
-    case kTVMFFISmallBytes:
-    case kTVMFFIByteArrayPtr: {
-      /* The getters refuse malformed views (a NULL `const char*`, a NULL or {NULL, n}
-       * byte array, a small string longer than 7 bytes): an error, not a read of `s`. */
-      bool is_str = v->type_index == kTVMFFIRawStr || v->type_index == kTVMFFISmallStr;
-      if (!(is_str ? tether_any_get_str(v, &s) : tether_any_get_bytes(v, &s))) {
-        return tether_raise("ValueError", "ffi.ReprPrint: malformed `%s` value (NULL data or "
-                            "a bad length)", tether_type_key(v->type_index));
-      }
-      tether__sb_quote(sb, s, is_str ? "" : "b");
-      return 0;
-    }
-    case kTVMFFIObjectRValueRef:
-      tether__sb_puts(sb, "ObjectRValueRef");
-      return 0;
-    default:
-      break;
-  }
-  if (v->type_index >= kTVMFFIStaticObjectBegin) {
-    if (v->v_obj == NULL) {
-      return tether_raise("ValueError", "ffi.ReprPrint: an object value (type index %d) holds "
-                          "NULL", (int)v->type_index);
-    }
-    return tether__repr_object(sb, v->v_obj);
-  }
-  tether__sb_puts(sb, tether_type_key(v->type_index));
-  return 0;
-}
-
-int tether_repr(const TVMFFIAny* v, TVMFFIAny* out) {
-  if (v == NULL || out == NULL) {
-    return tether_raise("ValueError", "tether_repr: argument `%s` must not be NULL",
-                        v == NULL ? "v" : "out");
-  }
-  tether_sb sb;
-  memset(&sb, 0, sizeof(sb));
-  int rc = tether__repr_into(&sb, v);
-  if (rc == 0 && sb.oom) rc = tether_raise("MemoryError", "ffi.ReprPrint: out of memory");
-  if (rc == 0) rc = tether_any_str(sb.data != NULL ? sb.data : "", sb.size, out);
-  free(sb.data);
-  return rc;
-}
-
-static int tether__repr_print_global(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  if (tether_check_nargs("ffi.ReprPrint", "(0: Any) -> str", n, 1) != 0) return -1;
-  return tether_repr(&args[0], result);
-}
-
 /* ---- ffi.GetRegisteredTypeKeys ----------------------------------------------------------------- */
 
 typedef struct {
@@ -1276,21 +931,6 @@ static int tether__get_registered_type_keys(void* self, const TVMFFIAny* args, i
 
 /* ---- subsystem ------------------------------------------------------------------------------------ */
 
-static TVMFFIObject* tether__singleton(const char* global_name) {
-  TVMFFIObject* fn = tether__registry_lookup(global_name, strlen(global_name));
-  TVMFFIAny out = tether_any_none();
-  if (fn == NULL || TVMFFIFunctionCall(fn, NULL, 0, &out) != 0 ||
-      out.type_index < kTVMFFIStaticObjectBegin) {
-    TVMFFIErrorMoveFromRaised(NULL);
-    tether_any_release(&out);
-    return NULL;
-  }
-  /* The registry keeps the singleton alive until its fini, which runs after ours. */
-  TVMFFIObject* obj = out.v_obj;
-  TVMFFIObjectDecRef(obj);
-  return obj;
-}
-
 int tether__reflection_init(void) {
   /* `flags`: the ones that run no function of a type (no __ffi_init__, no __ffi_repr__,
    * which may be anyone's code) keep the GIL. */
@@ -1301,7 +941,6 @@ int tether__reflection_init(void) {
   } globals[] = {
       {"ffi.MakeObjectFromPackedArgs", tether__make_object_from_packed_args, 0},
       {"ffi._RegisterFFIInit", tether__register_ffi_init_global, TETHER_FUNC_KEEPS_GIL},
-      {"ffi.ReprPrint", tether__repr_print_global, 0},
       {"ffi.GetRegisteredTypeKeys", tether__get_registered_type_keys, TETHER_FUNC_KEEPS_GIL},
   };
   for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); ++i) {
@@ -1310,16 +949,10 @@ int tether__reflection_init(void) {
       return -1;
     }
   }
-  static const TVMFFIByteArray repr_name = {"ffi.ReprPrint", 13};
-  if (TVMFFIFunctionGetGlobal(&repr_name, (TVMFFIObjectHandle*)&tether__repr_fn) != 0) return -1;
-  tether__kwargs_marker = tether__singleton("ffi.GetKwargsObject");
-  tether__missing_marker = tether__singleton("ffi.GetInvalidObject");
+  tether__kwargs_marker = tether__registry_singleton("ffi.GetKwargsObject");
   return 0;
 }
 
 void tether__reflection_fini(void) {
-  TVMFFIObjectDecRef(tether__repr_fn);
-  tether__repr_fn = NULL;
   tether__kwargs_marker = NULL;
-  tether__missing_marker = NULL;
 }

@@ -464,6 +464,20 @@ int tether_func_register_flags(const char* name, TVMFFISafeCallType fn, const ch
                                allow_override);
 }
 
+TVMFFIObject* tether__registry_singleton(const char* name) {
+  TVMFFIObject* fn = tether__registry_lookup(name, strlen(name));
+  TVMFFIAny out = tether_any_none();
+  if (fn == NULL || TVMFFIFunctionCall(fn, NULL, 0, &out) != 0 ||
+      out.type_index < kTVMFFIStaticObjectBegin) {
+    TVMFFIErrorMoveFromRaised(NULL);
+    tether_any_release(&out);
+    return NULL;
+  }
+  TVMFFIObject* obj = out.v_obj; /* the registry keeps it alive */
+  TVMFFIObjectDecRef(obj);
+  return obj;
+}
+
 /* ---- globals -------------------------------------------------------------------------------- */
 
 /* A snapshot of the registered names, in registration order, copied into one block. */

@@ -15,6 +15,11 @@
  * reference) instead. */
 TVMFFIObject* tether__registry_lookup(const char* name, size_t len);
 
+/* The object that global `name` returns when called without arguments, for singletons
+ * the registry keeps alive (ffi.GetKwargsObject, ffi.GetInvalidObject): borrowed, valid
+ * until the registry's fini.  NULL (no error left raised) if that fails. */
+TVMFFIObject* tether__registry_singleton(const char* name);
+
 /* Doc and metadata JSON of global `name` as new owning string Anys (either out may be
  * NULL).  Returns 1 if found, 0 if absent (outs untouched), -1 on OOM.  Lock-free. */
 int tether__registry_info(const char* name, size_t len, TVMFFIAny* doc, TVMFFIAny* metadata);

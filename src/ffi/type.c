@@ -24,8 +24,9 @@
  *   taken and released after it is dropped.  Every locked region has one unlock, at its
  *   single exit.
  *
- * type_key_hash is the 64-bit FNV-1a hash of the key bytes (the reference build uses
- * std::hash, which is implementation-defined; the value only has to be deterministic).
+ * type_key_hash is the hash tvm-ffi's reference build computes for the key (libstdc++'s
+ * std::hash of a string_view, on 64-bit targets), so that the structural and recursive
+ * hashes, which start from it, give the same numbers as tvm-ffi.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -108,6 +109,28 @@ static uint64_t tether__fnv1a(const char* data, size_t len) {
     h *= UINT64_C(1099511628211);
   }
   return h;
+}
+
+/* libstdc++'s 64-bit _Hash_bytes(data, len, 0xc70f6907): std::hash<std::string_view>. */
+static uint64_t tether__type_key_hash(const char* data, size_t len) {
+  const uint64_t mul = (UINT64_C(0xc6a4a793) << 32) + UINT64_C(0x5bd1e995);
+  size_t aligned = len & ~(size_t)7;
+  uint64_t hash = UINT64_C(0xc70f6907) ^ ((uint64_t)len * mul);
+  for (size_t i = 0; i < aligned; i += 8) {
+    uint64_t word;
+    memcpy(&word, data + i, 8);
+    word *= mul;
+    hash ^= (word ^ (word >> 47)) * mul;
+    hash *= mul;
+  }
+  if (len & 7) {
+    uint64_t tail = 0;
+    for (size_t n = len & 7; n-- > 0;) tail = (tail << 8) + (unsigned char)data[aligned + n];
+    hash ^= tail;
+    hash *= mul;
+  }
+  hash = (hash ^ (hash >> 47)) * mul;
+  return hash ^ (hash >> 47);
 }
 
 static bool tether__bytes_ok(const TVMFFIByteArray* b) {
@@ -296,7 +319,7 @@ static tether_type_entry_t* tether__entry_publish_locked(tether_type_err_t* err,
   e->info.type_depth = depth;
   e->info.type_key = (TVMFFIByteArray){e->key, key.size};
   e->info.type_ancestors = ancestors;
-  e->info.type_key_hash = tether__fnv1a(key.data, key.size);
+  e->info.type_key_hash = tether__type_key_hash(key.data, key.size);
   e->num_child_slots = num_child_slots;
   e->allocated_slots = 1;
   e->can_overflow = can_overflow;

@@ -69,10 +69,25 @@ static TVMFFIAny fake_object_view(void) { return tether_any_object(&fake_object)
 
 /* ---- tests ------------------------------------------------------------------------------- */
 
-static uint64_t fnv1a(const char* s) {
-  uint64_t h = UINT64_C(14695981039346656037);
-  for (; *s; ++s) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-  return h;
+/* libstdc++'s std::hash of a string_view (64-bit _Hash_bytes, seed 0xc70f6907): the
+ * type_key_hash of tvm-ffi's reference build. */
+static uint64_t std_hash(const char* s) {
+  const uint64_t mul = (UINT64_C(0xc6a4a793) << 32) + UINT64_C(0x5bd1e995);
+  size_t len = strlen(s), aligned = len & ~(size_t)7;
+  uint64_t h = UINT64_C(0xc70f6907) ^ ((uint64_t)len * mul);
+  for (size_t i = 0; i < aligned; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    w *= mul;
+    h = (h ^ ((w ^ (w >> 47)) * mul)) * mul;
+  }
+  if (len & 7) {
+    uint64_t t = 0;
+    for (size_t n = len & 7; n-- > 0;) t = (t << 8) + (unsigned char)s[aligned + n];
+    h = (h ^ t) * mul;
+  }
+  h = (h ^ (h >> 47)) * mul;
+  return h ^ (h >> 47);
 }
 
 static void test_pod_types_preregistered(void) {
@@ -87,11 +102,13 @@ static void test_pod_types_preregistered(void) {
     CHECK_EQ_INT(info->type_index, i);
     CHECK_EQ_INT(info->type_depth, 0);
     CHECK_BYTES(info->type_key, keys[i]);
-    CHECK(info->type_key_hash == fnv1a(keys[i]));
+    CHECK(info->type_key_hash == std_hash(keys[i]));
     CHECK_EQ_STR(tether_type_key(i), keys[i]);
     /* Re-registering a known key returns its index, whatever the other arguments say. */
     CHECK_EQ_INT(alloc_index(keys[i], -1, 5, 0, 0, 12345), i);
   }
+  /* the value a C++ build of tvm-ffi prints for std::hash<std::string_view>("ffi.Array") */
+  CHECK(TVMFFIGetTypeInfo(kTVMFFIArray)->type_key_hash == UINT64_C(9300778484448642049));
   CHECK_EQ_INT(query("Any"), -2);
   CHECK_EQ_STR(tether_type_key(13), "<unknown>");
   CHECK_EQ_STR(tether_type_key(-1), "<unknown>");
