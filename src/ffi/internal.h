@@ -44,7 +44,9 @@
   X(container)               \
   X(tensor)                  \
   X(module)                  \
-  X(reflection)
+  X(reflection)              \
+  X(json)                    \
+  X(serialization)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \
