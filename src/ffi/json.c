@@ -6,7 +6,8 @@
  * The reader accepts what tvm-ffi's reader accepts and reports errors with the same texts
  * and positions (Python's json module wording): a number is the longest run of
  * [0-9eE+-.]; without '.', 'e' or 'E' it is an int when it fits int64, otherwise a
- * double (an out-of-range double is an error); NaN, Infinity and -Infinity are literals;
+ * double (an out-of-range double is an error; a subnormal one is kept, which tvm-ffi
+ * rejects, so that every double the writer prints reads back); NaN, Infinity and -Infinity are literals;
  * strings are copied byte for byte except escapes (\uXXXX and surrogate pairs become
  * UTF-8); control characters below 0x20 must be escaped.  Duplicate object keys keep the
  * first key's position and the last value.
@@ -16,6 +17,7 @@
  * written.  Depth is limited only by memory.
  */
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -318,7 +320,12 @@ static int tether__jp_number(tether_jparser* p) {
   }
   errno = 0;
   double d = strtod(text, &stop);
-  if (errno != 0 || stop != text_end) return tether__jp_error_at(p, start, "Expecting value");
+  /* A subnormal result is exact enough to keep (the writer prints them); an overflow, or
+   * an underflow to zero, is an error as in tvm-ffi. */
+  bool subnormal = errno == ERANGE && d != 0 && fabs(d) < DBL_MIN;
+  if ((errno != 0 && !subnormal) || stop != text_end) {
+    return tether__jp_error_at(p, start, "Expecting value");
+  }
   return tether__jp_push(p, tether_any_float(d));
 }
 
