@@ -26,6 +26,7 @@
 #include <tether/json.h>
 
 #include "internal.h"
+#include "error.h"
 #include "json.h"
 #include "map.h"
 
@@ -690,7 +691,7 @@ int tether__json_stringify(const char* who, const TVMFFIAny* value, int indent, 
   if (rc == 0 && w.out.oom) rc = tether_raise("MemoryError", "%s: out of memory", who);
   if (rc == 0) rc = tether_any_str(w.out.data != NULL ? w.out.data : "", w.out.len, out);
   free(w.out.data);
-  return rc;
+  return rc == 0 ? 0 : tether__error_add_context(who);
 }
 
 int tether_json_stringify(const TVMFFIAny* value, int indent, TVMFFIAny* out) {

@@ -461,8 +461,9 @@ static int tether__gw_step(tether_gwriter* w, int64_t* done_index) {
   return rc;
 }
 
-int tether_to_json_graph(const TVMFFIAny* value, const TVMFFIAny* metadata, TVMFFIAny* out) {
-  static const char who[] = "ffi.ToJSONGraph";
+/* tether_to_json_graph; errors name `who` (the function the user called). */
+static int tether__to_json_graph(const char* who, const TVMFFIAny* value, const TVMFFIAny* metadata,
+                                 TVMFFIAny* out) {
   if (value == NULL || out == NULL) {
     return tether_raise("ValueError", "%s: argument `%s` must not be NULL", who,
                         value == NULL ? "value" : "out");
@@ -523,7 +524,11 @@ int tether_to_json_graph(const TVMFFIAny* value, const TVMFFIAny* metadata, TVMF
   tether_any_release(&root);
   tether_any_release(&key);
   tether_any_release(&item);
-  return rc;
+  return rc == 0 ? 0 : tether__error_add_context(who);
+}
+
+int tether_to_json_graph(const TVMFFIAny* value, const TVMFFIAny* metadata, TVMFFIAny* out) {
+  return tether__to_json_graph("ffi.ToJSONGraph", value, metadata, out);
 }
 
 /* ---- the reader ------------------------------------------------------------------------ */
@@ -899,8 +904,8 @@ static int tether__gr_build(tether_greader* r, const tether_gr_frame* f, TVMFFIA
   return tether__gr_object(r, i, &n, out);
 }
 
-int tether_from_json_graph(const TVMFFIAny* graph, TVMFFIAny* out) {
-  static const char who[] = "ffi.FromJSONGraph";
+/* tether_from_json_graph; errors name `who`. */
+static int tether__from_json_graph(const char* who, const TVMFFIAny* graph, TVMFFIAny* out) {
   if (graph == NULL || out == NULL) {
     return tether_raise("ValueError", "%s: argument `%s` must not be NULL", who,
                         graph == NULL ? "graph" : "out");
@@ -967,7 +972,11 @@ int tether_from_json_graph(const TVMFFIAny* graph, TVMFFIAny* out) {
   for (int64_t i = 0; r.decoded != NULL && i < r.num_nodes; ++i) tether_any_release(&r.decoded[i]);
   free(r.decoded);
   free(r.state);
-  return rc;
+  return rc == 0 ? 0 : tether__error_add_context(who);
+}
+
+int tether_from_json_graph(const TVMFFIAny* graph, TVMFFIAny* out) {
+  return tether__from_json_graph("ffi.FromJSONGraph", graph, out);
 }
 
 /* ---- ffi.Tensor's encoding -------------------------------------------------------------- */
@@ -1163,7 +1172,7 @@ static int tether__g_to_json_graph_string(void* self, const TVMFFIAny* args, int
   static const char fn[] = "ffi.ToJSONGraphString";
   if (tether_check_nargs(fn, "(0: Any, 1: Any) -> str", n, 2) != 0) return -1;
   TVMFFIAny graph;
-  if (tether_to_json_graph(&args[0], &args[1], &graph) != 0) return -1;
+  if (tether__to_json_graph(fn, &args[0], &args[1], &graph) != 0) return -1;
   int rc = tether__json_stringify(fn, &graph, 0, result);
   tether_any_release(&graph);
   return rc;
@@ -1183,7 +1192,7 @@ static int tether__g_from_json_graph_string(void* self, const TVMFFIAny* args, i
   if (tether_check_nargs(fn, "(0: str) -> Any", n, 1) != 0) return -1;
   if (tether_arg_str(fn, args, 0, &text) != 0) return -1;
   if (tether__json_parse(fn, text.data, text.size, &graph, NULL) != 0) return -1;
-  int rc = tether_from_json_graph(&graph, result);
+  int rc = tether__from_json_graph(fn, &graph, result);
   tether_any_release(&graph);
   return rc;
 }
