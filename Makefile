@@ -20,6 +20,7 @@ BUILD ?= build
 BUILD_ASAN ?= build-asan
 BUILD_TSAN ?= build-tsan
 BUILD_FUZZ ?= build-fuzz
+BUILD_UPSTREAM ?= build-upstream
 
 # (tests/valgrind.cmake adds --error-exitcode to tell valgrind errors from test failures.)
 VALGRIND ?= valgrind --leak-check=full --errors-for-leak-kinds=definite
@@ -113,7 +114,7 @@ bench:
 	done; [ $$n -gt 0 ] || echo "bench: no benchmarks yet"
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ) $(BUILD_UPSTREAM)
 
 # ---- Python: the package in a virtualenv, and its tests ---------------------------------
 # `make venv` creates $(VENV) (python3 -m venv), installs the build backend and the test
@@ -134,7 +135,7 @@ PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.15.post2 torch==2.13.0
 # -DTETHER_PYTHON for the C configure, when the virtualenv exists (checked when run).
 TETHER_PYTHON_FLAG = $$(test -x $(VENV_PY) && echo -DTETHER_PYTHON=$(abspath $(VENV_PY)))
 
-.PHONY: venv venv-core test-python clean-python
+.PHONY: venv venv-core test-python test-upstream clean-python
 
 # `make test`: the virtualenv first (so the C suite's compatibility tests run), pytest last.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
@@ -164,6 +165,16 @@ test-python: venv
 
 clean-python:
 	rm -rf $(VENV) build-py
+
+# apache-tvm-ffi's own C++ suite (tests/cpp of its sdist, downloaded from PyPI into
+# $(BUILD_UPSTREAM) at test time), each file built against upstream's libtvm_ffi.so (the
+# wheel in the virtualenv) and against libtether (tests/upstream/run.py).  Fails unless every
+# test that passes on upstream's library passes on libtether; the table goes to
+# bench/results/upstream_cpp.md.  Needs g++ and GoogleTest (Debian: libgtest-dev).
+test-upstream: venv
+	$(call configure_build,$(BUILD),,tether)
+	$(VENV_PY) tests/upstream/run.py --build-dir $(BUILD_UPSTREAM) --tether-lib $(BUILD)/libtether.so \
+	  --jobs $(JOBS) --results bench/results/upstream_cpp.md
 
 # ---- bench-python (owner: pybench) -------------------------------------------------------
 # The Python-boundary benchmark (bench/python/run.sh): its own venv in bench/python/.venv,
