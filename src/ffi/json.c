@@ -61,7 +61,7 @@ static bool tether__jbuf_reserve(tether_jbuf* b, size_t extra) {
 }
 
 static void tether__jbuf_put(tether_jbuf* b, const char* s, size_t n) {
-  if (!tether__jbuf_reserve(b, n)) return;
+  if (n == 0 || !tether__jbuf_reserve(b, n)) return;
   memcpy(b->data + b->len, s, n);
   b->len += n;
 }
