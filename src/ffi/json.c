@@ -71,8 +71,7 @@ static void tether__jbuf_putc(tether_jbuf* b, char c) {
   b->data[b->len++] = c;
 }
 
-/* A stack of `elem`-byte records; the same growth for every stack in this file. */
-static bool tether__stack_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
+bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
   if (need <= *cap) return true;
   int64_t n = *cap ? *cap : 16;
   while (n < need) n *= 2;
@@ -159,7 +158,7 @@ static bool tether__jp_match(tether_jparser* p, const char* lit) {
 }
 
 static int tether__jp_push(tether_jparser* p, TVMFFIAny v) {
-  if (!tether__stack_grow((void**)&p->values, &p->cap_values, p->num_values + 1,
+  if (!tether__json_grow((void**)&p->values, &p->cap_values, p->num_values + 1,
                           sizeof(TVMFFIAny))) {
     tether_any_release(&v);
     return tether__jp_oom(p);
@@ -350,7 +349,7 @@ static int tether__jp_scalar(tether_jparser* p) {
 }
 
 static int tether__jp_open(tether_jparser* p, bool is_object) {
-  if (!tether__stack_grow((void**)&p->frames, &p->cap_frames, p->num_frames + 1,
+  if (!tether__json_grow((void**)&p->frames, &p->cap_frames, p->num_frames + 1,
                           sizeof(p->frames[0]))) {
     return tether__jp_oom(p);
   }
@@ -611,7 +610,7 @@ static int tether__jw_value(tether_jwriter* w, const char* who, const TVMFFIAny*
       }
       TVMFFIAny yes = tether_any_bool(true);
       if (tether__map_set(w->active, &key, &yes) != 0 ||
-          !tether__stack_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1,
+          !tether__json_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1,
                               sizeof(w->frames[0]))) {
         TVMFFIErrorMoveFromRaised(NULL);
         w->out.oom = true;

@@ -16,6 +16,11 @@ int tether__json_parse(const char* who, const char* text, size_t len, TVMFFIAny*
 /* tether_json_stringify with the name of the calling function in raised messages. */
 int tether__json_stringify(const char* who, const TVMFFIAny* value, int indent, TVMFFIAny* out);
 
+/* Grows the malloc'd array *items of *cap `elem`-byte records to hold at least `need`
+ * (doubling); false when out of memory (nothing raised, *items unchanged).  The stacks of
+ * the JSON reader, writer and graph code all grow this way. */
+bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem);
+
 /* Standard base64 (RFC 4648 alphabet, '=' padding) of n bytes: a new malloc'd, NUL-ended
  * text of *out_len characters, or NULL when out of memory (nothing raised). */
 char* tether__base64_encode(const uint8_t* data, size_t n, size_t* out_len);

@@ -167,18 +167,6 @@ typedef struct {
   int64_t cap_frames;
 } tether_gwriter;
 
-static bool tether__graph_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
-  if (need <= *cap) return true;
-  int64_t n = *cap ? *cap : 16;
-  while (n < need) n *= 2;
-  if ((uint64_t)n > SIZE_MAX / elem) return false;
-  void* p = realloc(*items, (size_t)n * elem);
-  if (p == NULL) return false;
-  *items = p;
-  *cap = n;
-  return true;
-}
-
 static int tether__gw_oom(tether_gwriter* w) {
   return tether_raise("MemoryError", "%s: out of memory", w->who);
 }
@@ -187,7 +175,7 @@ static int tether__gw_oom(tether_gwriter* w) {
 static int tether__gw_add(tether_gwriter* w, const TVMFFIAny* value, const char* type_key,
                           TVMFFIAny* data, int64_t* index) {
   TVMFFIAny node;
-  if (!tether__graph_grow((void**)&w->nodes, &w->cap_nodes, w->num_nodes + 1, sizeof(TVMFFIAny))) {
+  if (!tether__json_grow((void**)&w->nodes, &w->cap_nodes, w->num_nodes + 1, sizeof(TVMFFIAny))) {
     if (data != NULL) tether_any_release(data);
     return tether__gw_oom(w);
   }
@@ -317,7 +305,7 @@ static int tether__gw_push(tether_gwriter* w, const TVMFFIAny* v) {
     }
   }
   TVMFFIAny yes = tether_any_bool(true);
-  if (!tether__graph_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1, sizeof(f)) ||
+  if (!tether__json_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1, sizeof(f)) ||
       tether__map_set(w->active, &addr, &yes) != 0) {
     free(f.fields);
     TVMFFIObjectDecRef(f.fields_data);
@@ -383,7 +371,7 @@ static int tether__gw_deliver(tether_gwriter* w, tether_gw_frame* f, int64_t ind
     if (tether_any_str(fi->name.data, fi->name.size, &name) != 0) return -1;
     return tether__map_set_steal(f->fields_data, &name, &idx);
   }
-  if (!tether__graph_grow((void**)&f->indices, &f->cap_indices, f->num_indices + 1,
+  if (!tether__json_grow((void**)&f->indices, &f->cap_indices, f->num_indices + 1,
                           sizeof(TVMFFIAny))) {
     return tether__gw_oom(w);
   }
@@ -703,7 +691,7 @@ static int tether__gr_push(tether_greader* r, int64_t i) {
   memset(&f, 0, sizeof(f));
   f.node = i;
   if (tether__gr_kids(r, i, &f.kids, &f.num_kids) != 0) return -1;
-  if (!tether__graph_grow((void**)&r->frames, &r->cap_frames, r->num_frames + 1, sizeof(f))) {
+  if (!tether__json_grow((void**)&r->frames, &r->cap_frames, r->num_frames + 1, sizeof(f))) {
     free(f.kids);
     return tether_raise("MemoryError", "%s: out of memory", r->who);
   }
@@ -729,17 +717,6 @@ static int tether__gr_field(tether_greader* r, TVMFFIObject* obj, const TVMFFIFi
   return tether_field_set(obj, fi, &value);
 }
 
-static int tether__gr_set_default(TVMFFIObject* obj, const TVMFFIFieldInfo* fi) {
-  if (!(fi->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
-    return tether_field_set(obj, fi, &fi->default_value_or_factory);
-  }
-  TVMFFIAny value = tether_any_none();
-  if (TVMFFIFunctionCall(fi->default_value_or_factory.v_obj, NULL, 0, &value) != 0) return -1;
-  int rc = tether_field_set(obj, fi, &value);
-  tether_any_release(&value);
-  return rc;
-}
-
 /* An object from its fields' JSON. */
 static int tether__gr_object(tether_greader* r, int64_t i, const tether_gr_node* n,
                              TVMFFIAny* out) {
@@ -760,7 +737,7 @@ static int tether__gr_object(tether_greader* r, int64_t i, const tether_gr_node*
     if (v != NULL) {
       rc = tether__gr_field(r, obj, fi, v);
     } else if (fi->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      rc = tether__gr_set_default(obj, fi);
+      rc = tether_field_set_default(obj, fi);
     } else {
       rc = tether_raise("TypeError", "%s: node %" PRId64 ": Required field `%.*s` not set in "
                         "type `%.*s`", r->who, i, (int)fi->name.size, fi->name.data,

@@ -81,6 +81,13 @@ static TVMFFIAny str(const char* s) {
   return v;
 }
 
+/* A new Array of copies of the views `items`. */
+static TVMFFIAny array_of(const TVMFFIAny* items, int64_t n) {
+  TVMFFIObjectHandle h = NULL;
+  CHECK_OK(tether_array_new(items, n, &h));
+  return h != NULL ? tether_any_object(h) : tether_any_none();
+}
+
 static TVMFFIAny array_steal(TVMFFIAny* items, int64_t n) {
   TVMFFIObjectHandle h = NULL;
   CHECK_OK(tether_array_new_steal(items, n, &h));
@@ -257,10 +264,7 @@ static void test_graph_shared_references(void) {
   CHECK_OK(tether_array_new(&one, 1, &x));
   CHECK_OK(tether_array_new(&one, 1, &y));
   TVMFFIAny items[3] = {tether_any_object(x), tether_any_object(x), tether_any_object(y)};
-  TVMFFIAny outer = tether_any_none();
-  TVMFFIObjectHandle h = NULL;
-  CHECK_OK(tether_array_new(items, 3, &h));
-  outer = tether_any_object(h);
+  TVMFFIAny outer = array_of(items, 3);
   /* the same Array twice: one node; an equal but distinct Array: its own node */
   char* text = graph_text(&outer, NULL);
   CHECK_EQ_STR(text, "{\"root_index\":3,\"nodes\":[{\"type\":\"int\",\"data\":1},{\"type\":"
@@ -380,10 +384,7 @@ static void test_graph_custom_encoding(void) {
   CHECK_OK(tether_object_new_reflected(counted_index, &c));
   ((ser_counted_t*)c)->value = 42;
   TVMFFIAny items[2] = {tether_any_object(c), tether_any_object(c)};
-  TVMFFIAny arr = tether_any_none();
-  TVMFFIObjectHandle h = NULL;
-  CHECK_OK(tether_array_new(items, 2, &h));
-  arr = tether_any_object(h);
+  TVMFFIAny arr = array_of(items, 2);
   char* text = graph_text(&arr, NULL);
   CHECK_EQ_STR(text, "{\"root_index\":1,\"nodes\":[{\"type\":\"ser.Counted\",\"data\":\"n=42\"},"
                      "{\"type\":\"ffi.Array\",\"data\":[0,0]}]}");
