@@ -42,28 +42,6 @@ static bool tether__graph_inline_field(int32_t static_type_index) {
   }
 }
 
-/* A reflected type's fields, ancestors' first: a new malloc'd array (NULL when there are
- * none or out of memory: check *n). */
-static int tether__graph_fields(const TVMFFITypeInfo* info, const TVMFFIFieldInfo*** out,
-                                int32_t* n) {
-  int32_t total = 0;
-  for (int32_t d = 0; d <= info->type_depth; ++d) {
-    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
-    total += t->num_fields;
-  }
-  *out = NULL;
-  *n = 0;
-  if (total == 0) return 0;
-  const TVMFFIFieldInfo** fields = malloc(sizeof(*fields) * (size_t)total);
-  if (fields == NULL) return tether_raise("MemoryError", "JSON graph: out of memory");
-  for (int32_t d = 0; d <= info->type_depth; ++d) {
-    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
-    for (int32_t i = 0; i < t->num_fields; ++i) fields[(*n)++] = &t->fields[i];
-  }
-  *out = fields;
-  return 0;
-}
-
 /* The Function registered as type attribute `column` for `type_index`, borrowed, or NULL. */
 static TVMFFIObject* tether__graph_hook(const char* column, int32_t type_index) {
   TVMFFIByteArray name = {column, strlen(column)};
@@ -82,6 +60,101 @@ static bool tether__graph_has_creator(const TVMFFITypeInfo* info) {
   if (info->metadata != NULL && info->metadata->creator != NULL) return true;
   if (tether__graph_hook("__ffi_new__", info->type_index) != NULL) return true;
   return info->metadata != NULL && info->metadata->total_size >= (int32_t)sizeof(TVMFFIObject);
+}
+
+/*
+ * What a graph call needs of one type, looked up once per call (the type table and the
+ * attribute columns are read under a lock; a graph of 10,000 nodes of a few types would
+ * otherwise look the same things up 10,000 times).  Hooks registered while a call runs
+ * are not seen by that call.
+ */
+typedef struct {
+  bool ready;
+  bool creatable;
+  const TVMFFITypeInfo* info;
+  TVMFFIAny key;                  /* owned string: the type key */
+  TVMFFIObject* to_json;          /* borrowed hooks, or NULL */
+  TVMFFIObject* from_json;
+  const TVMFFIFieldInfo** fields; /* ancestors' first */
+  TVMFFIAny* names;               /* owned strings, one per field */
+  int32_t num_fields;
+} tether_gtype;
+
+typedef struct {
+  tether_gtype* types; /* by type index */
+  int64_t cap;
+} tether_gcache;
+
+static void tether__gcache_free(tether_gcache* c) {
+  for (int64_t i = 0; i < c->cap; ++i) {
+    tether_gtype* t = &c->types[i];
+    if (!t->ready) continue;
+    tether_any_release(&t->key);
+    for (int32_t k = 0; k < t->num_fields; ++k) tether_any_release(&t->names[k]);
+    free(t->names);
+    free(t->fields);
+  }
+  free(c->types);
+  c->types = NULL;
+  c->cap = 0;
+}
+
+static int tether__gtype_fill(tether_gtype* t, const TVMFFITypeInfo* info) {
+  int32_t total = 0;
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* a = d < info->type_depth ? info->type_ancestors[d] : info;
+    total += a->num_fields;
+  }
+  t->info = info;
+  t->creatable = tether__graph_has_creator(info);
+  t->to_json = tether__graph_hook("__data_to_json__", info->type_index);
+  t->from_json = tether__graph_hook("__data_from_json__", info->type_index);
+  if (tether_any_str(info->type_key.data, info->type_key.size, &t->key) != 0) return -1;
+  if (total == 0) return 0;
+  t->fields = malloc(sizeof(*t->fields) * (size_t)total);
+  t->names = malloc(sizeof(TVMFFIAny) * (size_t)total);
+  if (t->fields == NULL || t->names == NULL) return tether_raise("MemoryError", "out of memory");
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* a = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < a->num_fields; ++i) {
+      const TVMFFIFieldInfo* f = &a->fields[i];
+      if (tether_any_str(f->name.data, f->name.size, &t->names[t->num_fields]) != 0) return -1;
+      t->fields[t->num_fields++] = f;
+    }
+  }
+  return 0;
+}
+
+/* The entry of `type_index` (borrowed from the cache); NULL with an error raised when the
+ * type is not registered or out of memory. */
+static const tether_gtype* tether__gcache_get(tether_gcache* c, int32_t type_index) {
+  if (type_index < 0) {
+    tether_raise("ValueError", "type index %d is not registered", (int)type_index);
+    return NULL;
+  }
+  if (type_index >= c->cap) {
+    int64_t cap = c->cap ? c->cap : 128;
+    while (cap <= type_index) cap *= 2;
+    tether_gtype* types = realloc(c->types, sizeof(tether_gtype) * (size_t)cap);
+    if (types == NULL) {
+      tether_raise("MemoryError", "out of memory");
+      return NULL;
+    }
+    memset(types + c->cap, 0, sizeof(tether_gtype) * (size_t)(cap - c->cap));
+    c->types = types;
+    c->cap = cap;
+  }
+  tether_gtype* t = &c->types[type_index];
+  if (t->ready) return t;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == NULL) {
+    tether_raise("ValueError", "type index %d is not registered", (int)type_index);
+    return NULL;
+  }
+  /* Marked ready first: the cleanup then releases whatever part was filled. */
+  t->ready = true;
+  t->key = tether_any_none();
+  return tether__gtype_fill(t, info) == 0 ? t : NULL;
 }
 
 static int tether__graph_create(const TVMFFITypeInfo* info, TVMFFIObjectHandle* out) {
@@ -113,15 +186,17 @@ static TVMFFIAny tether__graph_addr(const void* p) {
   return k;
 }
 
-/* A new Map {"type": key, "data": *data} (or without data when data is NULL), stealing
- * *data. */
-static int tether__graph_node(const char* type_key, TVMFFIAny* data, TVMFFIAny* out) {
+/* A new Map {"type": *type_key, "data": *data} (or without data when data is NULL),
+ * stealing *data. */
+static int tether__graph_node(const TVMFFIAny* type_key, TVMFFIAny* data, TVMFFIAny* out) {
   TVMFFIObject* node = NULL;
   TVMFFIAny k = tether_any_none(), v = tether_any_none();
   int rc = tether__map_new(kTVMFFIMap, 2, &node);
   if (rc == 0) rc = tether_any_str("type", 4, &k);
-  if (rc == 0) rc = tether_any_str(type_key, strlen(type_key), &v);
-  if (rc == 0) rc = tether__map_set_steal(node, &k, &v);
+  if (rc == 0) {
+    tether_any_copy(type_key, &v);
+    rc = tether__map_set_steal(node, &k, &v);
+  }
   if (rc == 0 && data != NULL) {
     rc = tether_any_str("data", 4, &k);
     if (rc == 0) rc = tether__map_set_steal(node, &k, data);
@@ -151,8 +226,7 @@ typedef struct {
   int64_t num_indices;
   int64_t cap_indices;
   TVMFFIObject* fields_data; /* OBJ: the Map of field name -> inline value or index */
-  const TVMFFIFieldInfo** fields;
-  int32_t num_fields;
+  int32_t type_index;        /* OBJ: its entry in the type cache */
 } tether_gw_frame;
 
 typedef struct {
@@ -161,25 +235,34 @@ typedef struct {
   int64_t num_nodes;
   int64_t cap_nodes;
   TVMFFIObject* memo;   /* value -> node index */
-  TVMFFIObject* active; /* address -> true, for the values on the stack */
+  /* Addresses of the values on the stack that could be met again while they are there:
+   * every List and Dict (as tvm-ffi checks), and everything deeper than
+   * TETHER_GRAPH_CHECK_DEPTH (a cycle through anything else keeps going deeper). */
+  TVMFFIObject* active;
+  tether_gcache cache;
   tether_gw_frame* frames;
   int64_t num_frames;
   int64_t cap_frames;
 } tether_gwriter;
 
+#define TETHER_GRAPH_CHECK_DEPTH 256
+
 static int tether__gw_oom(tether_gwriter* w) {
   return tether_raise("MemoryError", "%s: out of memory", w->who);
 }
 
-/* Appends a node built from `type_key` and *data (stolen) for `value`; its index in *index. */
-static int tether__gw_add(tether_gwriter* w, const TVMFFIAny* value, const char* type_key,
+/* Appends a node of type `type_index` with *data (stolen) for `value`; its index in
+ * *index. */
+static int tether__gw_add(tether_gwriter* w, const TVMFFIAny* value, int32_t type_index,
                           TVMFFIAny* data, int64_t* index) {
   TVMFFIAny node;
-  if (!tether__json_grow((void**)&w->nodes, &w->cap_nodes, w->num_nodes + 1, sizeof(TVMFFIAny))) {
+  const tether_gtype* t = tether__gcache_get(&w->cache, type_index);
+  if (t == NULL ||
+      !tether__json_grow((void**)&w->nodes, &w->cap_nodes, w->num_nodes + 1, sizeof(TVMFFIAny))) {
     if (data != NULL) tether_any_release(data);
-    return tether__gw_oom(w);
+    return t == NULL ? -1 : tether__gw_oom(w);
   }
-  if (tether__graph_node(type_key, data, &node) != 0) return -1;
+  if (tether__graph_node(&t->key, data, &node) != 0) return -1;
   TVMFFIAny idx = tether_any_int(w->num_nodes);
   if (tether__map_set(w->memo, value, &idx) != 0) {
     tether_any_release(&node);
@@ -192,28 +275,28 @@ static int tether__gw_add(tether_gwriter* w, const TVMFFIAny* value, const char*
 
 /* The data of a value that has no children: *data (owning), or None when the node has no
  * data (None).  1 if `v` has children (a frame is needed), -1 on error. */
-static int tether__gw_leaf_data(tether_gwriter* w, const TVMFFIAny* v, const char** type_key,
+static int tether__gw_leaf_data(tether_gwriter* w, const TVMFFIAny* v, int32_t* type_index,
                                 TVMFFIAny* data) {
   TVMFFIByteArray s;
   *data = tether_any_none();
   switch (v->type_index) {
     case kTVMFFINone:
-      *type_key = "None";
+      *type_index = kTVMFFINone;
       return 0;
     case kTVMFFIBool:
     case kTVMFFIInt:
     case kTVMFFIFloat:
-      *type_key = tether_type_key(v->type_index);
+      *type_index = v->type_index;
       *data = *v;
       return 0;
     case kTVMFFIDataType:
-      *type_key = "DataType";
+      *type_index = kTVMFFIDataType;
       return TVMFFIDataTypeToString(&v->v_dtype, data);
     case kTVMFFIDevice: {
       TVMFFIAny items[2] = {tether_any_int(v->v_device.device_type),
                             tether_any_int(v->v_device.device_id)};
       TVMFFIObjectHandle arr = NULL;
-      *type_key = "Device";
+      *type_index = kTVMFFIDevice;
       if (tether_array_new(items, 2, &arr) != 0) return -1;
       *data = tether_any_object(arr);
       return 0;
@@ -221,14 +304,14 @@ static int tether__gw_leaf_data(tether_gwriter* w, const TVMFFIAny* v, const cha
     case kTVMFFIRawStr:
     case kTVMFFISmallStr:
     case kTVMFFIStr:
-      *type_key = "ffi.String";
+      *type_index = kTVMFFIStr;
       if (!tether_any_get_str(v, &s)) break;
       return tether_any_str(s.data, s.size, data);
     case kTVMFFIByteArrayPtr:
     case kTVMFFISmallBytes:
     case kTVMFFIBytes: {
       size_t n;
-      *type_key = "ffi.Bytes";
+      *type_index = kTVMFFIBytes;
       if (!tether_any_get_bytes(v, &s)) break;
       char* text = tether__base64_encode((const uint8_t*)s.data, s.size, &n);
       if (text == NULL) return tether__gw_oom(w);
@@ -246,7 +329,7 @@ static int tether__gw_leaf_data(tether_gwriter* w, const TVMFFIAny* v, const cha
       int rc = tether_array_new(items, n, &arr);
       free(items);
       if (rc != 0) return -1;
-      *type_key = "ffi.Shape";
+      *type_index = kTVMFFIShape;
       *data = tether_any_object(arr);
       return 0;
     }
@@ -262,12 +345,14 @@ static int tether__gw_leaf_data(tether_gwriter* w, const TVMFFIAny* v, const cha
     return tether_raise("RuntimeError", "%s: Cannot serialize type `%s`", w->who,
                         tether_any_type_key(v));
   }
-  *type_key = tether_any_type_key(v);
-  TVMFFIObject* hook = tether__graph_hook("__data_to_json__", v->v_obj->type_index);
-  if (hook != NULL) {
-    if (TVMFFIFunctionCall(hook, (TVMFFIAny*)v, 1, data) != 0) {
+  *type_index = v->v_obj->type_index;
+  const tether_gtype* t = tether__gcache_get(&w->cache, *type_index);
+  if (t == NULL) return -1;
+  if (t->to_json != NULL) {
+    if (TVMFFIFunctionCall(t->to_json, (TVMFFIAny*)v, 1, data) != 0) {
       char context[200];
-      snprintf(context, sizeof(context), "%s: `%s.__data_to_json__`", w->who, *type_key);
+      snprintf(context, sizeof(context), "%s: `%s.__data_to_json__`", w->who,
+               tether_any_type_key(v));
       return tether__error_add_context(context);
     }
     return 0;
@@ -278,7 +363,9 @@ static int tether__gw_leaf_data(tether_gwriter* w, const TVMFFIAny* v, const cha
 /* Starts listing the children of `v` (borrowed; the frame keeps its own reference). */
 static int tether__gw_push(tether_gwriter* w, const TVMFFIAny* v) {
   TVMFFIAny addr = tether__graph_addr(v->v_obj);
-  if (tether__map_get(w->active, &addr) != NULL) {
+  bool check = v->type_index == kTVMFFIList || v->type_index == kTVMFFIDict ||
+               w->num_frames >= TETHER_GRAPH_CHECK_DEPTH;
+  if (check && tether__map_get(w->active, &addr) != NULL) {
     if (v->type_index == kTVMFFIList || v->type_index == kTVMFFIDict) {
       return tether_raise("ValueError", "%s: Cycle detected during serialization: a %s contains "
                           "itself", w->who, v->type_index == kTVMFFIList ? "List" : "Dict");
@@ -293,21 +380,18 @@ static int tether__gw_push(tether_gwriter* w, const TVMFFIAny* v) {
            : (t == kTVMFFIMap || t == kTVMFFIDict) ? TETHER_GRAPH_MAP
                                                    : TETHER_GRAPH_OBJ;
   if (f.kind == TETHER_GRAPH_OBJ) {
-    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(v->v_obj->type_index);
-    if (info == NULL || !tether__graph_has_creator(info)) {
+    const tether_gtype* gt = tether__gcache_get(&w->cache, v->v_obj->type_index);
+    if (gt == NULL) return -1;
+    if (!gt->creatable) {
       return tether_raise("TypeError", "%s: Type `%s` does not support ToJSONGraph (no native "
                           "creator or __ffi_new__ type attr)", w->who, tether_any_type_key(v));
     }
-    if (tether__graph_fields(info, &f.fields, &f.num_fields) != 0) return -1;
-    if (tether__map_new(kTVMFFIMap, f.num_fields, &f.fields_data) != 0) {
-      free(f.fields);
-      return -1;
-    }
+    f.type_index = v->v_obj->type_index;
+    if (tether__map_new(kTVMFFIMap, gt->num_fields, &f.fields_data) != 0) return -1;
   }
   TVMFFIAny yes = tether_any_bool(true);
   if (!tether__json_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1, sizeof(f)) ||
-      tether__map_set(w->active, &addr, &yes) != 0) {
-    free(f.fields);
+      (check && tether__map_set(w->active, &addr, &yes) != 0)) {
     TVMFFIObjectDecRef(f.fields_data);
     TVMFFIErrorMoveFromRaised(NULL);
     return tether__gw_oom(w);
@@ -325,15 +409,15 @@ static int tether__gw_visit(tether_gwriter* w, const TVMFFIAny* v, int64_t* inde
     *index = known->v_int64;
     return 0;
   }
-  const char* type_key = NULL;
+  int32_t type_index = kTVMFFINone;
   TVMFFIAny data;
-  int rc = tether__gw_leaf_data(w, v, &type_key, &data);
+  int rc = tether__gw_leaf_data(w, v, &type_index, &data);
   if (rc < 0) return -1;
   if (rc == 1) {
     *index = -1;
     return tether__gw_push(w, v);
   }
-  return tether__gw_add(w, v, type_key, v->type_index == kTVMFFINone ? NULL : &data, index);
+  return tether__gw_add(w, v, type_index, v->type_index == kTVMFFINone ? NULL : &data, index);
 }
 
 static void tether__gw_frame_free(tether_gw_frame* f) {
@@ -341,7 +425,6 @@ static void tether__gw_frame_free(tether_gw_frame* f) {
   for (int64_t i = 0; i < f->num_indices; ++i) tether_any_release(&f->indices[i]);
   free(f->indices);
   TVMFFIObjectDecRef(f->fields_data);
-  free(f->fields);
 }
 
 /* The value of an inline field as JSON: null, a bool, an int, a float or a dtype string. */
@@ -366,9 +449,8 @@ static int tether__gw_inline(tether_gwriter* w, const TVMFFIAny* v, const TVMFFI
 /* Records a finished child's index in the frame. */
 static int tether__gw_deliver(tether_gwriter* w, tether_gw_frame* f, int64_t index) {
   if (f->kind == TETHER_GRAPH_OBJ) {
-    const TVMFFIFieldInfo* fi = f->fields[f->pos - 1];
     TVMFFIAny name, idx = tether_any_int(index);
-    if (tether_any_str(fi->name.data, fi->name.size, &name) != 0) return -1;
+    tether_any_copy(&w->cache.types[f->type_index].names[f->pos - 1], &name);
     return tether__map_set_steal(f->fields_data, &name, &idx);
   }
   if (!tether__json_grow((void**)&f->indices, &f->cap_indices, f->num_indices + 1,
@@ -399,8 +481,10 @@ static int tether__gw_step(tether_gwriter* w, int64_t* done_index) {
       f->at_value = !f->at_value;
     }
   } else {
-    while (child == NULL && f->pos < f->num_fields) {
-      const TVMFFIFieldInfo* fi = f->fields[f->pos++];
+    const tether_gtype* t = &w->cache.types[f->type_index];
+    while (child == NULL && f->pos < t->num_fields) {
+      const TVMFFIAny* field_name = &t->names[f->pos];
+      const TVMFFIFieldInfo* fi = t->fields[f->pos++];
       tether_any_release(&owned);
       if (tether_field_get(obj, fi, &owned) != 0) return -1;
       if (!tether__graph_inline_field(fi->field_static_type_index)) {
@@ -413,8 +497,8 @@ static int tether__gw_step(tether_gwriter* w, int64_t* done_index) {
         return -1;
       }
       tether_any_release(&owned);
-      if (tether_any_str(fi->name.data, fi->name.size, &name) != 0 ||
-          tether__map_set_steal(f->fields_data, &name, &value) != 0) {
+      tether_any_copy(field_name, &name);
+      if (tether__map_set_steal(f->fields_data, &name, &value) != 0) {
         tether_any_release(&value);
         return -1;
       }
@@ -444,7 +528,7 @@ static int tether__gw_step(tether_gwriter* w, int64_t* done_index) {
   --w->num_frames;
   TVMFFIAny addr = tether__graph_addr(obj);
   tether__map_erase(w->active, &addr);
-  int rc = tether__gw_add(w, &done.value, tether_any_type_key(&done.value), &data, done_index);
+  int rc = tether__gw_add(w, &done.value, obj->type_index, &data, done_index);
   tether__gw_frame_free(&done);
   return rc;
 }
@@ -507,6 +591,7 @@ static int tether__to_json_graph(const char* who, const TVMFFIAny* value, const 
   free(w.nodes);
   TVMFFIObjectDecRef(w.memo);
   TVMFFIObjectDecRef(w.active);
+  tether__gcache_free(&w.cache);
   TVMFFIObjectDecRef(doc);
   TVMFFIObjectDecRef(nodes);
   tether_any_release(&root);
@@ -539,6 +624,7 @@ typedef struct {
   tether_gr_frame* frames;
   int64_t num_frames;
   int64_t cap_frames;
+  tether_gcache cache;
 } tether_greader;
 
 /* The value under `key` in the JSON object `map`, borrowed, or NULL. */
@@ -621,12 +707,6 @@ static int tether__gr_ints(tether_greader* r, int64_t i, const tether_gr_node* n
   return 0;
 }
 
-/* true if objects of this type are read by their `__data_from_json__` hook. */
-static bool tether__gr_custom(int32_t type_index) {
-  return type_index >= kTVMFFIStaticObjectBegin &&
-         tether__graph_hook("__data_from_json__", type_index) != NULL;
-}
-
 static bool tether__gr_container(int32_t t) {
   return t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict;
 }
@@ -649,22 +729,19 @@ static int tether__gr_kids(tether_greader* r, int64_t i, int64_t** kids, int64_t
     }
     return 0;
   }
-  if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape ||
-      tether__gr_custom(t)) {
+  if (t < kTVMFFIStaticObjectBegin || t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape) {
     return 0;
   }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
-  if (info == NULL) return tether_raise("ValueError", "%s: node %" PRId64 ": no type info", r->who, i);
+  const tether_gtype* gt = tether__gcache_get(&r->cache, t);
+  if (gt == NULL) return -1;
+  if (gt->from_json != NULL) return 0;
   if (!tether__gr_is(node.data, kTVMFFIMap)) return tether__gr_expect(r, i, &node, "an object");
-  const TVMFFIFieldInfo** fields = NULL;
-  int32_t num_fields = 0;
-  if (tether__graph_fields(info, &fields, &num_fields) != 0) return -1;
-  int64_t* out = malloc(sizeof(int64_t) * (size_t)(num_fields > 0 ? num_fields : 1));
+  int64_t* out = malloc(sizeof(int64_t) * (size_t)(gt->num_fields > 0 ? gt->num_fields : 1));
   int rc = out == NULL ? tether_raise("MemoryError", "%s: out of memory", r->who) : 0;
-  for (int32_t k = 0; rc == 0 && k < num_fields; ++k) {
-    const TVMFFIFieldInfo* fi = fields[k];
+  for (int32_t k = 0; rc == 0 && k < gt->num_fields; ++k) {
+    const TVMFFIFieldInfo* fi = gt->fields[k];
     if (tether__graph_inline_field(fi->field_static_type_index)) continue;
-    const TVMFFIAny* ref = tether__gr_get(node.data->v_obj, fi->name.data, fi->name.size);
+    const TVMFFIAny* ref = tether__map_get(node.data->v_obj, &gt->names[k]);
     if (ref == NULL) continue;
     if (ref->type_index != kTVMFFIInt) {
       rc = tether_raise("ValueError", "%s: node %" PRId64 " (`%.*s`): field `%.*s` must be a "
@@ -675,7 +752,6 @@ static int tether__gr_kids(tether_greader* r, int64_t i, int64_t** kids, int64_t
     }
     out[(*n)++] = ref->v_int64;
   }
-  free(fields);
   if (rc != 0) {
     free(out);
     *n = 0;
@@ -720,20 +796,18 @@ static int tether__gr_field(tether_greader* r, TVMFFIObject* obj, const TVMFFIFi
 /* An object from its fields' JSON. */
 static int tether__gr_object(tether_greader* r, int64_t i, const tether_gr_node* n,
                              TVMFFIAny* out) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(n->type_index);
-  if (!tether__graph_has_creator(info)) {
+  const tether_gtype* gt = tether__gcache_get(&r->cache, n->type_index);
+  if (gt == NULL) return -1;
+  if (!gt->creatable) {
     return tether_raise("TypeError", "%s: node %" PRId64 ": type `%.*s` cannot be created from "
                         "a JSON graph (no creator, __ffi_new__ or __data_from_json__)", r->who, i,
                         (int)n->type_key.size, n->type_key.data);
   }
-  const TVMFFIFieldInfo** fields = NULL;
-  int32_t num_fields = 0;
   TVMFFIObjectHandle obj = NULL;
-  if (tether__graph_fields(info, &fields, &num_fields) != 0) return -1;
-  int rc = tether__graph_create(info, &obj);
-  for (int32_t k = 0; rc == 0 && k < num_fields; ++k) {
-    const TVMFFIFieldInfo* fi = fields[k];
-    const TVMFFIAny* v = tether__gr_get(n->data->v_obj, fi->name.data, fi->name.size);
+  int rc = tether__graph_create(gt->info, &obj);
+  for (int32_t k = 0; rc == 0 && k < gt->num_fields; ++k) {
+    const TVMFFIFieldInfo* fi = gt->fields[k];
+    const TVMFFIAny* v = tether__map_get(n->data->v_obj, &gt->names[k]);
     if (v != NULL) {
       rc = tether__gr_field(r, obj, fi, v);
     } else if (fi->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
@@ -751,7 +825,6 @@ static int tether__gr_object(tether_greader* r, int64_t i, const tether_gr_node*
       tether__error_add_context(context);
     }
   }
-  free(fields);
   if (rc != 0) {
     TVMFFIObjectDecRef(obj);
     return -1;
@@ -868,9 +941,10 @@ static int tether__gr_build(tether_greader* r, const tether_gr_frame* f, TVMFFIA
     return tether_raise("ValueError", "%s: node %" PRId64 ": type `%.*s` cannot be read from a "
                         "JSON graph", r->who, i, (int)n.type_key.size, n.type_key.data);
   }
-  TVMFFIObject* hook = tether__graph_hook("__data_from_json__", n.type_index);
-  if (hook != NULL) {
-    if (TVMFFIFunctionCall(hook, (TVMFFIAny*)d, 1, out) != 0) {
+  const tether_gtype* gt = tether__gcache_get(&r->cache, n.type_index);
+  if (gt == NULL) return -1;
+  if (gt->from_json != NULL) {
+    if (TVMFFIFunctionCall(gt->from_json, (TVMFFIAny*)d, 1, out) != 0) {
       char context[200];
       snprintf(context, sizeof(context), "%s: node %" PRId64 " (`%.*s.__data_from_json__`)",
                r->who, i, (int)n.type_key.size, n.type_key.data);
@@ -949,6 +1023,7 @@ static int tether__from_json_graph(const char* who, const TVMFFIAny* graph, TVMF
   for (int64_t i = 0; r.decoded != NULL && i < r.num_nodes; ++i) tether_any_release(&r.decoded[i]);
   free(r.decoded);
   free(r.state);
+  tether__gcache_free(&r.cache);
   return rc == 0 ? 0 : tether__error_add_context(who);
 }
 
