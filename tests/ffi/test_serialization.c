@@ -528,6 +528,20 @@ static void test_graph_malformed(void) {
   TVMFFIObjectDecRef(list);
 }
 
+static void test_graph_object_cycle(void) {
+  /* an object whose field refers back to it (through an Any field): found, not followed
+   * forever */
+  TVMFFIAny p = new_point(point_index, 1, "self", NULL, tether_any_none());
+  ser_point_t* pt = (ser_point_t*)p.v_obj;
+  tether_any_copy(&p, &pt->payload);
+  TVMFFIAny out = tether_any_none();
+  CHECK_RAISED(tether_to_json_graph(&p, NULL, &out), "ValueError",
+               "a `ser.Point` refers back to itself");
+  CHECK_EQ_INT(out.type_index, kTVMFFINone);
+  tether_any_release(&pt->payload);
+  tether_any_release(&p);
+}
+
 static void test_graph_deep(void) {
   /* A chain of Arrays and of objects, 20,000 deep, both ways (nothing recurses). */
   const int depth = 20000;
@@ -636,5 +650,6 @@ TEST_MAIN(TEST_CASE(test_graph_scalars_and_containers_as_upstream),
           TEST_CASE(test_graph_shared_references), TEST_CASE(test_graph_every_container_round_trips),
           TEST_CASE(test_graph_reflected_objects), TEST_CASE(test_graph_reading_fields),
           TEST_CASE(test_graph_custom_encoding), TEST_CASE(test_graph_tensor_encoding),
-          TEST_CASE(test_graph_malformed), TEST_CASE(test_graph_deep),
+          TEST_CASE(test_graph_malformed), TEST_CASE(test_graph_object_cycle),
+          TEST_CASE(test_graph_deep),
           TEST_CASE(test_graph_out_of_memory), TEST_CASE(test_graph_globals))
