@@ -10,7 +10,8 @@
  * first); a value equal (tether_any_equal) to one already listed reuses its index.
  *
  * Neither direction recurses.  The writer keeps a stack of containers and objects whose
- * children are being listed (a value met again while still on that stack is a cycle);
+ * children are being listed (a value met again while still on that stack is a cycle:
+ * checked for Lists and Dicts, and for everything past TETHER_GRAPH_CHECK_DEPTH levels);
  * the reader keeps a stack of nodes whose children are being decoded, with a state per
  * node (not started, on the stack, done), so that a reference back to a node on the
  * stack is reported as a cycle.
@@ -220,7 +221,6 @@ typedef struct {
   TVMFFIAny value; /* owned: the container or object whose children are being listed */
   int kind;
   int64_t pos;  /* next item / map position / field */
-  int64_t next_pos; /* MAP: the position after the current entry */
   bool at_value;    /* MAP: the current entry's key is listed, its value is next */
   TVMFFIAny* indices; /* SEQ/MAP: the children's node indices (ints) so far */
   int64_t num_indices;
