@@ -102,6 +102,9 @@ TETHER_API int tether_field_get(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f
 TETHER_API int tether_field_set(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field,
                                 const TVMFFIAny* value);
 
+/* Writes a field's default (HasDefault): its default value, or what its default factory
+ * (DefaultFromFactory) returns, checked as by tether_field_set. */
+TETHER_API int tether_field_set_default(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field);
 /* New zeroed object of a reflected type (metadata total_size), whose deleter releases
  * every owning field of tether kinds (own and inherited).  *out: new reference. */
 TETHER_API int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandle* out);

@@ -53,7 +53,9 @@
   X(access_path)             \
   X(structural)              \
   X(recursive)               \
-  X(repr)
+  X(repr)                   \
+  X(json)                    \
+  X(serialization)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \

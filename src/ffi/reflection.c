@@ -601,7 +601,7 @@ static int tether__collect_cb(const TVMFFIFieldInfo* f, void* ctx) {
   return 0;
 }
 
-static int tether__set_default(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f) {
+int tether_field_set_default(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f) {
   if (!(f->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
     return tether_field_set(obj, f, &f->default_value_or_factory);
   }
@@ -692,7 +692,7 @@ static int tether__make_object_from_packed_args(void* self, const TVMFFIAny* arg
                    f->name.data, (int)info->type_key.size, info->type_key.data);
       goto fail;
     }
-    if (tether__set_default(obj, f) != 0) goto fail;
+    if (tether_field_set_default(obj, f) != 0) goto fail;
   }
   free(fields.items);
   free(is_set);
@@ -807,7 +807,7 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
                    key, (int)f->name.size, f->name.data);
       goto fail;
     }
-    if (tether__set_default(obj, f) != 0) goto fail;
+    if (tether_field_set_default(obj, f) != 0) goto fail;
   }
   free(all.items);
   free(is_set);

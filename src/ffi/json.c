@@ -1,0 +1,799 @@
+/*
+ * json.c -- JSON text read into and written from JSON values (None, bool, int, float,
+ * strings, ffi.Array, ffi.Map; see <tether/json.h>), base64, and the globals
+ * ffi.json.Parse and ffi.json.Stringify.
+ *
+ * The reader accepts what tvm-ffi's reader accepts and reports errors with the same texts
+ * and positions (Python's json module wording): a number is the longest run of
+ * [0-9eE+-.]; without '.', 'e' or 'E' it is an int when it fits int64, otherwise a
+ * double (an out-of-range double is an error; a subnormal one is kept, which tvm-ffi
+ * rejects, so that every double the writer prints reads back); NaN, Infinity and -Infinity are literals;
+ * strings are copied byte for byte except escapes (\uXXXX and surrogate pairs become
+ * UTF-8); control characters below 0x20 must be escaped.  Duplicate object keys keep the
+ * first key's position and the last value.
+ *
+ * Neither direction recurses: the reader keeps the open containers on a frame stack and
+ * the finished values on a value stack; the writer keeps a stack of containers being
+ * written.  Depth is limited only by memory.
+ */
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include <tether/container.h>
+#include <tether/json.h>
+
+#include "internal.h"
+#include "error.h"
+#include "json.h"
+#include "map.h"
+
+/* ---- growable buffers ------------------------------------------------------------------ */
+
+typedef struct {
+  char* data;
+  size_t len;
+  size_t cap;
+  bool oom;
+} tether_jbuf;
+
+static bool tether__jbuf_reserve(tether_jbuf* b, size_t extra) {
+  if (b->oom) return false;
+  if (extra <= b->cap - b->len) return true;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap - b->len < extra) {
+    if (cap > SIZE_MAX / 2) {
+      b->oom = true;
+      return false;
+    }
+    cap *= 2;
+  }
+  char* data = realloc(b->data, cap);
+  if (data == NULL) {
+    b->oom = true;
+    return false;
+  }
+  b->data = data;
+  b->cap = cap;
+  return true;
+}
+
+static void tether__jbuf_put(tether_jbuf* b, const char* s, size_t n) {
+  if (n == 0 || !tether__jbuf_reserve(b, n)) return;
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+}
+
+static void tether__jbuf_putc(tether_jbuf* b, char c) {
+  if (!tether__jbuf_reserve(b, 1)) return;
+  b->data[b->len++] = c;
+}
+
+bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
+  if (need <= *cap) return true;
+  int64_t n = *cap ? *cap : 16;
+  while (n < need) n *= 2;
+  if ((uint64_t)n > SIZE_MAX / elem) return false;
+  void* p = realloc(*items, (size_t)n * elem);
+  if (p == NULL) return false;
+  *items = p;
+  *cap = n;
+  return true;
+}
+
+/* ---- the reader ------------------------------------------------------------------------ */
+
+typedef struct {
+  const char* begin;
+  const char* cur;
+  const char* end;
+  /* Lines are counted where whitespace is skipped (a newline cannot occur elsewhere in
+   * valid text); an error's column is measured from line_begin. */
+  const char* line_begin;
+  int64_t line;
+  /* The first error: its reason and where it was found. */
+  const char* reason;
+  int64_t err_line;
+  int64_t err_column;
+  int64_t err_char;
+  bool oom;
+  tether_jbuf scratch; /* unescaped string bytes, number text */
+  TVMFFIAny* values;   /* finished values not yet in a container */
+  int64_t num_values;
+  int64_t cap_values;
+  struct tether_jframe {
+    int64_t start; /* first of this container's items on the value stack */
+    bool is_object;
+  } * frames;
+  int64_t num_frames;
+  int64_t cap_frames;
+} tether_jparser;
+
+enum { TETHER_JSON_FAIL = -1, TETHER_JSON_OK = 0 };
+
+static int tether__jp_error_at(tether_jparser* p, const char* pos, const char* reason) {
+  if (p->reason == NULL) {
+    p->reason = reason;
+    p->err_line = p->line;
+    p->err_column = (int64_t)(pos - p->line_begin) + 1;
+    p->err_char = (int64_t)(pos - p->begin);
+  }
+  return TETHER_JSON_FAIL;
+}
+
+static int tether__jp_error(tether_jparser* p, const char* reason) {
+  return tether__jp_error_at(p, p->cur, reason);
+}
+
+static int tether__jp_oom(tether_jparser* p) {
+  p->oom = true;
+  return TETHER_JSON_FAIL;
+}
+
+static int tether__jp_peek(const tether_jparser* p) {
+  return p->cur != p->end ? (int)(unsigned char)*p->cur : -1;
+}
+
+static void tether__jp_skip_spaces(tether_jparser* p) {
+  while (p->cur != p->end) {
+    char c = *p->cur;
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+    if (c == '\n') {
+      ++p->line;
+      p->line_begin = p->cur + 1;
+    }
+    ++p->cur;
+  }
+}
+
+/* Consumes `lit` if the text continues with it; on a mismatch the position is wherever
+ * the comparison stopped (callers report the error at the token's start). */
+static bool tether__jp_match(tether_jparser* p, const char* lit) {
+  for (; *lit != '\0'; ++lit, ++p->cur) {
+    if (p->cur == p->end || *p->cur != *lit) return false;
+  }
+  return true;
+}
+
+static int tether__jp_push(tether_jparser* p, TVMFFIAny v) {
+  if (!tether__json_grow((void**)&p->values, &p->cap_values, p->num_values + 1,
+                          sizeof(TVMFFIAny))) {
+    tether_any_release(&v);
+    return tether__jp_oom(p);
+  }
+  p->values[p->num_values++] = v;
+  return TETHER_JSON_OK;
+}
+
+static bool tether__jp_hex4(tether_jparser* p, int32_t* out) {
+  int32_t r = 0;
+  for (int i = 0; i < 4; ++i, ++p->cur) {
+    if (p->cur == p->end) return false;
+    int c = (unsigned char)*p->cur;
+    if (c >= '0' && c <= '9') {
+      c -= '0';
+    } else if (c >= 'a' && c <= 'f') {
+      c -= 'a' - 10;
+    } else if (c >= 'A' && c <= 'F') {
+      c -= 'A' - 10;
+    } else {
+      return false;
+    }
+    r = r * 16 + c;
+  }
+  *out = r;
+  return true;
+}
+
+static void tether__jp_put_utf8(tether_jbuf* b, int32_t cp) {
+  char u[4];
+  size_t n;
+  if (cp < 0x80) {
+    u[0] = (char)cp;
+    n = 1;
+  } else if (cp < 0x800) {
+    u[0] = (char)(0xC0 | (cp >> 6));
+    u[1] = (char)(0x80 | (cp & 0x3F));
+    n = 2;
+  } else if (cp < 0x10000) {
+    u[0] = (char)(0xE0 | (cp >> 12));
+    u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    u[2] = (char)(0x80 | (cp & 0x3F));
+    n = 3;
+  } else {
+    u[0] = (char)(0xF0 | (cp >> 18));
+    u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    u[3] = (char)(0x80 | (cp & 0x3F));
+    n = 4;
+  }
+  tether__jbuf_put(b, u, n);
+}
+
+/* One escape sequence; p->cur is just past the backslash. */
+static int tether__jp_escape(tether_jparser* p) {
+  static const char from[] = "\"\\/bfnrt";
+  static const char to[] = "\"\\/\b\f\n\r\t";
+  int c = tether__jp_peek(p);
+  const char* hit = c > 0 ? strchr(from, c) : NULL;
+  if (hit != NULL) {
+    ++p->cur;
+    tether__jbuf_putc(&p->scratch, to[hit - from]);
+    return TETHER_JSON_OK;
+  }
+  if (c != 'u') return tether__jp_error(p, "Invalid \\escape");
+  const char* esc = p->cur++;
+  int32_t first, second, cp;
+  if (!tether__jp_hex4(p, &first)) return tether__jp_error_at(p, esc, "Invalid \\uXXXX escape");
+  if (first >= 0xD800 && first <= 0xDFFF) {
+    static const char pair[] = "Invalid surrogate pair of \\uXXXX escapes";
+    if (first >= 0xDC00 || !tether__jp_match(p, "\\u")) return tether__jp_error_at(p, esc, pair);
+    esc = p->cur;
+    if (!tether__jp_hex4(p, &second)) {
+      return tether__jp_error_at(p, esc, "Invalid \\uXXXX escape");
+    }
+    if (second < 0xDC00 || second > 0xDFFF) return tether__jp_error_at(p, esc, pair);
+    cp = ((first - 0xD800) << 10) + (second - 0xDC00) + 0x10000;
+  } else {
+    cp = first;
+  }
+  tether__jp_put_utf8(&p->scratch, cp);
+  return TETHER_JSON_OK;
+}
+
+/* A string token; p->cur is at its opening quote. */
+static int tether__jp_string(tether_jparser* p) {
+  const char* start = p->cur++;
+  const char* s = p->cur;
+  while (s != p->end && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20) ++s;
+  TVMFFIAny v;
+  if (s != p->end && *s == '"') { /* no escapes: one copy */
+    if (tether_any_str(p->cur, (size_t)(s - p->cur), &v) != 0) return tether__jp_oom(p);
+    p->cur = s + 1;
+    return tether__jp_push(p, v);
+  }
+  p->scratch.len = 0;
+  tether__jbuf_put(&p->scratch, p->cur, (size_t)(s - p->cur));
+  p->cur = s;
+  while (p->cur != p->end) {
+    unsigned char c = (unsigned char)*p->cur;
+    if (c < 0x20) return tether__jp_error(p, "Invalid control character at");
+    if (c == '"') {
+      ++p->cur;
+      if (p->scratch.oom) return tether__jp_oom(p);
+      if (tether_any_str(p->scratch.data, p->scratch.len, &v) != 0) return tether__jp_oom(p);
+      return tether__jp_push(p, v);
+    }
+    if (c == '\\') {
+      ++p->cur;
+      if (tether__jp_escape(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+    } else {
+      tether__jbuf_putc(&p->scratch, (char)c);
+      ++p->cur;
+    }
+  }
+  return tether__jp_error_at(p, start, "Unterminated string starting at");
+}
+
+/* A number, or NaN / Infinity / -Infinity; p->cur is at its first character. */
+static int tether__jp_number(tether_jparser* p) {
+  const char* start = p->cur;
+  bool negative = false;
+  if (*p->cur == '-') {
+    negative = true;
+    ++p->cur;
+  }
+  int c = tether__jp_peek(p);
+  if (c == 'I' || (c == 'N' && !negative)) {
+    if (!tether__jp_match(p, c == 'I' ? "Infinity" : "NaN")) {
+      return tether__jp_error_at(p, start, "Expecting value");
+    }
+    double d = c == 'N' ? NAN : (negative ? -INFINITY : INFINITY);
+    return tether__jp_push(p, tether_any_float(d));
+  }
+  bool maybe_int = true;
+  while (p->cur != p->end) {
+    char ch = *p->cur;
+    if (!((ch >= '0' && ch <= '9') || ch == 'e' || ch == 'E' || ch == '+' || ch == '-' ||
+          ch == '.')) {
+      break;
+    }
+    if (ch == '.' || ch == 'e' || ch == 'E') maybe_int = false;
+    ++p->cur;
+  }
+  if (p->cur == start) return tether__jp_error(p, "Expecting value");
+  p->scratch.len = 0;
+  tether__jbuf_put(&p->scratch, start, (size_t)(p->cur - start));
+  tether__jbuf_putc(&p->scratch, '\0');
+  if (p->scratch.oom) return tether__jp_oom(p);
+  const char* text = p->scratch.data;
+  const char* text_end = text + (p->cur - start);
+  char* stop;
+  if (maybe_int) {
+    errno = 0;
+    intmax_t i = strtoimax(text, &stop, 10);
+    if (errno == 0 && stop == text_end && i >= INT64_MIN && i <= INT64_MAX) {
+      return tether__jp_push(p, tether_any_int((int64_t)i));
+    }
+  }
+  errno = 0;
+  double d = strtod(text, &stop);
+  /* A subnormal result is exact enough to keep (the writer prints them); an overflow, or
+   * an underflow to zero, is an error as in tvm-ffi. */
+  bool subnormal = errno == ERANGE && d != 0 && fabs(d) < DBL_MIN;
+  if ((errno != 0 && !subnormal) || stop != text_end) {
+    return tether__jp_error_at(p, start, "Expecting value");
+  }
+  return tether__jp_push(p, tether_any_float(d));
+}
+
+/* A scalar value starting at p->cur (not whitespace, not '[' or '{'). */
+static int tether__jp_scalar(tether_jparser* p) {
+  static const struct {
+    char first;
+    const char* rest;
+  } literals[] = {{'t', "rue"}, {'f', "alse"}, {'n', "ull"}};
+  int c = tether__jp_peek(p);
+  if (c == -1) return tether__jp_error(p, "Expecting value");
+  if (c == '"') return tether__jp_string(p);
+  for (size_t i = 0; i < sizeof(literals) / sizeof(literals[0]); ++i) {
+    if (c != literals[i].first) continue;
+    const char* start = p->cur++;
+    if (!tether__jp_match(p, literals[i].rest)) return tether__jp_error_at(p, start, "Expecting value");
+    TVMFFIAny v = i == 0 ? tether_any_bool(true) : i == 1 ? tether_any_bool(false) : tether_any_none();
+    return tether__jp_push(p, v);
+  }
+  return tether__jp_number(p);
+}
+
+static int tether__jp_open(tether_jparser* p, bool is_object) {
+  if (!tether__json_grow((void**)&p->frames, &p->cap_frames, p->num_frames + 1,
+                          sizeof(p->frames[0]))) {
+    return tether__jp_oom(p);
+  }
+  p->frames[p->num_frames].start = p->num_values;
+  p->frames[p->num_frames].is_object = is_object;
+  ++p->num_frames;
+  return TETHER_JSON_OK;
+}
+
+/* Closes the innermost container: its items (key/value pairs for an object) leave the
+ * value stack and the new Array or Map takes their place. */
+static int tether__jp_close(tether_jparser* p) {
+  struct tether_jframe f = p->frames[--p->num_frames];
+  int64_t n = p->num_values - f.start;
+  TVMFFIAny* items = p->values + f.start;
+  TVMFFIObjectHandle obj = NULL;
+  p->num_values = f.start;
+  if (!f.is_object) {
+    if (tether_array_new_steal(items, n, &obj) != 0) return tether__jp_oom(p);
+  } else {
+    TVMFFIObject* map = NULL;
+    int rc = tether__map_new(kTVMFFIMap, n / 2, &map);
+    for (int64_t i = 0; i < n; i += 2) {
+      if (rc == 0) {
+        rc = tether__map_set_steal(map, &items[i], &items[i + 1]);
+      } else {
+        tether_any_release(&items[i]);
+        tether_any_release(&items[i + 1]);
+      }
+    }
+    if (rc != 0) {
+      TVMFFIObjectDecRef(map);
+      return tether__jp_oom(p);
+    }
+    obj = map;
+  }
+  return tether__jp_push(p, tether_any_object(obj));
+}
+
+/* An object key and its ':' delimiter; p->cur is at the key's first character. */
+static int tether__jp_key(tether_jparser* p) {
+  if (tether__jp_peek(p) != '"') return tether__jp_error(p, "Expecting property name enclosed in double quotes");
+  if (tether__jp_string(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+  tether__jp_skip_spaces(p);
+  if (tether__jp_peek(p) != ':') return tether__jp_error(p, "Expecting ':' delimiter");
+  ++p->cur;
+  return TETHER_JSON_OK;
+}
+
+/* The whole document.  States: `value` needs a value next; `after` has just finished one
+ * and looks at what the innermost open container expects. */
+static int tether__jp_document(tether_jparser* p) {
+value:
+  tether__jp_skip_spaces(p);
+  if (tether__jp_peek(p) == '[' || tether__jp_peek(p) == '{') {
+    bool is_object = *p->cur == '{';
+    ++p->cur;
+    tether__jp_skip_spaces(p);
+    int c = tether__jp_peek(p);
+    if (c == -1) {
+      return tether__jp_error(p, is_object ? "Expecting property name enclosed in double quotes"
+                                           : "Expecting value");
+    }
+    if (tether__jp_open(p, is_object) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+    if (c == (is_object ? '}' : ']')) {
+      ++p->cur;
+      if (tether__jp_close(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+      goto after;
+    }
+    if (!is_object) goto value;
+    if (tether__jp_key(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+    goto value;
+  }
+  if (tether__jp_scalar(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+after:
+  if (p->num_frames == 0) {
+    tether__jp_skip_spaces(p);
+    if (p->cur != p->end) return tether__jp_error(p, "Extra data");
+    return TETHER_JSON_OK;
+  }
+  tether__jp_skip_spaces(p);
+  bool is_object = p->frames[p->num_frames - 1].is_object;
+  int c = tether__jp_peek(p);
+  if (c == (is_object ? '}' : ']')) {
+    ++p->cur;
+    if (tether__jp_close(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+    goto after;
+  }
+  if (c != ',') return tether__jp_error(p, "Expecting ',' delimiter");
+  ++p->cur;
+  tether__jp_skip_spaces(p);
+  /* Input ending right after a comma: tvm-ffi reports it without a specific reason. */
+  if (p->cur == p->end) return tether__jp_error(p, "Syntax error near");
+  if (!is_object) goto value;
+  if (tether__jp_key(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+  goto value;
+}
+
+int tether__json_parse(const char* who, const char* text, size_t len, TVMFFIAny* out,
+                       TVMFFIAny* error_msg) {
+  if (out == NULL || (text == NULL && len != 0)) {
+    return tether_raise("ValueError", "%s: argument `%s` must not be NULL", who,
+                        out == NULL ? "out" : "text");
+  }
+  *out = tether_any_none();
+  if (error_msg != NULL) *error_msg = tether_any_none();
+  tether_jparser p;
+  memset(&p, 0, sizeof(p));
+  p.begin = p.cur = p.line_begin = text != NULL ? text : "";
+  p.end = p.begin + len;
+  p.line = 1;
+  int rc = tether__jp_document(&p);
+  int result = 0;
+  if (rc == TETHER_JSON_OK) {
+    *out = p.values[0];
+    p.num_values = 0;
+  } else if (p.oom) {
+    result = tether_raise("MemoryError", "%s: out of memory", who);
+  } else {
+    char msg[160];
+    int n = snprintf(msg, sizeof(msg), "%s: line %" PRId64 " column %" PRId64 " (char %" PRId64 ")",
+                     p.reason, p.err_line, p.err_column, p.err_char);
+    if (error_msg == NULL) {
+      result = tether_raise("ValueError", "%s: %s", who, msg);
+    } else if (tether_any_str(msg, (size_t)n, error_msg) != 0) {
+      result = -1;
+    }
+  }
+  if (result == 0 && error_msg != NULL && error_msg->type_index == kTVMFFINone) {
+    result = tether_any_str("", 0, error_msg);
+  }
+  for (int64_t i = 0; i < p.num_values; ++i) tether_any_release(&p.values[i]);
+  free(p.values);
+  free(p.frames);
+  free(p.scratch.data);
+  return result;
+}
+
+int tether_json_parse(const char* text, size_t len, TVMFFIAny* out, TVMFFIAny* error_msg) {
+  return tether__json_parse("ffi.json.Parse", text, len, out, error_msg);
+}
+
+/* ---- the writer ------------------------------------------------------------------------ */
+
+typedef struct {
+  tether_jbuf out;
+  int indent;
+  int64_t depth;
+  TVMFFIObject* active; /* Map: the containers being written, keyed by address */
+  struct tether_wframe {
+    TVMFFIObject* obj;
+    int64_t pos;
+    int64_t count;
+  } * frames;
+  int64_t num_frames;
+  int64_t cap_frames;
+} tether_jwriter;
+
+static void tether__jw_string(tether_jbuf* b, const char* s, size_t n) {
+  tether__jbuf_putc(b, '"');
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char c = (unsigned char)s[i];
+    const char* esc = NULL;
+    switch (c) {
+      case '"': esc = "\\\""; break;
+      case '\\': esc = "\\\\"; break;
+      case '/': esc = "\\/"; break;
+      case '\b': esc = "\\b"; break;
+      case '\f': esc = "\\f"; break;
+      case '\n': esc = "\\n"; break;
+      case '\r': esc = "\\r"; break;
+      case '\t': esc = "\\t"; break;
+      default: break;
+    }
+    if (esc != NULL) {
+      tether__jbuf_put(b, esc, 2);
+    } else if (c < 0x20 || c == 0x7f) {
+      char u[8];
+      snprintf(u, sizeof(u), "\\u%04x", (unsigned)c);
+      tether__jbuf_put(b, u, 6);
+    } else {
+      tether__jbuf_putc(b, (char)c);
+    }
+  }
+  tether__jbuf_putc(b, '"');
+}
+
+static void tether__jw_float(tether_jbuf* b, double v) {
+  char text[40];
+  int n;
+  double int_part;
+  if (isnan(v)) {
+    n = snprintf(text, sizeof(text), "NaN");
+  } else if (isinf(v)) {
+    n = snprintf(text, sizeof(text), v < 0 ? "-Infinity" : "Infinity");
+  } else if (fabs(v) < 9007199254740992.0 && modf(v, &int_part) == 0) {
+    /* Integral values keep a ".0" so that they read back as floats. */
+    n = snprintf(text, sizeof(text), "%.1f", int_part);
+  } else {
+    n = snprintf(text, sizeof(text), "%.17g", v);
+  }
+  tether__jbuf_put(b, text, (size_t)n);
+}
+
+static void tether__jw_newline(tether_jwriter* w) {
+  if (w->indent == 0) return;
+  tether__jbuf_putc(&w->out, '\n');
+  int64_t spaces = w->depth * w->indent;
+  if (!tether__jbuf_reserve(&w->out, (size_t)spaces)) return;
+  memset(w->out.data + w->out.len, ' ', (size_t)spaces);
+  w->out.len += (size_t)spaces;
+}
+
+static TVMFFIAny tether__jw_key(const TVMFFIObject* obj) {
+  TVMFFIAny k = tether_any_none();
+  k.type_index = kTVMFFIOpaquePtr;
+  k.v_ptr = (void*)obj;
+  return k;
+}
+
+/* Writes a scalar, or opens a container (pushing a frame). */
+static int tether__jw_value(tether_jwriter* w, const char* who, const TVMFFIAny* v) {
+  TVMFFIByteArray s;
+  switch (v->type_index) {
+    case kTVMFFINone:
+      tether__jbuf_put(&w->out, "null", 4);
+      return 0;
+    case kTVMFFIBool:
+      if (v->v_int64 != 0) {
+        tether__jbuf_put(&w->out, "true", 4);
+      } else {
+        tether__jbuf_put(&w->out, "false", 5);
+      }
+      return 0;
+    case kTVMFFIInt: {
+      char text[24];
+      int n = snprintf(text, sizeof(text), "%" PRId64, v->v_int64);
+      tether__jbuf_put(&w->out, text, (size_t)n);
+      return 0;
+    }
+    case kTVMFFIFloat:
+      tether__jw_float(&w->out, v->v_float64);
+      return 0;
+    case kTVMFFIRawStr:
+    case kTVMFFISmallStr:
+    case kTVMFFIStr:
+      if (!tether_any_get_str(v, &s)) break;
+      tether__jw_string(&w->out, s.data, s.size);
+      return 0;
+    case kTVMFFIArray:
+    case kTVMFFIList:
+    case kTVMFFIMap: {
+      if (v->v_obj == NULL) break;
+      TVMFFIAny key = tether__jw_key(v->v_obj);
+      if (tether__map_get(w->active, &key) != NULL) {
+        return tether_raise("ValueError", "%s: Cycle detected: %s contains itself", who,
+                            tether_any_type_key(v));
+      }
+      TVMFFIAny yes = tether_any_bool(true);
+      if (tether__map_set(w->active, &key, &yes) != 0 ||
+          !tether__json_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1,
+                              sizeof(w->frames[0]))) {
+        TVMFFIErrorMoveFromRaised(NULL);
+        w->out.oom = true;
+        return 0;
+      }
+      w->frames[w->num_frames].obj = v->v_obj;
+      w->frames[w->num_frames].pos = 0;
+      w->frames[w->num_frames].count = 0;
+      ++w->num_frames;
+      ++w->depth;
+      tether__jbuf_putc(&w->out, v->type_index == kTVMFFIMap ? '{' : '[');
+      return 0;
+    }
+    default:
+      break;
+  }
+  return tether_raise("ValueError", "%s: Unsupported type: `%s`", who, tether_any_type_key(v));
+}
+
+static int tether__jw_document(tether_jwriter* w, const char* who, const TVMFFIAny* value) {
+  if (tether__jw_value(w, who, value) != 0) return -1;
+  while (w->num_frames > 0 && !w->out.oom) {
+    struct tether_wframe* f = &w->frames[w->num_frames - 1];
+    TVMFFIObject* obj = f->obj;
+    const TVMFFIAny* item = NULL;
+    const TVMFFIAny* key = NULL;
+    bool is_map = obj->type_index == kTVMFFIMap;
+    if (is_map) {
+      if (!tether__map_next(obj, &f->pos, &key, &item)) item = NULL;
+    } else if (obj->type_index == kTVMFFIArray) {
+      item = tether_array_at(obj, f->pos++);
+    } else {
+      item = tether_list_at(obj, f->pos++);
+    }
+    if (item == NULL) { /* the end of this container */
+      --w->depth;
+      tether__jw_newline(w);
+      tether__jbuf_putc(&w->out, is_map ? '}' : ']');
+      TVMFFIAny k = tether__jw_key(obj);
+      tether__map_erase(w->active, &k);
+      --w->num_frames;
+      continue;
+    }
+    if (f->count++ != 0) tether__jbuf_putc(&w->out, ',');
+    tether__jw_newline(w);
+    if (is_map) {
+      TVMFFIByteArray s;
+      if (!tether_any_get_str(key, &s)) {
+        return tether_raise("ValueError", "%s: Expect key to be string, got `%s`", who,
+                            tether_any_type_key(key));
+      }
+      tether__jw_string(&w->out, s.data, s.size);
+      tether__jbuf_putc(&w->out, ':');
+      if (w->indent != 0) tether__jbuf_putc(&w->out, ' ');
+    }
+    if (tether__jw_value(w, who, item) != 0) return -1;
+  }
+  return 0;
+}
+
+int tether__json_stringify(const char* who, const TVMFFIAny* value, int indent, TVMFFIAny* out) {
+  if (value == NULL || out == NULL) {
+    return tether_raise("ValueError", "%s: argument `%s` must not be NULL", who,
+                        value == NULL ? "value" : "out");
+  }
+  *out = tether_any_none();
+  if (indent < 0) {
+    return tether_raise("ValueError", "%s: indent must not be negative, got %d", who, indent);
+  }
+  tether_jwriter w;
+  memset(&w, 0, sizeof(w));
+  w.indent = indent;
+  int rc = tether__map_new(kTVMFFIMap, 0, &w.active);
+  if (rc == 0) rc = tether__jw_document(&w, who, value);
+  free(w.frames);
+  TVMFFIObjectDecRef(w.active);
+  if (rc == 0 && w.out.oom) rc = tether_raise("MemoryError", "%s: out of memory", who);
+  if (rc == 0) rc = tether_any_str(w.out.data != NULL ? w.out.data : "", w.out.len, out);
+  free(w.out.data);
+  return rc == 0 ? 0 : tether__error_add_context(who);
+}
+
+int tether_json_stringify(const TVMFFIAny* value, int indent, TVMFFIAny* out) {
+  return tether__json_stringify("ffi.json.Stringify", value, indent, out);
+}
+
+/* ---- base64 ---------------------------------------------------------------------------- */
+
+static const char tether__b64_alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+char* tether__base64_encode(const uint8_t* data, size_t n, size_t* out_len) {
+  if (n > (SIZE_MAX - 1) / 4 * 3 - 2) return NULL;
+  size_t len = (n + 2) / 3 * 4;
+  char* text = malloc(len + 1);
+  if (text == NULL) return NULL;
+  char* o = text;
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t w = (uint32_t)data[i] << 16;
+    if (i + 1 < n) w |= (uint32_t)data[i + 1] << 8;
+    if (i + 2 < n) w |= data[i + 2];
+    *o++ = tether__b64_alphabet[(w >> 18) & 63];
+    *o++ = tether__b64_alphabet[(w >> 12) & 63];
+    *o++ = i + 1 < n ? tether__b64_alphabet[(w >> 6) & 63] : '=';
+    *o++ = i + 2 < n ? tether__b64_alphabet[w & 63] : '=';
+  }
+  *o = '\0';
+  *out_len = len;
+  return text;
+}
+
+static int tether__b64_digit(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+int tether__base64_decode(const char* text, size_t n, uint8_t** out, size_t* out_len) {
+  *out = NULL;
+  *out_len = 0;
+  if (n % 4 != 0) return 1;
+  size_t pad = 0;
+  if (n > 0 && text[n - 1] == '=') pad = (n > 1 && text[n - 2] == '=') ? 2 : 1;
+  size_t len = n / 4 * 3 - pad;
+  uint8_t* data = malloc(len > 0 ? len : 1);
+  if (data == NULL) return -1;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i += 4) {
+    bool last = i + 4 == n;
+    uint32_t w = 0;
+    for (size_t k = 0; k < 4; ++k) {
+      int d = tether__b64_digit(text[i + k]);
+      bool padding = last && k >= 4 - pad;
+      if (padding ? text[i + k] != '=' : d < 0) {
+        free(data);
+        return 1;
+      }
+      w = (w << 6) | (uint32_t)(padding ? 0 : d);
+    }
+    uint8_t bytes[3] = {(uint8_t)(w >> 16), (uint8_t)(w >> 8), (uint8_t)w};
+    size_t take = last ? 3 - pad : 3;
+    memcpy(data + o, bytes, take);
+    o += take;
+  }
+  *out = data;
+  *out_len = len;
+  return 0;
+}
+
+/* ---- globals --------------------------------------------------------------------------- */
+
+static int tether__g_json_parse(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "ffi.json.Parse";
+  TVMFFIByteArray text;
+  if (tether_check_nargs(fn, "(0: str) -> Any", n, 1) != 0) return -1;
+  if (tether_arg_str(fn, args, 0, &text) != 0) return -1;
+  return tether__json_parse(fn, text.data, text.size, result, NULL);
+}
+
+static int tether__g_json_stringify(void* self, const TVMFFIAny* args, int32_t n,
+                                    TVMFFIAny* result) {
+  static const char fn[] = "ffi.json.Stringify";
+  int64_t indent = 0;
+  if (tether_check_nargs(fn, "(0: Any, 1: Optional<int>) -> str", n, 2) != 0) return -1;
+  if (args[1].type_index != kTVMFFINone && tether_arg_int(fn, args, 1, &indent) != 0) return -1;
+  if (indent < 0 || indent > 1024) {
+    return tether_raise("ValueError", "%s: indent must be in [0, 1024], got %" PRId64, fn, indent);
+  }
+  return tether__json_stringify(fn, &args[0], (int)indent, result);
+}
+
+int tether__json_init(void) {
+  if (tether_func_register("ffi.json.Parse", tether__g_json_parse,
+                           "Parses JSON text into a JSON value.", NULL, 0) != 0 ||
+      tether_func_register("ffi.json.Stringify", tether__g_json_stringify,
+                           "Writes a JSON value as text (indent: None or spaces per level).",
+                           NULL, 0) != 0) {
+    return -1;
+  }
+  return 0;
+}
+
+void tether__json_fini(void) {}
