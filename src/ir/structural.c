@@ -700,7 +700,7 @@ static inline trx__hframe* trx__h_push(trx__shash* h, trx__hf_kind kind, TVMFFIO
   return f;
 }
 
-static trx__hframe* trx__h_push_fields(trx__shash* h, TVMFFIObject* o, const trx__ftab_t* tab, bool def) {
+static inline trx__hframe* trx__h_push_fields(trx__shash* h, TVMFFIObject* o, const trx__ftab_t* tab, bool def) {
   trx__hframe* f = trx__h_push(h, HF_FIELDS, o, def);
   if (f == NULL) return NULL;
   const TVMFFITypeInfo* info = tab->info;
