@@ -7,6 +7,7 @@ is given as a Python expression evaluated with `ffi` bound to tvm_ffi there and 
 here."""
 import importlib.util
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -44,6 +45,44 @@ VALUES = [
     " v_array=[p, 's', None, 1.0], v_i64=3, v_f64=0.5, v_str='hello world'))"
     "(testing.create_object('testing.TestIntPair', a=1, b=2))",
 ]
+
+
+
+def _random_expr(rng, depth):
+    """A random value as a Python expression (evaluated with `ffi` and `testing` bound)."""
+    leaves = [
+        lambda: str(rng.randint(-2**63, 2**63 - 1)), lambda: str(rng.randint(-3, 3)),
+        lambda: repr(rng.uniform(-1e6, 1e6)), lambda: rng.choice(
+            ["float('nan')", "float('inf')", "-0.0", "1e-310", "0.5", "1e300"]),
+        lambda: rng.choice(["True", "False", "None"]),
+        lambda: repr("".join(rng.choice("ab/\\\"\n\t\x01\x7f\u00e9\u4e2d\U0001F604 ")
+                             for _ in range(rng.randint(0, 12)))),
+        lambda: repr(bytes(rng.randint(0, 255) for _ in range(rng.randint(0, 10)))),
+        lambda: "ffi.Shape((%s))" % "".join("%d," % rng.randint(0, 9) for _ in range(rng.randint(0, 3))),
+        lambda: "ffi.dtype(%r)" % rng.choice(["int8", "float32", "bfloat16x4", "bool", "uint1"]),
+        lambda: "ffi.Device(%r, %d)" % (rng.choice(["cpu", "cuda"]), rng.randint(0, 3)),
+        lambda: "testing.create_object('testing.TestIntPair', a=%d, b=%d)" % (
+            rng.randint(-5, 5), rng.randint(-5, 5)),
+    ]
+    if depth <= 0 or rng.random() < 0.3:
+        return rng.choice(leaves)()
+    kind = rng.randint(0, 3)
+    items = [_random_expr(rng, depth - 1) for _ in range(rng.randint(0, 4))]
+    if kind == 0:
+        return "[%s]" % ", ".join(items)
+    if kind == 1:
+        keys = [repr("k%d" % rng.randint(0, 5)) if rng.random() < 0.7 else str(rng.randint(0, 3))
+                for _ in items]
+        return "{%s}" % ", ".join("%s: %s" % kv for kv in zip(keys, items))
+    if kind == 2:  # one container shared by several places
+        return "(lambda s: [s, [s], {'x': s}])(ffi.convert([%s]))" % ", ".join(items)
+    return ("testing.create_object('testing.TestObjectDerived', v_map={%s}, v_array=[%s], "
+            "v_i64=%d, v_str=%r)" % (", ".join("'m%d': %s" % (i, e) for i, e in enumerate(items)),
+                                     ", ".join(items), rng.randint(-9, 9), "s" * rng.randint(0, 9)))
+
+
+_rng = random.Random(20261201)
+VALUES += [_random_expr(_rng, 4) for _ in range(150)]
 
 BAD_TEXTS = [
     "", "   \t\n    ", "nul", "\n\nfx", "123.456.789", "123e", "1e400", "-Inf", "[1,]", "[",
