@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 #include "any.h"
+#include "type.h"
 
 /* ---- reading values -------------------------------------------------------------------- */
 
@@ -201,24 +202,13 @@ uint64_t tether__hash_bytes(const char* data, size_t n) {
   return result;
 }
 
-/*
- * The `__any_hash__` / `__any_equal__` entry of object type `type_index`, or NULL.
- * Column addresses never move once created (spec 10.2), so a found column is cached; a
- * missing one is looked up again next time (it may be created later).
- */
+/* The `__any_hash__` / `__any_equal__` entry of object type `type_index` when it is a native
+ * hook or a Function, else NULL. */
 static const TVMFFIAny* tether__custom_entry(const char* column_name,
                                              const TVMFFITypeAttrColumn* _Atomic* cache,
                                              int32_t type_index) {
-  const TVMFFITypeAttrColumn* col = atomic_load_explicit(cache, memory_order_acquire);
-  if (col == NULL) {
-    TVMFFIByteArray name = {column_name, strlen(column_name)};
-    col = TVMFFIGetTypeAttrColumn(&name);
-    if (col == NULL) return NULL;
-    atomic_store_explicit(cache, col, memory_order_release);
-  }
-  int64_t slot = (int64_t)type_index - col->begin_index;
-  if (col->data == NULL || slot < 0 || slot >= col->size) return NULL;
-  const TVMFFIAny* entry = &col->data[slot];
+  const TVMFFIAny* entry = tether__type_attr(column_name, cache, type_index);
+  if (entry == NULL) return NULL;
   if (entry->type_index == kTVMFFIOpaquePtr && entry->v_ptr != NULL) return entry;
   if (tether__any_type(entry) == kTVMFFIFunction && entry->type_index >= kTVMFFIStaticObjectBegin) {
     return entry;

@@ -43,21 +43,6 @@ int tether__raise_error_any(TVMFFIAny* err) {
   return tether_raise("RuntimeError", "a hook failed without an error object");
 }
 
-const TVMFFIAny* tether__type_attr(const char* name, const TVMFFITypeAttrColumn** cache,
-                                   int32_t type_index) {
-  const TVMFFITypeAttrColumn* col = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-  if (col == NULL) {
-    TVMFFIByteArray n = {name, strlen(name)};
-    col = TVMFFIGetTypeAttrColumn(&n);
-    if (col == NULL) return NULL;
-    __atomic_store_n(cache, col, __ATOMIC_RELEASE);
-  }
-  int64_t slot = (int64_t)type_index - col->begin_index;
-  if (col->data == NULL || slot < 0 || slot >= col->size) return NULL;
-  const TVMFFIAny* entry = &col->data[slot];
-  return entry->type_index == kTVMFFINone ? NULL : entry;
-}
-
 int tether__type_attr_def_func(int32_t type_index, const char* name, TVMFFISafeCallType fn) {
   TVMFFIObjectHandle f = NULL;
   if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) return -1;
@@ -148,7 +133,7 @@ static int tether__shallow_copy_attr(void* self, const TVMFFIAny* args, int32_t 
   return 0;
 }
 
-static const TVMFFITypeAttrColumn* tether__copy_attr_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__copy_attr_column;
 
 int tether__shallow_copy_register(int32_t type_index) {
   if (tether__type_attr("__ffi_shallow_copy__", &tether__copy_attr_column, type_index) != NULL) {

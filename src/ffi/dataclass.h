@@ -49,11 +49,6 @@ int tether__raise_error_any(TVMFFIAny* err);
 #define tether__error_any(kind, ...) \
   (tether_raise(kind, __VA_ARGS__), tether__error_any_from_raised())
 
-/* The type-attribute entry of `name` for `type_index` (borrowed), or NULL when the column
- * or the entry is missing or None.  The column pointer is cached in *cache. */
-const TVMFFIAny* tether__type_attr(const char* name, const TVMFFITypeAttrColumn** cache,
-                                   int32_t type_index);
-
 /* Registers a C function as the type attribute `name` of `type_index` (a Function). */
 int tether__type_attr_def_func(int32_t type_index, const char* name, TVMFFISafeCallType fn);
 /* Registers a native hook pointer as the type attribute `name` of `type_index`. */

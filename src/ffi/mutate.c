@@ -175,9 +175,9 @@ static TVMFFIAny tether__inplace_map_hook(tether_mutator* mutator, TVMFFIAny val
 
 /* ---- default mutation --------------------------------------------------------------------- */
 
-static const TVMFFITypeAttrColumn* tether__s_mutate_column;
-static const TVMFFITypeAttrColumn* tether__s_inplace_column;
-static const TVMFFITypeAttrColumn* tether__shallow_copy_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__s_mutate_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__s_inplace_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__shallow_copy_column;
 
 /* Calls a Function hook or callback; its packed result is the raw mutate result. */
 static TVMFFIAny tether__mutate_call(TVMFFIObject* fn, TVMFFIAny* args, int32_t n) {

@@ -161,10 +161,10 @@ static int tether__memncmp(TVMFFIByteArray a, TVMFFIByteArray b) {
   return a.size < b.size ? -1 : a.size > b.size;
 }
 
-static const TVMFFITypeAttrColumn* tether__eq_column;
-static const TVMFFITypeAttrColumn* tether__cmp_column;
-static const TVMFFITypeAttrColumn* tether__hash_column;
-static const TVMFFITypeAttrColumn* tether__copy_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__eq_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__cmp_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__hash_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__copy_column;
 
 /* ==== comparison =========================================================================== */
 

@@ -183,7 +183,7 @@ static int tether__repr_printer(void* self, const TVMFFIAny* args, int32_t n, TV
   return rc;
 }
 
-static const TVMFFITypeAttrColumn* tether__repr_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__repr_column;
 
 /* Runs obj's `__ffi_repr__` hook if it has one: 0 done, 1 none, -1 error. */
 static int tether__repr_hook(tether_repr_state* s, TVMFFIObject* obj) {

@@ -287,8 +287,8 @@ static int tether__eq_callback(void* self, const TVMFFIAny* args, int32_t n, TVM
   return 0;
 }
 
-static const TVMFFITypeAttrColumn* tether__s_equal_column;
-static const TVMFFITypeAttrColumn* tether__s_hash_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__s_equal_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__s_hash_column;
 
 /* Runs an object's `__s_equal__` hook: EQ / NE / ERR. */
 static int tether__eq_hook(tether_eq_state* s, const TVMFFIAny* hook, TVMFFIObject* l,

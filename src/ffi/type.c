@@ -815,6 +815,21 @@ static int tether__column_reserve_locked(tether_column_t* c, int32_t t) {
   return 0;
 }
 
+const TVMFFIAny* tether__type_attr(const char* name, const TVMFFITypeAttrColumn* _Atomic* cache,
+                                   int32_t type_index) {
+  const TVMFFITypeAttrColumn* col = atomic_load_explicit(cache, memory_order_acquire);
+  if (col == NULL) {
+    TVMFFIByteArray n = {name, strlen(name)};
+    col = TVMFFIGetTypeAttrColumn(&n);
+    if (col == NULL) return NULL;
+    atomic_store_explicit(cache, col, memory_order_release);
+  }
+  int64_t slot = (int64_t)type_index - col->begin_index;
+  if (col->data == NULL || slot < 0 || slot >= col->size) return NULL;
+  const TVMFFIAny* entry = &col->data[slot];
+  return entry->type_index == kTVMFFINone ? NULL : entry;
+}
+
 int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
                            const TVMFFIAny* attr_value) {
   static const char fn[] = "TVMFFITypeRegisterAttr";

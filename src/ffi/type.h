@@ -65,4 +65,10 @@ int32_t tether__type_register_static(const char* key, int32_t index);
  * borrowed.  Lock-free: fn may register types (those may or may not be visited). */
 void tether__type_for_each(void (*fn)(const TVMFFITypeInfo* info, void* ctx), void* ctx);
 
+/* The entry of type-attribute column `name` for `type_index` (borrowed), or NULL when the
+ * column or the entry is missing or None.  Column addresses never move once created, so
+ * a found column is cached in *cache (a missing one is looked up again next time). */
+const TVMFFIAny* tether__type_attr(const char* name, const TVMFFITypeAttrColumn* _Atomic* cache,
+                                   int32_t type_index);
+
 #endif /* TETHER_SRC_FFI_TYPE_H_ */

@@ -96,7 +96,7 @@ static TVMFFIAny tether__visit_map_hook(tether_visitor* visitor, TVMFFIAny value
 
 /* ---- default descent ---------------------------------------------------------------------- */
 
-static const TVMFFITypeAttrColumn* tether__s_visit_column;
+static const TVMFFITypeAttrColumn* _Atomic tether__s_visit_column;
 
 /* Converts a Function hook's or callback's packed result to the raw visit convention. */
 static TVMFFIAny tether__visit_result(int rc, TVMFFIAny* result, const char* what) {

@@ -104,7 +104,9 @@ def list_tests(prog):
 
 
 def gtest_json(prog, out_json, gtest_filter=None, timeout=PROGRAM_TIMEOUT):
-    """Runs prog; returns ({test: (passed, message)}, crash note or None)."""
+    """Runs prog; returns ({test: (passed, message)}, note), note None iff the program wrote
+    its report and exited normally.  A program killed by a signal after its report (a crash
+    at exit) has every reported test failed."""
     if os.path.exists(out_json):
         os.remove(out_json)
     cmd = [prog, f"--gtest_output=json:{out_json}"]
@@ -114,11 +116,13 @@ def gtest_json(prog, out_json, gtest_filter=None, timeout=PROGRAM_TIMEOUT):
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {}, f"timed out after {timeout}s"
+    tail = " | ".join((res.stdout + res.stderr).strip().splitlines()[-3:])
     if not os.path.exists(out_json):
-        tail = (res.stdout + res.stderr).strip().splitlines()[-3:]
-        return {}, f"exit status {res.returncode}: " + " | ".join(tail)
+        return {}, f"exit status {res.returncode}: {tail}"
     with open(out_json) as f:
         report = json.load(f)
+    died = f"died with signal {-res.returncode} after its tests: {tail}" \
+        if res.returncode < 0 else None
     results = {}
     for suite in report.get("testsuites", []):
         for t in suite.get("testsuite", []):
@@ -127,23 +131,28 @@ def gtest_json(prog, out_json, gtest_filter=None, timeout=PROGRAM_TIMEOUT):
             failures = t.get("failures", [])
             skipped = t.get("result") == "SKIPPED"
             msg = failures[0].get("failure", "") if failures else ("skipped" if skipped else "")
-            results[f"{suite['name']}.{t['name']}"] = (not failures and not skipped, msg)
-    return results, None
+            ok = not failures and not skipped and died is None
+            results[f"{suite['name']}.{t['name']}"] = (ok, msg or died or "")
+    return results, died
 
 
 def run_program(prog, work, exclude):
-    """{test: (passed, message)} for every test of prog not in exclude."""
-    names = [n for n in list_tests(prog) if n not in exclude]
-    results, crash = gtest_json(prog, work + ".json",
-                                "-" + ":".join(sorted(exclude)) if exclude else None)
-    if crash is None and set(names) <= set(results):
-        return {n: results[n] for n in names}
-    # The program died before writing its report: one test at a time.
+    """({test: (passed, message)} for every test of prog not in exclude, note on tests
+    that could not run at all)."""
+    try:
+        names = [n for n in list_tests(prog) if n not in exclude]
+    except subprocess.TimeoutExpired:
+        names = []
+    results, note = gtest_json(prog, work + ".json",
+                               "-" + ":".join(sorted(exclude)) if exclude else None)
+    if note is None and set(names) <= set(results):
+        return {n: results[n] for n in names}, None
+    # The program died before or after writing its report: one test at a time.
     results = {}
     for name in names:
         one, crash = gtest_json(prog, work + ".json", name, TEST_TIMEOUT)
         results[name] = one.get(name, (False, f"crashed: {crash}"))
-    return results
+    return results, note
 
 
 def first_line(msg, sdist):
@@ -180,28 +189,27 @@ def main():
     companion_tests = set(list_tests(companion)) if os.path.exists(companion) else set()
     rows, regressions, all_results = [], [], {}
     for name in names:
-        per_rt = {}
+        per_rt, notes = {}, {}
         exclude = set() if name == COMPANION else companion_tests
         for rt in RUNTIMES:
             prog = os.path.join(cmake_dir, f"{name}__{rt}")
             if os.path.exists(prog):
-                per_rt[rt] = run_program(prog, os.path.join(work, f"{name}__{rt}"), exclude)
+                per_rt[rt], notes[rt] = run_program(prog, os.path.join(work, f"{name}__{rt}"),
+                                                    exclude)
             else:
-                per_rt[rt] = None
+                per_rt[rt], notes[rt] = None, "program did not build"
         # The test list comes from whichever program was built (upstream's, normally).
         tests = sorted(set().union(*(r for r in per_rt.values() if r)))
         for rt in RUNTIMES:
-            if per_rt[rt] is None:
-                per_rt[rt] = {t: (False, "program did not build") for t in tests}
+            # Tests a program did not report (it did not build, or died listing them).
+            per_rt[rt] = {t: (per_rt[rt] or {}).get(t, (False, notes[rt] or "not run"))
+                          for t in tests}
         up, te = per_rt["upstream"], per_rt["tether"]
-        n_up = sum(1 for t in tests if up.get(t, (False,))[0])
-        n_te = sum(1 for t in tests if te.get(t, (False,))[0])
+        n_up = sum(1 for t in tests if up[t][0])
+        n_te = sum(1 for t in tests if te[t][0])
         rows.append((name, n_up, n_te, len(tests)))
-        for t in tests:
-            if up.get(t, (False,))[0] and not te.get(t, (False,))[0]:
-                regressions.append((name, t, te.get(t, (False, "not run"))[1]))
-        all_results[name] = {t: {rt: per_rt[rt].get(t, (False, "not run"))[0] for rt in RUNTIMES}
-                             for t in tests}
+        regressions += [(name, t, te[t][1]) for t in tests if up[t][0] and not te[t][0]]
+        all_results[name] = {t: {rt: per_rt[rt][t][0] for rt in RUNTIMES} for t in tests}
         log(f"{name:36s} upstream {n_up}/{len(tests)}  tether {n_te}/{len(tests)}")
     with open(os.path.join(args.build_dir, "results.json"), "w") as f:
         json.dump(all_results, f, indent=1, sort_keys=True)
