@@ -364,7 +364,7 @@ static int tether__jp_open(tether_jparser* p, bool is_object) {
 static int tether__jp_close(tether_jparser* p) {
   struct tether_jframe f = p->frames[--p->num_frames];
   int64_t n = p->num_values - f.start;
-  TVMFFIAny* items = p->values + f.start;
+  TVMFFIAny* items = p->values == NULL ? NULL : p->values + f.start; /* NULL: nothing pushed yet */
   TVMFFIObjectHandle obj = NULL;
   p->num_values = f.start;
   if (!f.is_object) {
