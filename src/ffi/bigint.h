@@ -26,4 +26,7 @@ typedef struct {
  * appended as an owning string to *out.  0, or -1 with MemoryError. */
 int tether__bigint_to_decimal(const int64_t* words, size_t n, TVMFFIAny* out);
 
+/* Orders two integers, each a kTVMFFIInt or a kTVMFFIBigInt value: -1, 0 or 1. */
+int tether__bigint_cmp(const TVMFFIAny* a, const TVMFFIAny* b);
+
 #endif /* TETHER_SRC_FFI_BIGINT_H_ */

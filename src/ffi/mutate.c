@@ -629,6 +629,8 @@ static const struct {
   const char* column;
   tether_mutate_fn fn;
 } tether__mutate_hooks[] = {
+    {kTVMFFIBigInt, "__s_mutate__", tether__mutate_leaf_hook},
+    {kTVMFFIBigInt, "__s_maybe_inplace_mutate__", tether__mutate_leaf_hook},
     {kTVMFFIStr, "__s_mutate__", tether__mutate_leaf_hook},
     {kTVMFFIStr, "__s_maybe_inplace_mutate__", tether__mutate_leaf_hook},
     {kTVMFFIBytes, "__s_mutate__", tether__mutate_leaf_hook},

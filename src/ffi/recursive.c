@@ -17,6 +17,7 @@
 #include <tether/structural.h>
 
 #include "internal.h"
+#include "bigint.h"
 #include "any.h"
 #include "array.h"
 #include "dataclass.h"
@@ -263,6 +264,12 @@ static int tether__cmp_start(tether_cmp_state* s, const TVMFFIAny* l, const TVMF
   if ((tether__is_str_family(lt) && tether__is_str_family(rt)) ||
       (tether__is_bytes_family(lt) && tether__is_bytes_family(rt))) {
     *out = tether__memncmp(tether__family_chars(l), tether__family_chars(r));
+    return 0;
+  }
+  if ((lt == kTVMFFIBigInt || rt == kTVMFFIBigInt) &&
+      (lt == kTVMFFIInt || lt == kTVMFFIBigInt) && (rt == kTVMFFIInt || rt == kTVMFFIBigInt) &&
+      (lt == kTVMFFIInt || l->v_obj != NULL) && (rt == kTVMFFIInt || r->v_obj != NULL)) {
+    *out = tether__bigint_cmp(l, r); /* integers order by value across representations */
     return 0;
   }
   if (lt != rt) {
@@ -779,8 +786,8 @@ static int tether__copy_immediate(tether_copy_state* s, const TVMFFIAny* v, TVMF
     return 0;
   }
   int32_t t = v->type_index;
-  if (t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape) {
-    tether_any_copy(v, out);
+  if (t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape || t == kTVMFFIBigInt) {
+    tether_any_copy(v, out); /* immutable: shared, as tvm-ffi's DeepCopy does */
     return 0;
   }
   return 1;

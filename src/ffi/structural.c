@@ -22,6 +22,7 @@
 #include <tether/structural.h>
 
 #include "internal.h"
+#include "bigint.h"
 #include "access_path.h"
 #include "any.h"
 #include "array.h"
@@ -338,6 +339,8 @@ static int tether__eq_start(tether_eq_state* s, tether_eq_stack* st, const TVMFF
   }
   if (l->v_obj == NULL || r->v_obj == NULL) return l->v_obj == r->v_obj;
   switch (t) {
+    case kTVMFFIBigInt:
+      return tether__bigint_cmp(l, r) == 0;
     case kTVMFFIStr:
     case kTVMFFIBytes:
       return tether__bytes_eq(*TETHER_CELL(TVMFFIByteArray, l->v_obj),
@@ -772,6 +775,12 @@ static int tether__hash_start(tether_hash_state* s, tether_hash_stack* st, const
     return 0;
   }
   switch (t) {
+    case kTVMFFIBigInt: {
+      const tether_bigint_t* big = (const tether_bigint_t*)obj;
+      TVMFFIByteArray words = {(const char*)big->words, big->num_words * sizeof(int64_t)};
+      *out = tether__str_hash(t, words); /* the type, then the words' bytes, as tvm-ffi */
+      return 0;
+    }
     case kTVMFFIStr:
     case kTVMFFIBytes:
       *out = tether__str_hash(t, *TETHER_CELL(TVMFFIByteArray, obj));

@@ -283,8 +283,105 @@ static void test_repr_is_decimal(void) {
   tether_any_release(&items[0]);
 }
 
+/* Calls global `name` with `n` views; *out receives an owning result. */
+static int call_global(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+  TVMFFIObjectHandle f = tether_func_get(name);
+  if (f == NULL) return -1;
+  *out = tether_any_none();
+  int rc = tether_func_call(f, args, n, out);
+  TVMFFIObjectDecRef(f);
+  return rc;
+}
+
+/* The extra layer treats a BigInt as a number: RecursiveEq/Lt order Int and BigInt by
+ * value, StructuralEqual/Hash look at the words, DeepCopy shares, the JSON graph writes
+ * the decimal text and reads back the canonical representation. */
+static void test_extra_layer(void) {
+  static const uint64_t two64[] = {0, 1};                      /* 2^64 */
+  static const uint64_t above_max[] = {0x8000000000000000u, 0}; /* INT64_MAX + 1 */
+  static const uint64_t below_min[] = {0x7fffffffffffffffu, ~(uint64_t)0}; /* INT64_MIN - 1 */
+  TVMFFIAny a = tether_any_none(), b = tether_any_none(), hi = tether_any_none();
+  TVMFFIAny lo = tether_any_none(), r = tether_any_none(), r2 = tether_any_none();
+  CHECK_OK(make(two64, 2, &a));
+  CHECK_OK(make(two64, 2, &b));
+  CHECK_OK(make(above_max, 2, &hi));
+  CHECK_OK(make(below_min, 2, &lo));
+  TVMFFIAny max = tether_any_int(INT64_MAX), min = tether_any_int(INT64_MIN);
+
+  TVMFFIAny ab[2] = {a, b};
+  CHECK_OK(call_global("ffi.RecursiveEq", ab, 2, &r));
+  CHECK(r.type_index == kTVMFFIBool && r.v_int64 == 1);
+  TVMFFIAny order[][2] = {{max, hi}, {lo, min}, {lo, max}, {max, a}, {hi, a}};
+  for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i) {
+    CHECK_OK(call_global("ffi.RecursiveLt", order[i], 2, &r));
+    CHECK(r.type_index == kTVMFFIBool && r.v_int64 == 1);
+    TVMFFIAny swapped[2] = {order[i][1], order[i][0]};
+    CHECK_OK(call_global("ffi.RecursiveLt", swapped, 2, &r));
+    CHECK(r.type_index == kTVMFFIBool && r.v_int64 == 0);
+  }
+  TVMFFIAny mixed[2] = {tether_any_float(1.0), hi};
+  CHECK_RAISED(call_global("ffi.RecursiveLt", mixed, 2, &r), "TypeError", "different types");
+
+  CHECK_OK(call_global("ffi.StructuralEqual", ab, 2, &r));
+  CHECK(r.type_index == kTVMFFIBool && r.v_int64 == 1);
+  TVMFFIAny a_hi[2] = {a, hi};
+  CHECK_OK(call_global("ffi.StructuralEqual", a_hi, 2, &r));
+  CHECK(r.type_index == kTVMFFIBool && r.v_int64 == 0);
+  CHECK_OK(call_global("ffi.StructuralHash", &a, 1, &r));
+  CHECK_OK(call_global("ffi.StructuralHash", &b, 1, &r2));
+  CHECK(r.type_index == kTVMFFIInt && r.v_int64 == r2.v_int64);
+
+  CHECK_OK(call_global("ffi.DeepCopy", &a, 1, &r));
+  CHECK(r.type_index == kTVMFFIBigInt && r.v_obj == a.v_obj);
+  tether_any_release(&r);
+
+  /* The graph: a node {"type": "ffi.BigInt", "data": decimal}, read back by value. */
+  TVMFFIAny args[2] = {lo, tether_any_none()};
+  CHECK_OK(call_global("ffi.ToJSONGraphString", args, 2, &r));
+  TVMFFIByteArray text = {"", 0};
+  CHECK(tether_any_get_str(&r, &text));
+  CHECK(text.size > 0 && strstr(text.data, "\"-9223372036854775809\"") != NULL);
+  CHECK_OK(call_global("ffi.FromJSONGraphString", &r, 1, &r2));
+  TVMFFIAny back[2] = {r2, lo};
+  TVMFFIAny eq = tether_any_none();
+  CHECK_OK(call_global("ffi.RecursiveEq", back, 2, &eq));
+  CHECK(r2.type_index == kTVMFFIBigInt && eq.v_int64 == 1);
+  tether_any_release(&r);
+  tether_any_release(&r2);
+
+  /* Decimal text that fits int64 reads back as an Int; bad text is a ValueError. */
+  TVMFFIObjectHandle from_json = NULL;
+  TVMFFIByteArray column = {"__data_from_json__", 18};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&column);
+  CHECK(col != NULL && col->size > kTVMFFIBigInt);
+  if (col != NULL && col->size > kTVMFFIBigInt) from_json = col->data[kTVMFFIBigInt].v_obj;
+  static const struct {
+    const char* text;
+    int64_t value;
+  } canonical[] = {{"0", 0}, {"-0", 0}, {"+0007", 7}, {"-9223372036854775808", INT64_MIN}};
+  for (size_t i = 0; from_json != NULL && i < sizeof(canonical) / sizeof(canonical[0]); ++i) {
+    TVMFFIAny in = tether_any_none();
+    CHECK_OK(tether_any_str(canonical[i].text, strlen(canonical[i].text), &in));
+    CHECK_OK(tether_func_call(from_json, &in, 1, &r));
+    CHECK(r.type_index == kTVMFFIInt && r.v_int64 == canonical[i].value);
+    tether_any_release(&in);
+  }
+  static const char* const bad[] = {"", "+", "-", "x", "12x", " 1", "1 ", "1.0"};
+  for (size_t i = 0; from_json != NULL && i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    TVMFFIAny in = tether_any_none();
+    CHECK_OK(tether_any_str(bad[i], strlen(bad[i]), &in));
+    CHECK_RAISED(tether_func_call(from_json, &in, 1, &r), "ValueError", "invalid decimal");
+    tether_any_release(&in);
+  }
+  tether_any_release(&a);
+  tether_any_release(&b);
+  tether_any_release(&hi);
+  tether_any_release(&lo);
+}
+
 TEST_MAIN(TEST_CASE(test_type_registered), TEST_CASE(test_fits_int64_is_int),
           TEST_CASE(test_big_values_are_shortest_form), TEST_CASE(test_unaligned_input_is_copied),
           TEST_CASE(test_content_of_int_borrows_the_cell), TEST_CASE(test_bad_input),
           TEST_CASE(test_out_of_memory), TEST_CASE(test_hash_equal_and_map_keys),
-          TEST_CASE(test_view_to_owned_shares), TEST_CASE(test_repr_is_decimal))
+          TEST_CASE(test_view_to_owned_shares), TEST_CASE(test_repr_is_decimal),
+          TEST_CASE(test_extra_layer))
