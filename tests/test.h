@@ -108,6 +108,18 @@ typedef struct {
 
 #define TEST_CASE(fn) {#fn, fn}
 
+/* Calls global `name` with `n` views; *out receives an owning result.  The call's rc (-1
+ * also when no such global exists). */
+static inline int call_global(const char* name, const TVMFFIAny* args, int32_t n,
+                              TVMFFIAny* out) {
+  TVMFFIObjectHandle f = tether_func_get(name);
+  if (f == NULL) return -1;
+  *out = tether_any_none();
+  int rc = tether_func_call(f, args, n, out);
+  TVMFFIObjectDecRef(f);
+  return rc;
+}
+
 static inline int test_run_all(const test_case_t* cases, size_t n) {
   int passed = 0;
   for (size_t i = 0; i < n; ++i) {

@@ -12,15 +12,6 @@
 
 #include "test.h"
 
-/* Calls global `name` with the views `args`; *out receives an owning result. */
-static inline int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 /* Checks the ffi.ReprPrint text of `v`. */
 static inline void check_repr(TVMFFIAny v, const char* expected) {

@@ -283,15 +283,6 @@ static void test_repr_is_decimal(void) {
   tether_any_release(&items[0]);
 }
 
-/* Calls global `name` with `n` views; *out receives an owning result. */
-static int call_global(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 /* The extra layer treats a BigInt as a number: RecursiveEq/Lt order Int and BigInt by
  * value, StructuralEqual/Hash look at the words, DeepCopy shares, the JSON graph writes

@@ -19,14 +19,6 @@ static void run_in_thread(void* (*fn)(void*), void* arg) {
   pthread_join(t, NULL);
 }
 
-/* Calls global `name` with views `args`; *result owning.  -1 with the error raised. */
-static int call_global(const char* name, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  int rc = tether_func_call(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 /* true if global `name` exists (the module subsystem registers the ones used below). */
 static bool have_global(const char* name) {

@@ -21,15 +21,6 @@
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
-/* Calls global `name` with n views; *result is an owning value. */
-static int call_global(const char* name, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  *result = tether_any_none();
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  int rc = tether_func_call(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 static TVMFFIObjectHandle load(const char* path) {
   TVMFFIAny args[2] = {tether_any_raw_str(path), tether_any_raw_str("so")};

@@ -152,7 +152,7 @@ static void test_structural_map_global(void) {
   for (int order = 0; order < 2; ++order) {
     TVMFFIAny args[4] = {tether_any_object(root), cbs, tether_any_object(none),
                          tether_any_int(order)};
-    CHECK_OK(call("ffi.StructuralMap", args, 4, &out));
+    CHECK_OK(call_global("ffi.StructuralMap", args, 4, &out));
     CHECK_EQ_INT(out.type_index, kTVMFFIArray);
     if (out.type_index == kTVMFFIArray) {
       CHECK(out.v_obj != root);
@@ -167,17 +167,17 @@ static void test_structural_map_global(void) {
   /* StructuralMutate: a callback entry flagged true also receives the in-place mode */
   TVMFFIAny mut = table_of(kTVMFFIInt, inc_callback, 1);
   TVMFFIAny margs[2] = {tether_any_object(root), mut};
-  CHECK_OK(call("ffi.StructuralMutate", margs, 2, &out));
+  CHECK_OK(call_global("ffi.StructuralMutate", margs, 2, &out));
   CHECK(out.type_index == kTVMFFIArray && int_at(out.v_obj, 0) == 2);
   tether_any_release(&out);
   /* a failing callback's error comes out as raised, untouched */
   TVMFFIAny bad = table_of(kTVMFFIInt, fail_callback, -1);
   TVMFFIAny bargs[4] = {tether_any_object(root), bad, tether_any_object(none), tether_any_int(1)};
-  CHECK_RAISED(call("ffi.StructuralMap", bargs, 4, &out), "ValueError", "callback failed");
+  CHECK_RAISED(call_global("ffi.StructuralMap", bargs, 4, &out), "ValueError", "callback failed");
   bargs[3] = tether_any_int(2);
-  CHECK_RAISED(call("ffi.StructuralMap", bargs, 4, &out), "ValueError", "ffi.StructuralMap");
+  CHECK_RAISED(call_global("ffi.StructuralMap", bargs, 4, &out), "ValueError", "ffi.StructuralMap");
   bargs[1] = tether_any_int(0);
-  CHECK_RAISED(call("ffi.StructuralMap", bargs, 4, &out), "TypeError", "ffi.StructuralMap");
+  CHECK_RAISED(call_global("ffi.StructuralMap", bargs, 4, &out), "TypeError", "ffi.StructuralMap");
   tether_any_release(&bad);
   tether_any_release(&mut);
   tether_any_release(&cbs);
@@ -188,15 +188,15 @@ static void test_structural_map_global(void) {
 
 static void test_bad_input(void) {
   TVMFFIAny out = tether_any_none(), args[2] = {tether_any_int(1), tether_any_int(2)};
-  CHECK_RAISED(call("ffi.StructuralMutate", args, 1, &out), "TypeError", "ffi.StructuralMutate");
-  CHECK_RAISED(call("ffi.StructuralMutatorMutate", args, 2, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.StructuralMutate", args, 1, &out), "TypeError", "ffi.StructuralMutate");
+  CHECK_RAISED(call_global("ffi.StructuralMutatorMutate", args, 2, &out), "TypeError",
                "ffi.StructuralMutatorMutate");
   /* an object without reflection metadata cannot be mutated field by field */
   TVMFFIObjectHandle fn = tether_func_get("ffi.StructuralMutate");
   TVMFFIObject* none = NULL;
   CHECK_OK(tether_array_new(NULL, 0, (TVMFFIObjectHandle*)&none));
   TVMFFIAny fargs[2] = {tether_any_object(fn), tether_any_object(none)};
-  CHECK_RAISED(call("ffi.StructuralMutate", fargs, 2, &out), "TypeError", "__ffi_shallow_copy__");
+  CHECK_RAISED(call_global("ffi.StructuralMutate", fargs, 2, &out), "TypeError", "__ffi_shallow_copy__");
   TVMFFIObjectDecRef(fn);
   TVMFFIObjectDecRef(none);
 }

@@ -19,9 +19,9 @@ static int32_t node_type;
 
 static void add_field(const char* name, int64_t offset, int64_t size, int32_t ti) {
   TVMFFIAny tiv = tether_any_int(ti), getter = tether_any_none(), setter = tether_any_none();
-  CHECK_OK(call("ffi.MakeFieldGetter", &tiv, 1, &getter));
+  CHECK_OK(call_global("ffi.MakeFieldGetter", &tiv, 1, &getter));
   TVMFFIAny sargs[3] = {tiv, tether_any_int(0), tether_any_int((int64_t)(intptr_t)identity_convert)};
-  CHECK_OK(call("ffi.MakeFieldSetter", sargs, 3, &setter));
+  CHECK_OK(call_global("ffi.MakeFieldSetter", sargs, 3, &setter));
   TVMFFIFieldInfo info;
   memset(&info, 0, sizeof(info));
   info.name = (TVMFFIByteArray){name, strlen(name)};
@@ -45,7 +45,7 @@ __attribute__((constructor)) static void setup_types(void) {
   TVMFFITypeMetadata md = {{"", 0}, NULL, kSize, kTVMFFISEqHashKindTreeNode};
   CHECK_OK(TVMFFITypeRegisterMetadata(node_type, &md));
   TVMFFIAny args[2] = {tether_any_int(node_type), tether_any_int(kSize)}, out;
-  CHECK_OK(call("ffi._PyClassRegisterTypeAttrColumns", args, 2, &out));
+  CHECK_OK(call_global("ffi._PyClassRegisterTypeAttrColumns", args, 2, &out));
 }
 
 static TVMFFIAny type_attr(const char* name) {
@@ -94,17 +94,17 @@ static void test_new_set_copy(void) {
 static void test_bad_input(void) {
   TVMFFIAny out = tether_any_none();
   TVMFFIAny args[3] = {tether_any_int(kTVMFFIInt), tether_any_int(kSize), tether_any_int(0)};
-  CHECK_RAISED(call("ffi._PyClassRegisterTypeAttrColumns", args, 2, &out), "ValueError",
+  CHECK_RAISED(call_global("ffi._PyClassRegisterTypeAttrColumns", args, 2, &out), "ValueError",
                "ffi._PyClassRegisterTypeAttrColumns");
   args[0] = tether_any_int(node_type);
   args[1] = tether_any_int(40); /* cannot hold the child field at 48 */
-  CHECK_RAISED(call("ffi._PyClassRegisterTypeAttrColumns", args, 2, &out), "ValueError",
+  CHECK_RAISED(call_global("ffi._PyClassRegisterTypeAttrColumns", args, 2, &out), "ValueError",
                "cannot hold its fields");
   args[0] = tether_any_int(20);
-  CHECK_RAISED(call("ffi.MakeFieldGetter", args, 1, &out), "ValueError",
+  CHECK_RAISED(call_global("ffi.MakeFieldGetter", args, 1, &out), "ValueError",
                "Unsupported field type index");
   args[0] = tether_any_int(kTVMFFIInt);
-  CHECK_RAISED(call("ffi.MakeFieldSetter", args, 3, &out), "ValueError", "must not be NULL");
+  CHECK_RAISED(call_global("ffi.MakeFieldSetter", args, 3, &out), "ValueError", "must not be NULL");
   /* the setter checks the value it stores */
   TVMFFIAny new_fn = type_attr("__ffi_new__"), obj = tether_any_none();
   CHECK_OK(tether_func_call(new_fn.v_obj, NULL, 0, &obj));

@@ -46,7 +46,7 @@ static TVMFFIAny array_of(const TVMFFIAny* items, int64_t n) {
 /* The bool result of global `name` on (a, b). */
 static bool call_bool(const char* name, TVMFFIAny a, TVMFFIAny b) {
   TVMFFIAny args[2] = {a, b}, out = tether_any_none();
-  CHECK_OK(call(name, args, 2, &out));
+  CHECK_OK(call_global(name, args, 2, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFIBool);
   return out.v_int64 != 0;
 }
@@ -73,11 +73,11 @@ static void test_eq_and_order(void) {
   /* equality of different types is false; their order is a TypeError naming both */
   CHECK(!call_bool("ffi.RecursiveEq", tether_any_int(1), tether_any_raw_str("a")));
   TVMFFIAny args[2] = {tether_any_int(1), tether_any_float(1.5)}, out;
-  CHECK_RAISED(call("ffi.RecursiveLt", args, 2, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.RecursiveLt", args, 2, &out), "TypeError",
                "Cannot compare values of different types: int vs float");
   args[0] = tether_any_float(NAN);
   CHECK(call_bool("ffi.RecursiveEq", args[0], tether_any_float(NAN)));
-  CHECK_RAISED(call("ffi.RecursiveLt", args, 2, &out), "TypeError", "Cannot order NaN values");
+  CHECK_RAISED(call_global("ffi.RecursiveLt", args, 2, &out), "TypeError", "Cannot order NaN values");
   TVMFFIAny* vals[] = {&a12, &b12, &a13, &a120, &p1, &p2, &p3};
   for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); ++i) tether_any_release(vals[i]);
 }
@@ -92,7 +92,7 @@ static void test_maps(void) {
   CHECK(call_bool("ffi.RecursiveEq", tether_any_object(m1), tether_any_object(m1b)));
   CHECK(!call_bool("ffi.RecursiveEq", tether_any_object(m1), tether_any_object(m2)));
   TVMFFIAny args[2] = {tether_any_object(m1), tether_any_object(m2)}, out;
-  CHECK_RAISED(call("ffi.RecursiveLt", args, 2, &out), "TypeError", "Cannot order Map/Dict values");
+  CHECK_RAISED(call_global("ffi.RecursiveLt", args, 2, &out), "TypeError", "Cannot order Map/Dict values");
   TVMFFIObjectDecRef(m1);
   TVMFFIObjectDecRef(m1b);
   TVMFFIObjectDecRef(m2);
@@ -171,7 +171,7 @@ static void test_deep_copy(void) {
   /* a Function cannot be copied */
   TVMFFIObjectHandle fn = tether_func_get("ffi.DeepCopy");
   TVMFFIAny fv = tether_any_object(fn), out;
-  CHECK_RAISED(call("ffi.DeepCopy", &fv, 1, &out), "RuntimeError", "not copy-constructible");
+  CHECK_RAISED(call_global("ffi.DeepCopy", &fv, 1, &out), "RuntimeError", "not copy-constructible");
   TVMFFIObjectDecRef(fn);
   tether_any_release(&a);
   TVMFFIObjectDecRef(m);
@@ -237,12 +237,12 @@ static void test_deep_data(void) {
 
 static void test_bad_input(void) {
   TVMFFIAny out = tether_any_none(), one = tether_any_int(1);
-  CHECK_RAISED(call("ffi.RecursiveEq", &one, 1, &out), "TypeError", "ffi.RecursiveEq");
-  CHECK_RAISED(call("ffi.RecursiveHash", NULL, 0, &out), "TypeError", "ffi.RecursiveHash");
+  CHECK_RAISED(call_global("ffi.RecursiveEq", &one, 1, &out), "TypeError", "ffi.RecursiveEq");
+  CHECK_RAISED(call_global("ffi.RecursiveHash", NULL, 0, &out), "TypeError", "ffi.RecursiveHash");
   TVMFFIAny bad = tether_any_none();
   bad.type_index = kTVMFFIRawStr; /* a NULL `const char*` view */
-  CHECK_RAISED(call("ffi.DeepCopy", &bad, 1, &out), "ValueError", "ffi.DeepCopy");
-  CHECK_RAISED(call("ffi.ReprPrint", &bad, 1, &out), "ValueError", "ffi.ReprPrint");
+  CHECK_RAISED(call_global("ffi.DeepCopy", &bad, 1, &out), "ValueError", "ffi.DeepCopy");
+  CHECK_RAISED(call_global("ffi.ReprPrint", &bad, 1, &out), "ValueError", "ffi.ReprPrint");
   CHECK_RAISED(tether_recursive_eq(&one, NULL, NULL), "ValueError", "NULL");
   CHECK_RAISED(tether_deep_copy(NULL, &out), "ValueError", "NULL");
 }

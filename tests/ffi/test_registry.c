@@ -47,14 +47,6 @@ static int set_global(const char* name, TVMFFIObjectHandle f, int allow_override
   return TVMFFIFunctionSetGlobal(&key, f, allow_override);
 }
 
-/* Calls global `name` with the given args; returns the call's rc. */
-static int call_global(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  int rc = tether_func_call(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 static bool remove_global(const char* name) {
   TVMFFIAny arg = tether_any_raw_str(name);

@@ -211,7 +211,7 @@ static void test_first_mismatch(void) {
   TVMFFIObject* pa = new_pair(tether_any_int(1), tether_any_object(a));
   TVMFFIObject* pb = new_pair(tether_any_int(1), tether_any_object(b));
   TVMFFIAny args[2] = {tether_any_object(pa), tether_any_object(pb)};
-  CHECK_OK(call("ffi.GetFirstStructuralMismatch", args, 2, &out));
+  CHECK_OK(call_global("ffi.GetFirstStructuralMismatch", args, 2, &out));
   check_path(out, 0, "<root>.b[1]");
   check_path(out, 1, "<root>.b[1]");
   tether_any_release(&out);
@@ -220,13 +220,13 @@ static void test_first_mismatch(void) {
   CHECK_OK(tether_array_new(i1, 2, (TVMFFIObjectHandle*)&lb));
   args[0] = tether_any_object(la);
   args[1] = tether_any_object(lb);
-  CHECK_OK(call("ffi.GetFirstStructuralMismatch", args, 2, &out));
+  CHECK_OK(call_global("ffi.GetFirstStructuralMismatch", args, 2, &out));
   check_path(out, 0, "<root>[<missing:1>]");
   check_path(out, 1, "<root>[1]");
   tether_any_release(&out);
   /* equal values: None */
   args[1] = tether_any_object(la);
-  CHECK_OK(call("ffi.GetFirstStructuralMismatch", args, 2, &out));
+  CHECK_OK(call_global("ffi.GetFirstStructuralMismatch", args, 2, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFINone);
   TVMFFIObject* objs[] = {a, b, la, lb, pa, pb};
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) TVMFFIObjectDecRef(objs[i]);
@@ -283,9 +283,9 @@ static void test_structural_key(void) {
   CHECK_OK(tether_array_new(items, 2, (TVMFFIObjectHandle*)&a2));
   TVMFFIAny k1 = tether_any_none(), k2 = tether_any_none(), eq = tether_any_none();
   TVMFFIAny arg = tether_any_object(a1);
-  CHECK_OK(call("ffi.StructuralKey", &arg, 1, &k1));
+  CHECK_OK(call_global("ffi.StructuralKey", &arg, 1, &k1));
   arg = tether_any_object(a2);
-  CHECK_OK(call("ffi.StructuralKey", &arg, 1, &k2));
+  CHECK_OK(call_global("ffi.StructuralKey", &arg, 1, &k2));
   CHECK(k1.v_obj != k2.v_obj);
   /* Map keys compare structurally through `__any_hash__` / `__any_equal__` */
   CHECK(tether_any_equal(&k1, &k2));
@@ -297,7 +297,7 @@ static void test_structural_key(void) {
   CHECK(v != NULL && tether_any_get_str(v, &s));
   if (v != NULL) CHECK_BYTES(s, "found");
   TVMFFIAny pair[2] = {k1, k2};
-  CHECK_OK(call("ffi.StructuralKeyEqual", pair, 2, &eq));
+  CHECK_OK(call_global("ffi.StructuralKeyEqual", pair, 2, &eq));
   CHECK(eq.type_index == kTVMFFIBool && eq.v_int64 == 1);
   /* its hash field is the structural hash of its key */
   const TVMFFIFieldInfo* hf = tether_type_find_field(k1.v_obj->type_index, "hash_i64", 8);
@@ -306,7 +306,7 @@ static void test_structural_key(void) {
   if (hf != NULL) CHECK_OK(tether_field_get(k1.v_obj, hf, &h));
   CHECK_EQ_INT(h.v_int64, (int64_t)shash(tether_any_object(a1), false));
   pair[1] = tether_any_int(3);
-  CHECK_RAISED(call("ffi.StructuralKeyEqual", pair, 2, &eq), "TypeError", "ffi.StructuralKey");
+  CHECK_RAISED(call_global("ffi.StructuralKeyEqual", pair, 2, &eq), "TypeError", "ffi.StructuralKey");
   tether_any_release(&k1);
   tether_any_release(&k2);
   TVMFFIObjectDecRef(a1);
@@ -319,15 +319,15 @@ static void test_bad_input(void) {
   TVMFFIAny one = tether_any_int(1);
   bool eq;
   uint64_t h;
-  CHECK_RAISED(call("ffi.StructuralEqual", &one, 1, &out), "TypeError", "ffi.StructuralEqual");
+  CHECK_RAISED(call_global("ffi.StructuralEqual", &one, 1, &out), "TypeError", "ffi.StructuralEqual");
   TVMFFIAny three[4] = {one, one, tether_any_raw_str("x"), one};
-  CHECK_RAISED(call("ffi.StructuralEqual", three, 3, &out), "TypeError", "ffi.StructuralEqual");
+  CHECK_RAISED(call_global("ffi.StructuralEqual", three, 3, &out), "TypeError", "ffi.StructuralEqual");
   /* a type without structural metadata cannot be hashed or compared */
   TVMFFIObjectHandle fn = tether_func_get("ffi.StructuralHash");
   TVMFFIAny f = tether_any_object(fn);
-  CHECK_RAISED(call("ffi.StructuralHash", &f, 1, &out), "TypeError", "ffi.StructuralHash");
+  CHECK_RAISED(call_global("ffi.StructuralHash", &f, 1, &out), "TypeError", "ffi.StructuralHash");
   TVMFFIAny ff[2] = {f, f};
-  CHECK_RAISED(call("ffi.StructuralEqual", ff, 2, &out), "TypeError", "not supported");
+  CHECK_RAISED(call_global("ffi.StructuralEqual", ff, 2, &out), "TypeError", "not supported");
   TVMFFIObjectDecRef(fn);
   CHECK_RAISED(tether_structural_equal(NULL, &one, false, false, &eq), "ValueError", "NULL");
   CHECK_RAISED(tether_structural_hash(&one, false, false, NULL), "ValueError", "NULL");

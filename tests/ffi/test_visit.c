@@ -48,7 +48,7 @@ static TVMFFIAny collect_visit(tether_visitor* v, TVMFFIAny value) {
     if (self->n < 16) self->seen[self->n++] = value.v_int64;
     if (value.v_int64 == self->stop_at) {
       TVMFFIAny payload = tether_any_raw_str("stop"), out = tether_any_none();
-      if (call("ffi.VisitInterrupt", &payload, 1, &out) != 0) TVMFFIErrorMoveFromRaised(NULL);
+      if (call_global("ffi.VisitInterrupt", &payload, 1, &out) != 0) TVMFFIErrorMoveFromRaised(NULL);
       return out;
     }
     return tether_any_none();
@@ -152,7 +152,7 @@ static void test_walk_global(void) {
   for (int order = 0; order < 2; ++order) {
     walk_calls = 0;
     TVMFFIAny args[4] = {tree, ints, none, tether_any_int(order)};
-    CHECK_OK(call("ffi.StructuralWalk", args, 4, &out));
+    CHECK_OK(call_global("ffi.StructuralWalk", args, 4, &out));
     CHECK_EQ_INT(out.type_index, kTVMFFINone);
     CHECK_EQ_INT(walk_calls, 1 + 2 + 3 + 4);
   }
@@ -160,12 +160,12 @@ static void test_walk_global(void) {
   TVMFFIAny skip = callbacks(kTVMFFIArray, skip_node);
   walk_calls = 0;
   TVMFFIAny args[4] = {tree, skip, ints, tether_any_int(0)};
-  CHECK_OK(call("ffi.StructuralWalk", args, 4, &out));
+  CHECK_OK(call_global("ffi.StructuralWalk", args, 4, &out));
   CHECK_EQ_INT(walk_calls, 0);
   args[3] = tether_any_int(5);
-  CHECK_RAISED(call("ffi.StructuralWalk", args, 4, &out), "ValueError", "ffi.StructuralWalk");
+  CHECK_RAISED(call_global("ffi.StructuralWalk", args, 4, &out), "ValueError", "ffi.StructuralWalk");
   args[1] = tether_any_int(1);
-  CHECK_RAISED(call("ffi.StructuralWalk", args, 4, &out), "TypeError", "ffi.StructuralWalk");
+  CHECK_RAISED(call_global("ffi.StructuralWalk", args, 4, &out), "TypeError", "ffi.StructuralWalk");
   tether_any_release(&skip);
   tether_any_release(&ints);
   tether_any_release(&none);
@@ -179,7 +179,7 @@ static void test_error_trail(void) {
   TVMFFIAny root = new_box(leaf_box);
   TVMFFIAny cbs = callbacks(kTVMFFIInt, fail_on_three), none = empty_array();
   TVMFFIAny args[4] = {root, cbs, none, tether_any_int(0)}, out = tether_any_none();
-  CHECK_EQ_INT(call("ffi.StructuralWalk", args, 4, &out), -1);
+  CHECK_EQ_INT(call_global("ffi.StructuralWalk", args, 4, &out), -1);
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
   CHECK(err != NULL);
@@ -192,7 +192,7 @@ static void test_error_trail(void) {
     if (ctx != NULL) {
       CHECK_BYTES(TVMFFIGetTypeInfo(ctx->type_index)->type_key, "ffi.VisitErrorContext");
       TVMFFIAny find_args[2] = {root, tether_any_object(ctx)};
-      CHECK_OK(call("ffi.VisitErrorContext.FindAccessPaths", find_args, 2, &out));
+      CHECK_OK(call_global("ffi.VisitErrorContext.FindAccessPaths", find_args, 2, &out));
       CHECK_EQ_INT(tether_array_size(out.v_obj), 1);
       TVMFFIAny text = tether_any_none();
       TVMFFIByteArray s;
@@ -215,11 +215,11 @@ static void test_error_trail(void) {
 static void test_bad_input(void) {
   TVMFFIAny out = tether_any_none(), one = tether_any_int(1);
   TVMFFIAny args[2] = {one, one};
-  CHECK_RAISED(call("ffi.StructuralVisit", args, 2, &out), "TypeError", "ffi.StructuralVisit");
-  CHECK_RAISED(call("ffi.StructuralVisitorVisit", args, 2, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.StructuralVisit", args, 2, &out), "TypeError", "ffi.StructuralVisit");
+  CHECK_RAISED(call_global("ffi.StructuralVisitorVisit", args, 2, &out), "TypeError",
                "ffi.StructuralVisitorVisit");
-  CHECK_RAISED(call("ffi.VisitInterrupt", NULL, 0, &out), "TypeError", "ffi.VisitInterrupt");
-  CHECK_RAISED(call("ffi.VisitErrorContext.FindAccessPaths", args, 2, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.VisitInterrupt", NULL, 0, &out), "TypeError", "ffi.VisitInterrupt");
+  CHECK_RAISED(call_global("ffi.VisitErrorContext.FindAccessPaths", args, 2, &out), "TypeError",
                "ffi.VisitErrorContext.FindAccessPaths");
 }
 

@@ -51,7 +51,7 @@ static TVMFFIObject* var_of(const char* name, const int64_t* dims, int n) {
 
 /* Calls global `name` with views `args`; the object result as a new reference (NULL on error,
  * which is left raised). */
-static TVMFFIObject* call_global(const char* name, const TVMFFIAny* args, int32_t n) {
+static TVMFFIObject* call_object(const char* name, const TVMFFIAny* args, int32_t n) {
   TVMFFIObjectHandle f = tether_func_get(name);
   TVMFFIAny r = tether_any_none();
   if (f == NULL) return NULL;
@@ -67,14 +67,14 @@ static TVMFFIObject* call_global(const char* name, const TVMFFIAny* args, int32_
 
 static TVMFFIObject* relu(TVMFFIObject* x) {
   TVMFFIAny a = tether_any_object(x);
-  TVMFFIObject* c = call_global("relax.op.nn.relu", &a, 1);
+  TVMFFIObject* c = call_object("relax.op.nn.relu", &a, 1);
   CHECK(c != NULL);
   return c;
 }
 
 static TVMFFIObject* add(TVMFFIObject* x, TVMFFIObject* y) {
   TVMFFIAny a[2] = {tether_any_object(x), tether_any_object(y)};
-  TVMFFIObject* c = call_global("relax.op.add", a, 2);
+  TVMFFIObject* c = call_object("relax.op.add", a, 2);
   CHECK(c != NULL);
   return c;
 }
@@ -95,7 +95,7 @@ static TVMFFIObject* conv2d(TVMFFIObject* data, TVMFFIObject* weight) {
                      tether_any_object(padding),  tether_any_object(dilation), tether_any_int(1),
                      tether_any_raw_str("NCHW"), tether_any_raw_str("OIHW"),  tether_any_none(),
                      tether_any_none()};
-  TVMFFIObject* c = call_global("relax.op.nn.conv2d", a, 10);
+  TVMFFIObject* c = call_object("relax.op.nn.conv2d", a, 10);
   CHECK(c != NULL);
   unref(strides);
   unref(padding);
@@ -986,7 +986,7 @@ static void test_builder_over_module(void) {
 
 /* The FFI face: type key, globals, loose arguments. */
 static void test_ffi_globals(void) {
-  TVMFFIObject* bb = call_global("relax.BlockBuilderCreate", NULL, 0);
+  TVMFFIObject* bb = call_object("relax.BlockBuilderCreate", NULL, 0);
   CHECK(bb != NULL);
   if (bb == NULL) return;
   CHECK_EQ_STR(tether_type_key(bb->type_index), "relax.BlockBuilder");
@@ -998,11 +998,11 @@ static void test_ffi_globals(void) {
   TVMFFIAny r = tether_any_none();
   CHECK_OK(tether_func_call(f, a, 6, &r));
   TVMFFIObjectDecRef(f);
-  CHECK(call_global("relax.BlockBuilderBeginDataflow", a, 1) == NULL); /* returns None */
+  CHECK(call_object("relax.BlockBuilderBeginDataflow", a, 1) == NULL); /* returns None */
   drop_error();
   TVMFFIObject* c = relu(x);
   TVMFFIAny e[3] = {tether_any_object(bb), tether_any_object(c), tether_any_raw_str("y.z")};
-  TVMFFIObject* v = call_global("relax.BlockBuilderEmit", e, 3);
+  TVMFFIObject* v = call_object("relax.BlockBuilderEmit", e, 3);
   CHECK_VAR(v, "y_z", true);
   TVMFFIAny q[1] = {tether_any_object(bb)};
   f = tether_func_get("relax.BlockBuilderCurrentBlockIsDataflow");
@@ -1010,10 +1010,10 @@ static void test_ffi_globals(void) {
   CHECK(r.type_index == kTVMFFIBool && r.v_int64 == 1);
   TVMFFIObjectDecRef(f);
   TVMFFIAny o[2] = {tether_any_object(bb), tether_any_object(v)};
-  TVMFFIObject* gv = call_global("relax.BlockBuilderEmitOutput", o, 2);
+  TVMFFIObject* gv = call_object("relax.BlockBuilderEmitOutput", o, 2);
   CHECK_VAR(gv, "gv", false);
   TVMFFIAny lk[2] = {tether_any_object(bb), tether_any_object(gv)};
-  TVMFFIObject* bound = call_global("relax.BlockBuilderLookupBinding", lk, 2);
+  TVMFFIObject* bound = call_object("relax.BlockBuilderLookupBinding", lk, 2);
   CHECK(bound == v);
   unref(bound);
   lk[1] = tether_any_object(x);
@@ -1025,13 +1025,13 @@ static void test_ffi_globals(void) {
   CHECK_OK(tether_func_call(f, q, 1, &r));
   TVMFFIObjectDecRef(f);
   TVMFFIAny fo[3] = {tether_any_object(bb), tether_any_object(gv), tether_any_none()};
-  TVMFFIObject* g = call_global("relax.BlockBuilderEmitFuncOutput", fo, 3);
+  TVMFFIObject* g = call_object("relax.BlockBuilderEmitFuncOutput", fo, 3);
   CHECK_GVAR(g, "main");
   f = tether_func_get("relax.BlockBuilderEndFunctionWithoutOutput");
   CHECK_OK(tether_func_call(f, q, 1, &r));
   CHECK_RAISED(tether_func_call(f, q, 1, &r), "RuntimeError", "Cannot access BlockBuilder._func");
   TVMFFIObjectDecRef(f);
-  TVMFFIObject* mod = call_global("relax.BlockBuilderGetModule", q, 1);
+  TVMFFIObject* mod = call_object("relax.BlockBuilderGetModule", q, 1);
   CHECK(trx_is(mod, TRX_IR_MODULE));
   TVMFFIAny un[2] = {tether_any_object(bb), tether_any_raw_str("main")};
   f = tether_func_get("relax.BlockBuilderGetUniqueName");
@@ -1040,17 +1040,17 @@ static void test_ffi_globals(void) {
   tether_any_release(&r);
   TVMFFIObjectDecRef(f);
   TVMFFIAny af[3] = {tether_any_object(bb), tether_any_object(module_get(mod, "main")), tether_any_raw_str("other")};
-  TVMFFIObject* g2 = call_global("relax.BlockBuilderAddFunction", af, 3);
+  TVMFFIObject* g2 = call_object("relax.BlockBuilderAddFunction", af, 3);
   CHECK(g2 == g); /* dedup */
   TVMFFIAny nm[2] = {tether_any_object(bb), tether_any_object(c)};
-  TVMFFIObject* n = call_global("relax.BlockBuilderNormalize", nm, 2);
+  TVMFFIObject* n = call_object("relax.BlockBuilderNormalize", nm, 2);
   CHECK(n == c);
   /* a list (ffi.Array) where an Expr is expected is a Tuple, recursively */
   TVMFFIObject* inner_list = array_of(&x, 1);
   TVMFFIObject* items[] = {x, inner_list};
   TVMFFIObject* list = array_of(items, 2);
   TVMFFIAny nl[2] = {tether_any_object(bb), tether_any_object(list)};
-  TVMFFIObject* nt = call_global("relax.BlockBuilderNormalize", nl, 2);
+  TVMFFIObject* nt = call_object("relax.BlockBuilderNormalize", nl, 2);
   CHECK(trx_is(nt, TRX_TUPLE));
   /* a bare TupleType prints under the TIR dispatch in TVM too */
   CHECK_PRINT(ty_of(nt), "T.Tuple(R.Tensor((T.int64(2), T.int64(3)), dtype=\"float32\"), "
@@ -1062,7 +1062,7 @@ static void test_ffi_globals(void) {
   TVMFFIObjectHandle bad_list = NULL;
   CHECK_OK(tether_array_new(bad_items, 1, &bad_list));
   nl[1] = tether_any_object(bad_list);
-  CHECK(call_global("relax.BlockBuilderNormalize", nl, 2) == NULL);
+  CHECK(call_object("relax.BlockBuilderNormalize", nl, 2) == NULL);
   CHECK_RAISED(-1, "TypeError", "a list used as a Tuple must hold Exprs, but element 0 is int");
   unref(bad_list);
   /* wrong argument types */
@@ -1268,7 +1268,7 @@ static const char* print_ty(TVMFFIObject* ty, char* buf, size_t n) {
 
 static TVMFFIObject* type_lca(TVMFFIObject* a, TVMFFIObject* b) {
   TVMFFIAny args[2] = {tether_any_object(a), tether_any_object(b)};
-  return call_global("relax.analysis.TypeLCA", args, 2);
+  return call_object("relax.analysis.TypeLCA", args, 2);
 }
 
 static TVMFFIObject* opaque_func(TVMFFIObject* ret, bool pure) { return trx_func_type_new(NULL, ret, pure); }
@@ -1394,7 +1394,7 @@ static void test_type_lca_table(void) {
   unref(r);
   /* not a Type: TVM's argument TypeError */
   TVMFFIAny bad[2] = {tether_any_int(1), tether_any_object(t2)};
-  CHECK(call_global("relax.analysis.TypeLCA", bad, 2) == NULL);
+  CHECK(call_object("relax.analysis.TypeLCA", bad, 2) == NULL);
   CHECK_RAISED(-1, "TypeError", "Expected `ir.Type` but got `int`");
   TVMFFIObject* all[] = {o3p, o1p, o2p, o3, o2, f2args, ps2, fsh, f2i, f22_impure, f32, f23, f22, tup_1, tup_b,
                          tup_a, packed, any, p32, p64, shnd2, shm, shn, sh123, sh13, sh12, tnn_3, tn2_3, tm3, tn3,
@@ -1482,7 +1482,7 @@ static void test_if_type_scopes(void) {
   TVMFFIObject* px = array_of(&x, 1);
   TVMFFIObject* pw = array_of(&w, 1);
   sa[1] = tether_any_object(px);
-  CHECK(call_global("relax.BlockBuilderBeginScope", sa, 2) == NULL); /* None: NULL, no error */
+  CHECK(call_object("relax.BlockBuilderBeginScope", sa, 2) == NULL); /* None: NULL, no error */
   drop_error();
   r = trx_normalize(bb, i1);
   CHECK_TY(ty_of(r), "R.Tensor((n, 3), dtype=\"float32\")");
@@ -1491,7 +1491,7 @@ static void test_if_type_scopes(void) {
   CHECK_TY(ty_of(r), "R.Tensor(dtype=\"float32\", ndim=1)");
   unref(r);
   sa[1] = tether_any_object(pw);
-  CHECK(call_global("relax.BlockBuilderBeginScope", sa, 2) == NULL);
+  CHECK(call_object("relax.BlockBuilderBeginScope", sa, 2) == NULL);
   drop_error();
   r = trx_normalize(bb, i3);
   CHECK_TY(ty_of(r), "R.Tensor(dtype=\"float32\", ndim=2)");
@@ -1499,11 +1499,11 @@ static void test_if_type_scopes(void) {
   r = trx_normalize(bb, i4);
   CHECK_TY(ty_of(r), "R.Tensor((k,), dtype=\"float32\")");
   unref(r);
-  CHECK(call_global("relax.BlockBuilderEndScope", sa, 1) == NULL);
+  CHECK(call_object("relax.BlockBuilderEndScope", sa, 1) == NULL);
   drop_error();
-  CHECK(call_global("relax.BlockBuilderEndScope", sa, 1) == NULL);
+  CHECK(call_object("relax.BlockBuilderEndScope", sa, 1) == NULL);
   drop_error();
-  CHECK(call_global("relax.BlockBuilderEndScope", sa, 1) == NULL);
+  CHECK(call_object("relax.BlockBuilderEndScope", sa, 1) == NULL);
   CHECK_RAISED(-1, "RuntimeError", "no scope is open");
   TVMFFIObject* all[] = {pw, px, i0, i4, i3, i2, i1, bb, w, z, y, x, c, nd1, bty, tk, tn, tn1_3, tn3, n1,
                          three, one, k, n, i64};
@@ -1523,7 +1523,7 @@ static void test_update_func_and_finalize(void) {
   TVMFFIObject* old_ty = ty_of(gv);
   TVMFFIObjectIncRef(old_ty);
   TVMFFIAny a[3] = {tether_any_object(bb), tether_any_object(gv), tether_any_object(f2)};
-  CHECK(call_global("relax.BlockBuilderUpdateFunction", a, 3) == NULL);
+  CHECK(call_object("relax.BlockBuilderUpdateFunction", a, 3) == NULL);
   drop_error();
   TVMFFIObject* mod = trx_block_builder_get_module(bb);
   CHECK(module_get(mod, "foo") == f2);
@@ -1534,13 +1534,13 @@ static void test_update_func_and_finalize(void) {
   TVMFFIObject* g3 = trx_block_builder_add_function(bb, f1, "baz", 3);
   CHECK_GVAR(g3, "baz");
   a[2] = tether_any_object(x);
-  CHECK(call_global("relax.BlockBuilderUpdateFunction", a, 3) == NULL);
+  CHECK(call_object("relax.BlockBuilderUpdateFunction", a, 3) == NULL);
   CHECK_RAISED(-1, "TypeError",
                "Mismatched type on argument #2 when calling: `relax.BlockBuilderUpdateFunction(0: "
                "relax.BlockBuilder, 1: ir.GlobalVar, 2: ir.BaseFunc) -> void`. Expected `ir.BaseFunc` but got "
                "`ir.Var`");
   /* finalize: the module itself; private functions need no global_symbol check */
-  TVMFFIObject* fm = call_global("relax.BlockBuilderFinalize", a, 1);
+  TVMFFIObject* fm = call_object("relax.BlockBuilderFinalize", a, 1);
   mod = trx_block_builder_get_module(bb);
   CHECK(fm != NULL && fm == mod);
   unref(fm);
@@ -1550,14 +1550,14 @@ static void test_update_func_and_finalize(void) {
   bb = trx_block_builder_new(NULL);
   a[0] = tether_any_object(bb);
   begin_fn(bb, "main", &x, 1);
-  fm = call_global("relax.BlockBuilderFinalize", a, 1);
+  fm = call_object("relax.BlockBuilderFinalize", a, 1);
   CHECK(fm != NULL && tether_map_size(module_functions(fm)) == 0);
   unref(fm);
   TVMFFIObject* m1 = end_fn(bb, x);
   begin_fn(bb, "main", &y, 1);
   TVMFFIObject* m2 = end_fn(bb, y);
   CHECK_GVAR(m2, "main1");
-  CHECK(call_global("relax.BlockBuilderFinalize", a, 1) == NULL);
+  CHECK(call_object("relax.BlockBuilderFinalize", a, 1) == NULL);
   CHECK_RAISED(-1, "InternalError",
                "Check failed: (!name_supply_->ContainsName(global_symbol_value)) is false: IRModule contains "
                "duplicate global symbol: main");

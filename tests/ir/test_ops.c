@@ -38,15 +38,6 @@ static TVMFFIAny int_array(const int64_t* v, int n) {
   return tether_any_object(arr); /* owning */
 }
 
-/* Calls global `name`; *out: owning result. */
-static int call_global(const char* name, const TVMFFIAny* args, int n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  *out = tether_any_none();
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 /* Field `name` of obj as an owning Any. */
 static TVMFFIAny field(TVMFFIObject* obj, const char* name) {

@@ -10,20 +10,12 @@
 
 void TVMFFITestingDummyTarget(void);
 
-/* Calls global `name` with `n` views; *out receives the owning result. */
-static int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIObjectHandle f = tether_func_get(name);
-  if (f == NULL) return -1;
-  int rc = tether_func_call(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
 
 /* ffi.ReprPrint(v) compared with `expected`. */
 static void check_repr(const TVMFFIAny* v, const char* expected) {
   TVMFFIAny out = tether_any_none();
   TVMFFIByteArray text = {"", 0};
-  CHECK_OK(call("ffi.ReprPrint", (TVMFFIAny*)v, 1, &out));
+  CHECK_OK(call_global("ffi.ReprPrint", (TVMFFIAny*)v, 1, &out));
   CHECK(tether_any_get_str(&out, &text));
   CHECK_BYTES(text, expected);
   tether_any_release(&out);
@@ -32,26 +24,26 @@ static void check_repr(const TVMFFIAny* v, const char* expected) {
 static void test_simple_functions(void) {
   TVMFFIAny out = tether_any_none();
   TVMFFIAny args[3] = {tether_any_int(41), tether_any_raw_str("x"), tether_any_float(1.5)};
-  CHECK_OK(call("testing.add_one", args, 1, &out));
+  CHECK_OK(call_global("testing.add_one", args, 1, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFIInt);
   CHECK_EQ_INT(out.v_int64, 42);
-  CHECK_OK(call("testing.nop", args, 3, &out));
+  CHECK_OK(call_global("testing.nop", args, 3, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFINone);
-  CHECK_OK(call("testing.echo", args + 1, 2, &out));
+  CHECK_OK(call_global("testing.echo", args + 1, 2, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFISmallStr); /* a RawStr view comes back owned */
   tether_any_release(&out);
-  CHECK_RAISED(call("testing.add_one", args + 1, 1, &out), "TypeError", "testing.add_one");
-  CHECK_RAISED(call("testing.add_one", args, 2, &out), "TypeError", "Mismatched number of arguments");
+  CHECK_RAISED(call_global("testing.add_one", args + 1, 1, &out), "TypeError", "testing.add_one");
+  CHECK_RAISED(call_global("testing.add_one", args, 2, &out), "TypeError", "Mismatched number of arguments");
 
   /* testing.apply(f, x) calls f(x) */
   TVMFFIObjectHandle add_one = tether_func_get("testing.add_one");
   TVMFFIAny apply_args[2] = {tether_any_object(add_one), tether_any_int(1)};
-  CHECK_OK(call("testing.apply", apply_args, 2, &out));
+  CHECK_OK(call_global("testing.apply", apply_args, 2, &out));
   CHECK_EQ_INT(out.v_int64, 2);
   TVMFFIObjectDecRef(add_one);
 
   /* get_add_one_c_symbol hands out a SafeCall we can call directly */
-  CHECK_OK(call("testing.get_add_one_c_symbol", NULL, 0, &out));
+  CHECK_OK(call_global("testing.get_add_one_c_symbol", NULL, 0, &out));
   TVMFFISafeCallType fn = (TVMFFISafeCallType)(intptr_t)out.v_int64;
   TVMFFIAny r = tether_any_none();
   CHECK_OK(fn(NULL, args, 1, &r));
@@ -84,7 +76,7 @@ static void test_run_callback_in_threads(void) {
   TVMFFIAny out = tether_any_none();
   pool_calls = 0;
   fail_thread = -1;
-  CHECK_OK(call("testing.run_callback_in_threads", args, 3, &out));
+  CHECK_OK(call_global("testing.run_callback_in_threads", args, 3, &out));
   int64_t expected = 0;
   for (int64_t t = 0; t < 6; ++t) {
     for (int64_t i = 0; i < 40; ++i) expected += t * 100 + i;
@@ -95,24 +87,24 @@ static void test_run_callback_in_threads(void) {
   /* thread 4 fails at its first call; the others run to the end; the caller sees the error */
   pool_calls = 0;
   fail_thread = 4;
-  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "ValueError",
+  CHECK_RAISED(call_global("testing.run_callback_in_threads", args, 3, &out), "ValueError",
                "pool_callback: thread 4 fails");
   CHECK_EQ_INT(pool_calls, 5 * 40 + 1);
   fail_thread = -1;
 
   /* no threads, bad counts, not a function */
   args[1] = tether_any_int(0);
-  CHECK_OK(call("testing.run_callback_in_threads", args, 3, &out));
+  CHECK_OK(call_global("testing.run_callback_in_threads", args, 3, &out));
   CHECK_EQ_INT(out.v_int64, 0);
   args[1] = tether_any_int(65);
-  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "ValueError",
+  CHECK_RAISED(call_global("testing.run_callback_in_threads", args, 3, &out), "ValueError",
                "num_threads <= 64");
   args[1] = tether_any_int(1);
   args[2] = tether_any_int(-1);
-  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "ValueError",
+  CHECK_RAISED(call_global("testing.run_callback_in_threads", args, 3, &out), "ValueError",
                "calls_per_thread >= 0");
   args[0] = tether_any_int(1);
-  CHECK_RAISED(call("testing.run_callback_in_threads", args, 3, &out), "TypeError",
+  CHECK_RAISED(call_global("testing.run_callback_in_threads", args, 3, &out), "TypeError",
                "testing.run_callback_in_threads");
   TVMFFIObjectDecRef(cb);
 }
@@ -120,7 +112,7 @@ static void test_run_callback_in_threads(void) {
 static void test_raise_error_backtrace(void) {
   TVMFFIAny out = tether_any_none();
   TVMFFIAny args[2] = {tether_any_raw_str("ValueError"), tether_any_raw_str("boom")};
-  CHECK_EQ_INT(call("testing.test_raise_error", args, 2, &out), -1);
+  CHECK_EQ_INT(call_global("testing.test_raise_error", args, 2, &out), -1);
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
   CHECK(err != NULL);
@@ -134,11 +126,11 @@ static void test_raise_error_backtrace(void) {
 
 static void test_use_count(void) {
   TVMFFIAny out = tether_any_none(), count = tether_any_none();
-  CHECK_OK(call("testing.make_unregistered_object", NULL, 0, &out));
-  CHECK_OK(call("testing.object_use_count", &out, 1, &count));
+  CHECK_OK(call_global("testing.make_unregistered_object", NULL, 0, &out));
+  CHECK_OK(call_global("testing.object_use_count", &out, 1, &count));
   CHECK_EQ_INT(count.v_int64, 1);
   TVMFFIObjectIncRef(out.v_obj);
-  CHECK_OK(call("testing.object_use_count", &out, 1, &count));
+  CHECK_OK(call_global("testing.object_use_count", &out, 1, &count));
   CHECK_EQ_INT(count.v_int64, 2);
   TVMFFIObjectDecRef(out.v_obj);
   tether_any_release(&out);
@@ -146,7 +138,7 @@ static void test_use_count(void) {
 
 static void test_unregistered_object(void) {
   TVMFFIAny obj = tether_any_none(), r = tether_any_none();
-  CHECK_OK(call("testing.make_unregistered_object", NULL, 0, &obj));
+  CHECK_OK(call_global("testing.make_unregistered_object", NULL, 0, &obj));
   check_repr(&obj, "testing.TestUnregisteredObject(v1=41, v2=42)");
   const TVMFFIFieldInfo* v2 = tether_type_find_field(obj.v_obj->type_index, "v2", 2);
   const TVMFFIFieldInfo* v1 = tether_type_find_field(obj.v_obj->type_index, "v1", 2);
@@ -172,41 +164,41 @@ static void test_make_object_from_packed_args(void) {
   TVMFFIAny out = tether_any_none();
   TVMFFIAny args[5] = {tether_any_raw_str("testing.TestObjectBase"), tether_any_raw_str("v_i64"),
                        tether_any_int(3)};
-  CHECK_OK(call("ffi.MakeObjectFromPackedArgs", args, 3, &out));
+  CHECK_OK(call_global("ffi.MakeObjectFromPackedArgs", args, 3, &out));
   check_repr(&out, "testing.TestObjectBase(v_i64=3, v_f64=10, v_str=\"hello\")");
   tether_any_release(&out);
 
   args[1] = tether_any_raw_str("bad");
-  CHECK_RAISED(call("ffi.MakeObjectFromPackedArgs", args, 3, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", args, 3, &out), "TypeError",
                "Type `testing.TestObjectBase` does not have field `bad`");
   args[1] = tether_any_raw_str("v_i64");
   args[2] = tether_any_raw_str("x");
-  CHECK_RAISED(call("ffi.MakeObjectFromPackedArgs", args, 3, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", args, 3, &out), "TypeError",
                "Cannot convert from type `const char*` to `int`");
   args[0] = tether_any_raw_str("testing.TestIntPair");
   args[1] = tether_any_raw_str("a");
   args[2] = tether_any_int(3);
-  CHECK_RAISED(call("ffi.MakeObjectFromPackedArgs", args, 3, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", args, 3, &out), "TypeError",
                "Required field `b` not set in type `testing.TestIntPair`");
-  CHECK_RAISED(call("ffi.MakeObjectFromPackedArgs", args, 2, &out), "TypeError", "name/value pairs");
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", args, 2, &out), "TypeError", "name/value pairs");
   args[0] = tether_any_raw_str("testing.NoSuch");
   /* the kind TVMFFITypeKeyToIndex raises in tvm-ffi 0.1.14 (Python shows RuntimeError) */
-  CHECK_RAISED(call("ffi.MakeObjectFromPackedArgs", args, 3, &out), "InternalError",
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", args, 3, &out), "InternalError",
                "Cannot find type `testing.NoSuch`");
 
   /* a derived type with object fields: the field's declared type is enforced */
   TVMFFIAny arr = tether_any_none(), map = tether_any_none();
   TVMFFIAny items[2] = {tether_any_int(1), tether_any_int(2)};
   TVMFFIAny kv[2] = {tether_any_raw_str("a"), tether_any_int(1)};
-  CHECK_OK(call("ffi.Array", items, 2, &arr));
-  CHECK_OK(call("ffi.Map", kv, 2, &map));
+  CHECK_OK(call_global("ffi.Array", items, 2, &arr));
+  CHECK_OK(call_global("ffi.Map", kv, 2, &map));
   TVMFFIAny dargs[5] = {tether_any_raw_str("testing.TestObjectDerived"),
                         tether_any_raw_str("v_map"), map, tether_any_raw_str("v_array"), arr};
-  CHECK_OK(call("ffi.MakeObjectFromPackedArgs", dargs, 5, &out));
+  CHECK_OK(call_global("ffi.MakeObjectFromPackedArgs", dargs, 5, &out));
   check_repr(&out, "testing.TestObjectDerived(v_i64=10, v_f64=10, v_str=\"hello\", v_map={\"a\": 1}, v_array=(1, 2))");
   tether_any_release(&out);
   dargs[2] = arr;
-  CHECK_RAISED(call("ffi.MakeObjectFromPackedArgs", dargs, 5, &out), "TypeError",
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", dargs, 5, &out), "TypeError",
                "Cannot convert from type `ffi.Array` to `ffi.Map`");
   tether_any_release(&arr);
   tether_any_release(&map);
@@ -235,7 +227,7 @@ static void test_ffi_init(void) {
                "Mismatched number of arguments when calling: `testing.TestIntPair.__ffi_init__(0: int, 1: int) -> ffi.Object`. Expected 2 but got 1 arguments");
 
   /* auto init: positional, then KWARGS marker and name/value pairs */
-  CHECK_OK(call("ffi.GetKwargsObject", NULL, 0, &kwargs));
+  CHECK_OK(call_global("ffi.GetKwargsObject", NULL, 0, &kwargs));
   args[0] = tether_any_int(7);
   args[1] = kwargs;
   args[2] = tether_any_raw_str("v_str");
@@ -255,7 +247,7 @@ static void test_ffi_init(void) {
 static void test_field_setters(void) {
   TVMFFIAny out = tether_any_none(), r = tether_any_none();
   TVMFFIAny args[1] = {tether_any_raw_str("testing.TestObjectBase")};
-  CHECK_OK(call("ffi.MakeObjectFromPackedArgs", args, 1, &out));
+  CHECK_OK(call_global("ffi.MakeObjectFromPackedArgs", args, 1, &out));
   const TVMFFIFieldInfo* v_str = tether_type_find_field(out.v_obj->type_index, "v_str", 5);
   const TVMFFIFieldInfo* v_f64 = tether_type_find_field(out.v_obj->type_index, "v_f64", 5);
   CHECK(v_str != NULL && v_f64 != NULL);
@@ -294,21 +286,21 @@ static void test_repr_values(void) {
   TVMFFIAny items[6] = {tether_any_int(1), tether_any_int(2), tether_any_raw_str("a"),
                         tether_any_none(), tether_any_bool(true), tether_any_float(1.5)};
   TVMFFIAny arr = tether_any_none(), list = tether_any_none(), dict = tether_any_none();
-  CHECK_OK(call("ffi.Array", items, 6, &arr));
+  CHECK_OK(call_global("ffi.Array", items, 6, &arr));
   check_repr(&arr, "(1, 2, \"a\", None, True, 1.5)");
   TVMFFIAny one = tether_any_none();
-  CHECK_OK(call("ffi.Array", items, 1, &one));
+  CHECK_OK(call_global("ffi.Array", items, 1, &one));
   check_repr(&one, "(1,)");
   tether_any_release(&one);
-  CHECK_OK(call("ffi.List", items, 2, &list));
+  CHECK_OK(call_global("ffi.List", items, 2, &list));
   check_repr(&list, "[1, 2]");
   TVMFFIAny kv[4] = {tether_any_raw_str("a"), tether_any_int(1), tether_any_raw_str("b"), arr};
-  CHECK_OK(call("ffi.Dict", kv, 4, &dict));
+  CHECK_OK(call_global("ffi.Dict", kv, 4, &dict));
   check_repr(&dict, "{\"a\": 1, \"b\": (1, 2, \"a\", None, True, 1.5)}");
   TVMFFIAny missing = tether_any_none(), kwargs = tether_any_none();
-  CHECK_OK(call("ffi.GetInvalidObject", NULL, 0, &missing));
+  CHECK_OK(call_global("ffi.GetInvalidObject", NULL, 0, &missing));
   check_repr(&missing, "<MISSING>");
-  CHECK_OK(call("ffi.GetKwargsObject", NULL, 0, &kwargs));
+  CHECK_OK(call_global("ffi.GetKwargsObject", NULL, 0, &kwargs));
   check_repr(&kwargs, "<KWARGS>");
   TVMFFIObjectHandle nop = tether_func_get("testing.nop");
   TVMFFIAny f = tether_any_object(nop);
@@ -324,23 +316,23 @@ static void test_repr_values(void) {
 static void test_container_builders(void) {
   TVMFFIAny out = tether_any_none();
   TVMFFIAny args[2] = {tether_any_int(5), tether_any_int(6)};
-  CHECK_OK(call("testing.make_array_with_mixed", args, 2, &out));
+  CHECK_OK(call_global("testing.make_array_with_mixed", args, 2, &out));
   check_repr(&out, "(5, 6, \"hello\")");
   tether_any_release(&out);
-  CHECK_OK(call("testing.make_nested_array_with_tensor", args, 1, &out));
+  CHECK_OK(call_global("testing.make_nested_array_with_tensor", args, 1, &out));
   check_repr(&out, "((5, 42), 5)");
   tether_any_release(&out);
-  CHECK_OK(call("testing.make_nested_map_with_tensor", args, 2, &out));
+  CHECK_OK(call_global("testing.make_nested_map_with_tensor", args, 2, &out));
   check_repr(&out, "{\"array\": (5, 6), \"map\": {\"t\": 5}, \"scalar\": 99}");
   tether_any_release(&out);
-  CHECK_OK(call("testing.make_dict_with_tensor", args, 1, &out));
+  CHECK_OK(call_global("testing.make_dict_with_tensor", args, 1, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFIDict);
   tether_any_release(&out);
 }
 
 static void test_registered_type_keys(void) {
   TVMFFIAny out = tether_any_none();
-  CHECK_OK(call("ffi.GetRegisteredTypeKeys", NULL, 0, &out));
+  CHECK_OK(call_global("ffi.GetRegisteredTypeKeys", NULL, 0, &out));
   CHECK_EQ_INT(out.type_index, kTVMFFIArray);
   if (out.type_index == kTVMFFIArray) {
     const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)out.v_obj + sizeof(TVMFFIObject));
@@ -360,9 +352,9 @@ static void test_registered_type_keys(void) {
 static void test_system_lib_add_one(void) {
   TVMFFIAny mod = tether_any_none(), fn = tether_any_none(), out = tether_any_none();
   TVMFFIAny prefix = tether_any_raw_str("testing.");
-  CHECK_OK(call("ffi.SystemLib", &prefix, 1, &mod));
+  CHECK_OK(call_global("ffi.SystemLib", &prefix, 1, &mod));
   TVMFFIAny get_args[3] = {mod, tether_any_raw_str("add_one"), tether_any_bool(false)};
-  CHECK_OK(call("ffi.ModuleGetFunction", get_args, 3, &fn));
+  CHECK_OK(call_global("ffi.ModuleGetFunction", get_args, 3, &fn));
   CHECK_EQ_INT(fn.type_index, kTVMFFIFunction);
   if (fn.type_index == kTVMFFIFunction) {
     TVMFFIAny ten = tether_any_int(10);
@@ -379,7 +371,7 @@ int main(void) {
   /* ffi.SystemLib keeps one module per prefix for the life of the process: create it
    * before the per-test leak accounting starts. */
   TVMFFIAny prefix = tether_any_raw_str("testing."), mod = tether_any_none();
-  if (call("ffi.SystemLib", &prefix, 1, &mod) == 0) tether_any_release(&mod);
+  if (call_global("ffi.SystemLib", &prefix, 1, &mod) == 0) tether_any_release(&mod);
   static const test_case_t cases[] = {
       TEST_CASE(test_simple_functions),     TEST_CASE(test_raise_error_backtrace),
       TEST_CASE(test_use_count),            TEST_CASE(test_unregistered_object),
