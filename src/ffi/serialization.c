@@ -28,6 +28,7 @@
 #include "error.h"
 #include "json.h"
 #include "map.h"
+#include "tensor.h"
 
 /* Field kinds written inline (the field's declared type, not its value's). */
 static bool tether__graph_inline_field(int32_t static_type_index) {
@@ -1201,8 +1202,20 @@ static int tether__tensor_from_json(void* self, const TVMFFIAny* args, int32_t n
     free(buf);
     return tether_raise("ValueError", "%s: %s", fn, bad);
   }
-  TVMFFIObjectHandle t = NULL;
+  /* The tensor library's own size for this shape and dtype (packed sub-byte types: fewer
+   * bytes than whole elements) must be what the payload carries. */
   DLDevice cpu = {kDLCPU, 0};
+  DLTensor proto = {NULL, cpu, ndim, dtype, shape, NULL, 0};
+  int64_t alloc = 0;
+  if (tether__tensor_check(fn, &proto, &alloc) != 0) {
+    free(buf);
+    return -1;
+  }
+  if (alloc != nbytes) {
+    free(buf);
+    return tether_raise("ValueError", "%s: the data size does not match the shape and dtype", fn);
+  }
+  TVMFFIObjectHandle t = NULL;
   rc = tether_tensor_empty(shape, ndim, dtype, cpu, &t);
   if (rc == 0 && nbytes > 0) {
     memcpy(tether_tensor_dl(t)->data, buf + size - (size_t)nbytes, (size_t)nbytes);
