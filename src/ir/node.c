@@ -635,7 +635,10 @@ static TVMFFIObject* trx__shape_values(const char* fname, const char* argname, T
     }
     items[done] = trx__ref(e);
   }
-  out = trx__array_of(items, n);
+  /* Nothing converted: the Array itself (as TVM keeps it). */
+  bool same = true;
+  for (int64_t i = 0; i < n && same; ++i) same = tether_array_at(values, i)->v_obj == items[i];
+  out = same ? trx__ref(values) : trx__array_of(items, n);
 fail:
   for (int64_t i = 0; i < done; ++i) TVMFFIObjectDecRef(items[i]);
   free(items);
@@ -1002,20 +1005,28 @@ TVMFFIObject* trx_tuple_get_item_new(TVMFFIObject* tuple_value, int64_t index) {
   return (TVMFFIObject*)g;
 }
 
+/* As in TVM, values given as plain integers are converted to IntImm once for the ShapeExpr
+ * and once more for its ShapeType: equal values, distinct objects (what a JSON graph shows). */
 TVMFFIObject* trx_shape_expr_new(TVMFFIObject* values) {
-  TVMFFIObject* vals = values != NULL ? trx__shape_values("relax.ShapeExpr", "values", values)
-                                      : trx__empty_array();
+  static const char fn[] = "relax.ShapeExpr";
+  TVMFFIObject* vals = values != NULL ? trx__shape_values(fn, "values", values) : trx__empty_array();
   if (vals == NULL) return NULL;
-  trx_shape_expr_t* s = (trx_shape_expr_t*)trx__alloc(TRX_SHAPE_EXPR);
+  bool plain = false;
+  for (int64_t i = 0, n = values != NULL ? tether_array_size(values) : 0; i < n && !plain; ++i) {
+    plain = !tether_any_is_object(tether_array_at(values, i));
+  }
+  TVMFFIObject* ty_vals = plain ? trx__shape_values(fn, "values", values) : trx__ref(vals);
+  trx_shape_expr_t* s = ty_vals != NULL ? (trx_shape_expr_t*)trx__alloc(TRX_SHAPE_EXPR) : NULL;
   if (s != NULL) {
     s->values = trx__ref(vals);
-    s->base.ty = trx__shape_type_raw(vals, -1);
+    s->base.ty = trx__shape_type_raw(ty_vals, -1);
     if (s->base.ty == NULL) {
       TVMFFIObjectDecRef(s);
       s = NULL;
     }
   }
   TVMFFIObjectDecRef(vals);
+  if (ty_vals != NULL) TVMFFIObjectDecRef(ty_vals);
   return (TVMFFIObject*)s;
 }
 
