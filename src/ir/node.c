@@ -442,11 +442,9 @@ TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n) {
 }
 
 /* ---- shared immutable objects -------------------------------------------------------------
- * Made once at load (so they are part of every test's baseline object count) and shared:
- * the empty Array (Call.ty_args, ...) and PrimType of the common dtypes (the ty of every
- * IntImm / FloatImm).  Neither can change: an Array is copy-on-write when shared, and
- * PrimType has no writable field. */
-static TVMFFIObject* trx__shared_empty_array;
+ * Made once at load (so they are part of every test's baseline object count) and shared, as
+ * TVM shares them: the PrimType of the common dtypes (the ty of every IntImm / FloatImm,
+ * TensorType.dtype).  PrimType has no writable field. */
 static const DLDataType trx__shared_dtypes[] = {
     {kDLInt, 64, 1}, {kDLInt, 32, 1}, {kDLInt, 16, 1}, {kDLInt, 8, 1}, {kDLUInt, 1, 1},
     {kDLUInt, 8, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLFloat, 16, 1}, {kDLBool, 8, 1}};
@@ -454,9 +452,6 @@ enum { TRX__NUM_SHARED_DTYPES = sizeof(trx__shared_dtypes) / sizeof(trx__shared_
 static TVMFFIObject* trx__shared_prim_types[TRX__NUM_SHARED_DTYPES];
 
 static int trx__shared_init(void) {
-  TVMFFIObjectHandle arr = NULL;
-  if (tether_array_new(NULL, 0, &arr) != 0) return -1;
-  trx__shared_empty_array = (TVMFFIObject*)arr;
   for (int i = 0; i < TRX__NUM_SHARED_DTYPES; ++i) {
     trx__shared_prim_types[i] = trx_prim_type_new(trx__shared_dtypes[i]);
     if (trx__shared_prim_types[i] == NULL) return -1;
@@ -469,8 +464,6 @@ static void trx__shared_fini(void) {
     if (trx__shared_prim_types[i] != NULL) TVMFFIObjectDecRef(trx__shared_prim_types[i]);
     trx__shared_prim_types[i] = NULL;
   }
-  if (trx__shared_empty_array != NULL) TVMFFIObjectDecRef(trx__shared_empty_array);
-  trx__shared_empty_array = NULL;
 }
 
 TVMFFIObject* trx__prim_type_shared(DLDataType dtype) {
@@ -482,10 +475,9 @@ TVMFFIObject* trx__prim_type_shared(DLDataType dtype) {
   return trx_prim_type_new(dtype);
 }
 
-TVMFFIObject* trx__empty_array(void) {
-  if (trx__shared_empty_array != NULL) return trx__ref(trx__shared_empty_array);
-  return trx__array_of(NULL, 0);
-}
+/* A new empty Array each time: TVM's nodes do not share their empty Arrays (Call.ty_args,
+ * ...), which a JSON graph shows as one node per Array. */
+TVMFFIObject* trx__empty_array(void) { return trx__array_of(NULL, 0); }
 
 TVMFFIObject* trx__array_obj(TVMFFIObject* arr, int64_t i) {
   const TVMFFIAny* a = tether_array_at(arr, i);
@@ -1554,7 +1546,7 @@ TRX__GLOBAL(trx__g_var) {
   if (ty->type_index == kTVMFFIDataType || tether_any_get_str(ty, &s)) {
     DLDataType dt;
     if (trx__arg_dtype(fn, ty, &dt) != 0) return -1;
-    TVMFFIObject* pt = trx_prim_type_new(dt);
+    TVMFFIObject* pt = trx__prim_type_shared(dt);
     if (pt == NULL) return -1;
     TVMFFIObject* v = trx_var_new(name.data, name.size, pt, false);
     TVMFFIObjectDecRef(pt);
@@ -2033,7 +2025,7 @@ TRX__GLOBAL(trx__g_prim_type) {
   if (tether_check_nargs(fn, "(0: DataType) -> ir.PrimType", n, 1) != 0 || trx__arg_dtype(fn, &args[0], &dt) != 0) {
     return -1;
   }
-  return trx__return(trx_prim_type_new(dt), rv);
+  return trx__return(trx__prim_type_shared(dt), rv);
 }
 
 TRX__GLOBAL(trx__g_func_type) {
