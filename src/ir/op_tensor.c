@@ -241,7 +241,7 @@ TVMFFIObject* trx__infer_binary(const trx__op_def_t* def, trx_call_t* call) {
       shp[i] = NULL;
     } else {
       trx_tensor_type_t* t = (trx_tensor_type_t*)ty[i];
-      vals[i] = trx__shape_values(t);
+      vals[i] = trx__shape_type_values(t);
       nd[i] = t->ndim;
       shp[i] = t->shape;
     }
