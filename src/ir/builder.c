@@ -1210,18 +1210,24 @@ fail:
  * body's MatchCast types define vars as well (they are in scope inside the body).  A
  * TensorType whose shape is a relax Var is erased to its ndim likewise (unify.c). */
 
-/* Erases the body's type (params + the body's MatchCasts define) and returns the return type
- * (params define); new reference, NULL with an error raised. */
-static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body) {
-  trx__var_set_t s = {0};
-  TVMFFIObject *ret = NULL, *bty = NULL;
+/* Adds the vars the types of `params` define to s; 0 or -1. */
+static int trx__var_set_add_params(trx__var_set_t* s, TVMFFIObject* params) {
   int64_t np = tether_array_size(params);
   for (int64_t i = 0; i < np; ++i) {
     TVMFFIObject* p = trx__array_obj(params, i);
-    if (trx__is(p, TRX_EXPR) && trx__var_set_add_defs(&s, trx__ty(p)) != 0) goto fail;
+    if (trx__is(p, TRX_EXPR) && trx__var_set_add_defs(s, trx__ty(p)) != 0) return -1;
   }
-  if ((ret = trx__type_erase(&s, trx__ty(body))) == NULL) goto fail;
+  return 0;
+}
+
+/* Erases the body's type (params + the body's MatchCasts define), then returns the return
+ * type: the body's type erased again where only params define (as in TVM, the body's type
+ * object itself when nothing more is erased); new reference, NULL with an error raised. */
+static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body) {
+  trx__var_set_t s = {0};
+  TVMFFIObject *ret = NULL, *bty = NULL;
   if (trx__is(body, TRX_SEQ_EXPR)) {
+    if (trx__var_set_add_params(&s, params) != 0) goto fail;
     TVMFFIObject* blocks = ((trx_seq_expr_t*)body)->blocks;
     int64_t nb = tether_array_size(blocks);
     for (int64_t i = 0; i < nb; ++i) {
@@ -1237,11 +1243,15 @@ static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body
       trx__set_ty(body, bty);
       bty = NULL;
     }
+    trx__var_set_clear(&s);
   }
+  if (trx__var_set_add_params(&s, params) != 0) goto fail;
+  if ((ret = trx__type_erase(&s, trx__ty(body))) == NULL) goto fail;
   trx__unref(bty);
   trx__var_set_clear(&s);
   return ret;
 fail:
+  trx__unref(bty);
   trx__unref(ret);
   trx__var_set_clear(&s);
   return NULL;
