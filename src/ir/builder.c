@@ -760,6 +760,43 @@ fail:
   return -1;
 }
 
+/* As TVM's normalizer does: adjacent blocks of the same kind (dataflow or not) become one.
+ * *blocks is replaced when anything merges (then *changed is set); 0 or -1. */
+static int trx__merge_blocks(TVMFFIObject** blocks, bool* changed) {
+  int64_t n = tether_array_size(*blocks);
+  bool any = false;
+  for (int64_t i = 1; i < n && !any; ++i) {
+    any = trx_is(trx__array_obj(*blocks, i), TRX_DATAFLOW_BLOCK) ==
+          trx_is(trx__array_obj(*blocks, i - 1), TRX_DATAFLOW_BLOCK);
+  }
+  if (!any) return 0;
+  TVMFFIObject *out = trx__new_array(), *bindings = NULL, *blk = NULL;
+  if (out == NULL) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* cur = trx__array_obj(*blocks, i);
+    bool df = trx_is(cur, TRX_DATAFLOW_BLOCK);
+    if (bindings == NULL && (bindings = trx__new_array()) == NULL) goto fail;
+    TVMFFIObject* bs = ((trx_binding_block_t*)cur)->bindings;
+    for (int64_t j = 0, m = tether_array_size(bs); j < m; ++j) {
+      if (trx__array_push_obj(&bindings, trx__array_obj(bs, j)) != 0) goto fail;
+    }
+    if (i + 1 < n && trx_is(trx__array_obj(*blocks, i + 1), TRX_DATAFLOW_BLOCK) == df) continue;
+    if ((blk = trx_binding_block_new(bindings, df)) == NULL || trx__array_push_obj(&out, blk) != 0) goto fail;
+    trx__unref(blk);
+    trx__unref(bindings);
+    blk = bindings = NULL;
+  }
+  trx__unref(*blocks);
+  *blocks = out;
+  *changed = true;
+  return 0;
+fail:
+  trx__unref(blk);
+  trx__unref(bindings);
+  trx__unref(out);
+  return -1;
+}
+
 static TVMFFIObject* trx__visit_seq(trx__builder_t* b, TVMFFIObject* e) {
   trx_seq_expr_t* s = (trx_seq_expr_t*)e;
   TVMFFIObject *blocks = trx__new_array(), *body = NULL, *prologue = NULL, *node = NULL;
@@ -783,6 +820,7 @@ static TVMFFIObject* trx__visit_seq(trx__builder_t* b, TVMFFIObject* e) {
     if (trx__array_push_obj(&blocks, prologue) != 0) goto fail;
     changed = true;
   }
+  if (trx__merge_blocks(&blocks, &changed) != 0) goto fail;
   changed |= body != s->body;
   node = changed ? trx_seq_expr_new(blocks, body) : trx__ref(e);
   if (node != NULL && trx__ty(node) == NULL) trx__set_ty(node, trx__ref(trx__ty(body)));
