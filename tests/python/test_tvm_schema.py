@@ -9,6 +9,7 @@ What TVM does is recorded in tests/python/data (no TVM at test time):
   built there with TVM's Python API; tools/tvm_json_cases.py writes them (its docstring has
   the command).  The same programs are built here with tether's API.
 """
+import collections
 import json
 import os
 import sys
@@ -68,10 +69,11 @@ sys.path.insert(0, os.path.join(REPO, "tools"))
 import tvm_json_cases  # noqa: E402  (the programs, importable without TVM)
 
 CASES = sorted(tvm_json_cases.CASES)
-# Cases whose text differs from TVM's only in which equal-valued objects are shared (the op
-# inference of some nn/tensor ops builds its result types from other objects than TVM's):
-# loaded by either side, they are structurally equal and print the same.
-NOT_BYTE_IDENTICAL = {"conv_net", "nn_attrs", "tensor_attrs"}
+# Cases whose text differs from TVM's only in sharing: tether's Python binding passes a small
+# int tuple (strides=(1, 1)) as one shared Array however often it is given, where TVM makes an
+# Array per argument, so attrs given equal tuples share an Array node.  Loaded by either side
+# they are structurally equal and print the same.
+NOT_BYTE_IDENTICAL = {"conv_net", "nn_attrs"}
 
 
 def _tvm_text(case):
@@ -97,11 +99,15 @@ def test_tether_writes_tvm_text(case):
 
 @pytest.mark.parametrize("case", sorted(NOT_BYTE_IDENTICAL))
 def test_tether_writes_tvm_nodes(case):
-    # Not byte-identical: the same node types and the same field names, in a graph of
-    # the same size give or take shared nodes.
+    # The same nodes but for Arrays shared (fewer Array nodes), with the same fields.
     want = json.loads(_tvm_text(case))["nodes"]
     got = json.loads(to_json_graph_str(tvm_json_cases.build_tether(case)))["nodes"]
-    fields = lambda ns: {(n["type"], tuple(sorted(n["data"])) if isinstance(n.get("data"), dict) else None) for n in ns}
+    types_got = collections.Counter(n["type"] for n in got)
+    types_want = collections.Counter(n["type"] for n in want)
+    arrays_got, arrays_want = types_got.pop("ffi.Array"), types_want.pop("ffi.Array")
+    assert types_got == types_want
+    assert 0 < arrays_want - arrays_got <= 3
+    fields = lambda ns: {(n["type"], tuple(n["data"]) if isinstance(n.get("data"), dict) else None) for n in ns}
     assert fields(got) == fields(want)
 
 
