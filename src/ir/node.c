@@ -1301,17 +1301,17 @@ static int trx__env_func_from_json(void* self, const TVMFFIAny* args, int32_t n,
   return 0;
 }
 
-static int trx__register_env_func_json(void) {
-  static const struct {
+int trx__register_json_hooks(int32_t type_index, TVMFFISafeCallType to_json, TVMFFISafeCallType from_json) {
+  const struct {
     const char* column;
     TVMFFISafeCallType fn;
-  } hooks[] = {{"__data_to_json__", trx__env_func_to_json}, {"__data_from_json__", trx__env_func_from_json}};
+  } hooks[] = {{"__data_to_json__", to_json}, {"__data_from_json__", from_json}};
   for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); ++i) {
     TVMFFIObjectHandle f = NULL;
     TVMFFIByteArray column = {hooks[i].column, strlen(hooks[i].column)};
     if (TVMFFIFunctionCreate(NULL, hooks[i].fn, NULL, &f) != 0) return -1;
     TVMFFIAny v = tether_any_object(f);
-    int rc = TVMFFITypeRegisterAttr(trx_type_index[TRX_ENV_FUNC], &column, &v);
+    int rc = TVMFFITypeRegisterAttr(type_index, &column, &v);
     TVMFFIObjectDecRef(f);
     if (rc != 0) return -1;
   }
@@ -2251,7 +2251,9 @@ int trx__node_init(void) {
   }
   atomic_store_explicit(&trx__types_ready, true, memory_order_release);
   if (trx__shared_init() != 0) return -1;
-  if (trx__register_env_func_json() != 0) return -1;
+  if (trx__register_json_hooks(trx_type_index[TRX_ENV_FUNC], trx__env_func_to_json, trx__env_func_from_json) != 0) {
+    return -1;
+  }
   return trx__node_register_globals();
 }
 
