@@ -178,7 +178,7 @@ static TVMFFIObject* vector_const(DLDataType dt, int64_t n) {
   expect_print(__FILE__, __LINE__, (node), (verbose), (show_all), (expected))
 static void expect_print(const char* file, int line, TVMFFIObject* node, bool verbose, bool show_all,
                          const char* expected) {
-  trx_print_options_t opts = {verbose, show_all};
+  trx_print_options_t opts = {verbose, show_all, false};
   TVMFFIAny out = tether_any_none();
   TVMFFIByteArray text = {"", 0};
   if (node == NULL || trx_print(node, &opts, &out) != 0 || !tether_any_get_str(&out, &text)) {
