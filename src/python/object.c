@@ -156,6 +156,8 @@ static PyObject* tpy_call_handle(TVMFFIObject* f, TVMFFIAny* views, int32_t n) {
   return tpy_from_any_steal(&result);
 }
 
+static int32_t tpy_index_of_key(PyObject* key);
+
 /* ---- reflected fields ---------------------------------------------------------------------- */
 
 typedef struct {
@@ -218,8 +220,9 @@ PyObject* tpy_py_object_fields(PyObject* self, PyObject* obj) {
  * and __setstate__ adopts the object read back from the text: the unpickled object has the
  * pickled object's Python class, and references shared inside the graph stay shared.
  * copy.copy calls the type's `__ffi_shallow_copy__`; copy.deepcopy calls ffi.DeepCopy.  A
- * type without `__ffi_shallow_copy__`, or a graph that ffi.DeepCopy cannot copy (it holds a
- * Tensor), is copied through the JSON graph as pickle does.  Copies keep the Python class. */
+ * type without `__ffi_shallow_copy__`, or an object (not an Array/List/Map/Dict) whose graph
+ * ffi.DeepCopy cannot copy (it holds a Tensor), is copied through the JSON graph as pickle
+ * does.  Copies keep the Python class. */
 
 static TVMFFIObject* tpy_global_to_json;   /* owned for the life of the process */
 static TVMFFIObject* tpy_global_from_json; /* owned for the life of the process */
@@ -315,8 +318,19 @@ static PyObject* tpy_object_getstate(PyObject* self, PyObject* unused) {
   return text != NULL ? Py_BuildValue("{s:N}", "handle", text) : NULL;
 }
 
-/* _new_object(cls) -> cls.__new__(cls): an instance without a handle (unpickling). */
+/* _new_object(cls) -> cls.__new__(cls): an instance without a handle (unpickling).  `cls`
+ * may also be a type key (the class made for a type no Python class was registered for is
+ * not importable, so its objects pickle with their type key). */
 PyObject* tpy_py_new_object(PyObject* self, PyObject* cls) {
+  if (PyUnicode_Check(cls)) {
+    int32_t index = tpy_index_of_key(cls);
+    PyTypeObject* resolved = index >= kTVMFFIStaticObjectBegin ? tpy_class_for_index(index) : NULL;
+    if (resolved == NULL) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "_new_object: `%U` is not an object type", cls);
+      return NULL;
+    }
+    cls = (PyObject*)resolved;
+  }
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &TpyObject_Type)) {
     PyErr_Format(PyExc_TypeError, "_new_object: expected a subclass of Object, got %.200R", cls);
     return NULL;
@@ -329,14 +343,21 @@ PyObject* tpy_py_new_object(PyObject* self, PyObject* cls) {
 }
 
 static PyObject* tpy_object_reduce(PyObject* self, PyObject* unused) {
+  TVMFFIObject* h = ((TpyObject*)self)->handle;
+  PyObject* cls = Py_NewRef((PyObject*)Py_TYPE(self));
+  PyObject* auto_made = PyDict_GetItemString(Py_TYPE(self)->tp_dict, "__tether_auto_class__");
+  if (auto_made != NULL && h != NULL) {
+    Py_SETREF(cls, PyUnicode_FromString(tether_type_key(h->type_index)));
+    if (cls == NULL) return NULL;
+  }
   PyObject* state = tpy_object_getstate(self, NULL);
-  if (state == NULL) return NULL;
-  PyObject* fn = PyObject_GetAttrString(tpy_module, "_new_object");
+  PyObject* fn = state != NULL ? PyObject_GetAttrString(tpy_module, "_new_object") : NULL;
   if (fn == NULL) {
-    Py_DECREF(state);
+    Py_DECREF(cls);
+    Py_XDECREF(state);
     return NULL;
   }
-  return Py_BuildValue("(N(O)N)", fn, (PyObject*)Py_TYPE(self), state);
+  return Py_BuildValue("(N(N)N)", fn, cls, state);
 }
 
 /* A new instance of type(self) holding `h` (steals). */
@@ -401,9 +422,14 @@ static PyObject* tpy_object_deepcopy(PyObject* self, PyObject* memo) {
   TVMFFIObject* f = tpy_cached_global("ffi.DeepCopy", &tpy_global_deep_copy);
   if (f == NULL) return NULL;
   TVMFFIAny arg = tether_any_object(h), out = tether_any_none();
+  int32_t t = h->type_index;
+  bool container = t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict;
   if (TVMFFIFunctionCall(f, &arg, 1, &out) != 0) {
-    /* Not copy-constructible somewhere inside (a Tensor, a Function): the JSON graph copies
-     * tensors by value, and names what it cannot write. */
+    /* Not copy-constructible somewhere inside (a Tensor, a Function).  A container raises
+     * that (tvm-ffi's containers deep-copy with ffi.DeepCopy alone); any other object is
+     * copied through the JSON graph, which copies tensors by value and names what it cannot
+     * write (tvm-ffi copies those through pickle's protocol). */
+    if (container) return tpy_raise_ffi_error();
     TVMFFIObjectHandle err = NULL;
     TVMFFIErrorMoveFromRaised(&err);
     if (err != NULL) TVMFFIObjectDecRef(err);
@@ -903,7 +929,8 @@ static PyTypeObject* tpy_make_auto_class(const TVMFFITypeInfo* info, PyTypeObjec
     if (doc == NULL || PyDict_SetItemString(ns, "__doc__", doc) != 0) goto done;
   }
   if (PyDict_SetItemString(ns, "__module__", mod) != 0 ||
-      PyDict_SetItemString(ns, "__qualname__", name) != 0) {
+      PyDict_SetItemString(ns, "__qualname__", name) != 0 ||
+      PyDict_SetItemString(ns, "__tether_auto_class__", Py_True) != 0) {
     goto done;
   }
   cls = PyObject_CallFunction((PyObject*)Py_TYPE(parent), "O(O)O", name, (PyObject*)parent, ns);

@@ -47,11 +47,23 @@ PyTypeObject TpyBytes_Type = {
 
 static PyObject* tpy_shape_repr(PyObject* self) { return PyTuple_Type.tp_repr(self); }
 
+/* Pickles (any protocol) and copies as Shape(tuple of its ints). */
+static PyObject* tpy_shape_reduce(PyObject* self, PyObject* unused) {
+  PyObject* dims = PyTuple_GetSlice(self, 0, PyTuple_GET_SIZE(self));
+  return dims != NULL ? Py_BuildValue("(O(N))", (PyObject*)Py_TYPE(self), dims) : NULL;
+}
+
+static PyMethodDef tpy_shape_methods[] = {
+    {"__reduce__", tpy_shape_reduce, METH_NOARGS, "(Shape, (dims,)): pickle by value"},
+    {NULL},
+};
+
 PyTypeObject TpyShape_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Shape",
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "tuple of ints holding an ffi.Shape",
     .tp_repr = tpy_shape_repr,
+    .tp_methods = tpy_shape_methods,
 };
 
 /* Calls base->tp_new(type, (arg,)) -- how a static subclass of an immutable builtin is made. */
