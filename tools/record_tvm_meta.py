@@ -3,6 +3,7 @@
 For each program P it writes, into tests/python/data/tvm_meta/:
   P.show_meta.txt   node.script(show_meta=True)
   P.json            tvm.ir.save_json(node)
+and string_imm.show_meta.txt for a StringImm (the header's escaping of every kind of byte).
 
 Run it with an interpreter that has apache-tvm 0.27.0.post1 and apache-tvm-ffi 0.1.14.post1
 (TVM's save_json crashes under apache-tvm-ffi 0.1.15.post2) and numpy:
@@ -21,7 +22,7 @@ from tvm import relax
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))
 
-from meta_programs import PROGRAMS  # noqa: E402
+from meta_programs import PROGRAMS, string_imm  # noqa: E402
 
 
 def main(argv):
@@ -34,6 +35,8 @@ def main(argv):
         for suffix, text in texts.items():
             with open(os.path.join(out_dir, f"{name}.{suffix}"), "w", encoding="utf-8") as f:
                 f.write(text)
+    with open(os.path.join(out_dir, "string_imm.show_meta.txt"), "w", encoding="utf-8") as f:
+        f.write(string_imm(tvm.ir).script(show_meta=True))
     print(f"recorded {len(PROGRAMS)} programs (apache-tvm {tvm.__version__}) into {out_dir}")
 
 

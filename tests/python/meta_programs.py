@@ -77,6 +77,16 @@ def scalar_constant(relax, np):
     return _module(relax, [x], lambda bb: bb.emit(relax.op.add(x, relax.const(np.float32(2.5)))))
 
 
+# A string with every class of character the metadata header escapes differently: quotes and
+# backslashes, tab / CR / LF, other control characters, DEL, non-ASCII (UTF-8 bytes).
+ESCAPE_TEXT = "a\nb\"c\\d\x01\u00e9\t\r/\x7f\u4e2d'"
+
+
+def string_imm(ir):
+    """A StringImm holding a newline prints as metadata (built from tether.ir or tvm.ir)."""
+    return ir.StringImm(ESCAPE_TEXT)
+
+
 PROGRAMS = {f.__name__: f for f in (two_constants, shared_constant, many_dtypes,
                                     zero_size_and_high_rank, function_only, no_constants,
                                     scalar_constant)}
