@@ -1305,10 +1305,14 @@ static int trx__own_module(trx__builder_t* b) {
   if (m == NULL) return -1;
   trx__unref(m->functions);
   trx__unref(m->global_var_map_);
+  trx__unref(m->source_map);
   trx__unref(m->attrs);
+  trx__unref(m->global_infos);
   m->functions = trx__ref(old->functions);
   m->global_var_map_ = trx__ref(old->global_var_map_);
+  m->source_map = trx__ref(old->source_map);
   m->attrs = trx__ref(old->attrs);
+  m->global_infos = trx__ref(old->global_infos);
   b->mod = (TVMFFIObject*)m;
   trx__unref((TVMFFIObject*)old);
   return 0;

@@ -92,6 +92,8 @@ static PyMethodDef tpy_methods[] = {
      "_object_fields(obj) -> (name0, value0, ...): the reflected fields, ancestors' first"},
     {"_new_object", tpy_py_new_object, METH_O,
      "_new_object(cls) -> cls.__new__(cls): an object without a handle (unpickling helper)"},
+    {"_type_fields", tpy_py_type_fields, METH_O,
+     "_type_fields(type_key) -> (parent type key, [(name, static type index, metadata)])"},
     {"_register_error", TPY_FASTCALL(tpy_py_register_error), METH_FASTCALL,
      "_register_error(kind, cls) -> cls: map an error kind to an exception class"},
     {"convert", tpy_py_convert, METH_O, "convert(value): the FFI value of a Python value"},

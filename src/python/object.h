@@ -69,6 +69,7 @@ PyObject* tpy_py_type_key_to_index(PyObject* self, PyObject* arg);
 PyObject* tpy_py_object_type_index(PyObject* self, PyObject* arg);
 PyObject* tpy_py_object_fields(PyObject* self, PyObject* obj);
 PyObject* tpy_py_new_object(PyObject* self, PyObject* cls);
+PyObject* tpy_py_type_fields(PyObject* self, PyObject* arg);
 
 int tpy_object_init(PyObject* module);
 
