@@ -227,6 +227,18 @@ static trx__ftab_t* trx__ftab_build(int32_t ti, const TVMFFITypeInfo* info) {
       f->kind = tether_field_kind_of_getter(a->fields[i].getter);
     }
   }
+  /* A SeqExpr's own fields (blocks, body) come before the Expr fields (span, ty): as in TVM's
+   * structural equality, its type may name vars its blocks define (a MatchCast's). */
+  if (t->isa & (UINT64_C(1) << TRX_SEQ_EXPR)) {
+    int32_t nbase = 0; /* the inherited fields */
+    for (int32_t d = 0; d < info->type_depth; ++d) nbase += info->type_ancestors[d]->num_fields;
+    trx__fdesc_t tmp[4];
+    if (nbase > 0 && nbase <= 4 && nbase < t->n) {
+      memcpy(tmp, t->f, sizeof(trx__fdesc_t) * (size_t)nbase);
+      memmove(t->f, t->f + nbase, sizeof(trx__fdesc_t) * (size_t)(t->n - nbase));
+      memcpy(t->f + (t->n - nbase), tmp, sizeof(trx__fdesc_t) * (size_t)nbase);
+    }
+  }
   return t;
 }
 
@@ -442,11 +454,9 @@ TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n) {
 }
 
 /* ---- shared immutable objects -------------------------------------------------------------
- * Made once at load (so they are part of every test's baseline object count) and shared:
- * the empty Array (Call.ty_args, ...) and PrimType of the common dtypes (the ty of every
- * IntImm / FloatImm).  Neither can change: an Array is copy-on-write when shared, and
- * PrimType has no writable field. */
-static TVMFFIObject* trx__shared_empty_array;
+ * Made once at load (so they are part of every test's baseline object count) and shared, as
+ * TVM shares them: the PrimType of the common dtypes (the ty of every IntImm / FloatImm,
+ * TensorType.dtype).  PrimType has no writable field. */
 static const DLDataType trx__shared_dtypes[] = {
     {kDLInt, 64, 1}, {kDLInt, 32, 1}, {kDLInt, 16, 1}, {kDLInt, 8, 1}, {kDLUInt, 1, 1},
     {kDLUInt, 8, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLFloat, 16, 1}, {kDLBool, 8, 1}};
@@ -454,9 +464,6 @@ enum { TRX__NUM_SHARED_DTYPES = sizeof(trx__shared_dtypes) / sizeof(trx__shared_
 static TVMFFIObject* trx__shared_prim_types[TRX__NUM_SHARED_DTYPES];
 
 static int trx__shared_init(void) {
-  TVMFFIObjectHandle arr = NULL;
-  if (tether_array_new(NULL, 0, &arr) != 0) return -1;
-  trx__shared_empty_array = (TVMFFIObject*)arr;
   for (int i = 0; i < TRX__NUM_SHARED_DTYPES; ++i) {
     trx__shared_prim_types[i] = trx_prim_type_new(trx__shared_dtypes[i]);
     if (trx__shared_prim_types[i] == NULL) return -1;
@@ -469,8 +476,6 @@ static void trx__shared_fini(void) {
     if (trx__shared_prim_types[i] != NULL) TVMFFIObjectDecRef(trx__shared_prim_types[i]);
     trx__shared_prim_types[i] = NULL;
   }
-  if (trx__shared_empty_array != NULL) TVMFFIObjectDecRef(trx__shared_empty_array);
-  trx__shared_empty_array = NULL;
 }
 
 TVMFFIObject* trx__prim_type_shared(DLDataType dtype) {
@@ -482,10 +487,9 @@ TVMFFIObject* trx__prim_type_shared(DLDataType dtype) {
   return trx_prim_type_new(dtype);
 }
 
-TVMFFIObject* trx__empty_array(void) {
-  if (trx__shared_empty_array != NULL) return trx__ref(trx__shared_empty_array);
-  return trx__array_of(NULL, 0);
-}
+/* A new empty Array each time: TVM's nodes do not share their empty Arrays (Call.ty_args,
+ * ...), which a JSON graph shows as one node per Array. */
+TVMFFIObject* trx__empty_array(void) { return trx__array_of(NULL, 0); }
 
 TVMFFIObject* trx__array_obj(TVMFFIObject* arr, int64_t i) {
   const TVMFFIAny* a = tether_array_at(arr, i);
@@ -635,7 +639,10 @@ static TVMFFIObject* trx__shape_values(const char* fname, const char* argname, T
     }
     items[done] = trx__ref(e);
   }
-  out = trx__array_of(items, n);
+  /* Nothing converted: the Array itself (as TVM keeps it). */
+  bool same = true;
+  for (int64_t i = 0; i < n && same; ++i) same = tether_array_at(values, i)->v_obj == items[i];
+  out = same ? trx__ref(values) : trx__array_of(items, n);
 fail:
   for (int64_t i = 0; i < done; ++i) TVMFFIObjectDecRef(items[i]);
   free(items);
@@ -1002,20 +1009,28 @@ TVMFFIObject* trx_tuple_get_item_new(TVMFFIObject* tuple_value, int64_t index) {
   return (TVMFFIObject*)g;
 }
 
+/* As in TVM, values given as plain integers are converted to IntImm once for the ShapeExpr
+ * and once more for its ShapeType: equal values, distinct objects (what a JSON graph shows). */
 TVMFFIObject* trx_shape_expr_new(TVMFFIObject* values) {
-  TVMFFIObject* vals = values != NULL ? trx__shape_values("relax.ShapeExpr", "values", values)
-                                      : trx__empty_array();
+  static const char fn[] = "relax.ShapeExpr";
+  TVMFFIObject* vals = values != NULL ? trx__shape_values(fn, "values", values) : trx__empty_array();
   if (vals == NULL) return NULL;
-  trx_shape_expr_t* s = (trx_shape_expr_t*)trx__alloc(TRX_SHAPE_EXPR);
+  bool plain = false;
+  for (int64_t i = 0, n = values != NULL ? tether_array_size(values) : 0; i < n && !plain; ++i) {
+    plain = !tether_any_is_object(tether_array_at(values, i));
+  }
+  TVMFFIObject* ty_vals = plain ? trx__shape_values(fn, "values", values) : trx__ref(vals);
+  trx_shape_expr_t* s = ty_vals != NULL ? (trx_shape_expr_t*)trx__alloc(TRX_SHAPE_EXPR) : NULL;
   if (s != NULL) {
     s->values = trx__ref(vals);
-    s->base.ty = trx__shape_type_raw(vals, -1);
+    s->base.ty = trx__shape_type_raw(ty_vals, -1);
     if (s->base.ty == NULL) {
       TVMFFIObjectDecRef(s);
       s = NULL;
     }
   }
   TVMFFIObjectDecRef(vals);
+  if (ty_vals != NULL) TVMFFIObjectDecRef(ty_vals);
   return (TVMFFIObject*)s;
 }
 
@@ -1543,7 +1558,7 @@ TRX__GLOBAL(trx__g_var) {
   if (ty->type_index == kTVMFFIDataType || tether_any_get_str(ty, &s)) {
     DLDataType dt;
     if (trx__arg_dtype(fn, ty, &dt) != 0) return -1;
-    TVMFFIObject* pt = trx_prim_type_new(dt);
+    TVMFFIObject* pt = trx__prim_type_shared(dt);
     if (pt == NULL) return -1;
     TVMFFIObject* v = trx_var_new(name.data, name.size, pt, false);
     TVMFFIObjectDecRef(pt);
@@ -2022,7 +2037,7 @@ TRX__GLOBAL(trx__g_prim_type) {
   if (tether_check_nargs(fn, "(0: DataType) -> ir.PrimType", n, 1) != 0 || trx__arg_dtype(fn, &args[0], &dt) != 0) {
     return -1;
   }
-  return trx__return(trx_prim_type_new(dt), rv);
+  return trx__return(trx__prim_type_shared(dt), rv);
 }
 
 TRX__GLOBAL(trx__g_func_type) {

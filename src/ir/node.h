@@ -122,7 +122,7 @@ TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n);
 /* Appends `item` (borrowed; the Array takes its own reference) to *arr, which may be
  * replaced (copy-on-write).  0, or -1 with the error raised. */
 int trx__array_push_obj(TVMFFIObject** arr, TVMFFIObject* item);
-/* The shared empty Array (new reference), NULL with an error raised. */
+/* A new empty Array (new reference), NULL with an error raised. */
 TVMFFIObject* trx__empty_array(void);
 /* PrimType(dtype): the shared instance for common dtypes, else a new one (new reference). */
 TVMFFIObject* trx__prim_type_shared(DLDataType dtype);

@@ -848,6 +848,15 @@ TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt) {
   return ((trx_shape_expr_t*)tt->shape)->values;
 }
 
+TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt) {
+  if (tt == NULL || !trx_is(tt->shape, TRX_SHAPE_EXPR)) return NULL;
+  const trx_shape_expr_t* s = (const trx_shape_expr_t*)tt->shape;
+  if (trx_is(s->base.ty, TRX_SHAPE_TYPE) && ((trx_shape_type_t*)s->base.ty)->values != NULL) {
+    return ((trx_shape_type_t*)s->base.ty)->values;
+  }
+  return s->values;
+}
+
 TVMFFIObject* trx__dim(TVMFFIObject* values, int64_t i) { return trx__array_obj(values, i); }
 
 int trx__normalize_axis(const trx__op_def_t* def, int64_t ndim, int64_t axis, int64_t* out) {

@@ -528,6 +528,10 @@ TVMFFIObject* trx__call_arg(trx_call_t* call, int64_t i);
 int64_t trx__call_nargs(trx_call_t* call);
 /* The dims of a TensorType whose shape is a ShapeExpr (borrowed Array), or NULL. */
 TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt);
+/* The same dims as TVM's TensorType GetShape reads them: the values of the ShapeExpr's
+ * ShapeType (equal to the ShapeExpr's own; the objects may differ, which a JSON graph shows).
+ * Borrowed, or NULL. */
+TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt);
 /* Dim i of a values Array (borrowed). */
 TVMFFIObject* trx__dim(TVMFFIObject* values, int64_t i);
 /* Normalizes an axis against ndim (ValueError texts of TVM); *out in [0, ndim). */

@@ -676,7 +676,10 @@ TVMFFIObject* trx__infer_unary(const trx__op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   if ((def->flags & TRX__F_FLOAT) && trx__require_float(def, NULL, trx_tensor_dtype(tt[0])) != 0) return NULL;
-  return trx__ref((TVMFFIObject*)tt[0]);
+  /* As TVM: a new TensorType over the input's shape and dtype (not the input's type). */
+  TVMFFIObject* ty = trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim);
+  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
+  return ty;
 }
 
 /* ---- softmax / log_softmax ---------------------------------------------------------------------------- */

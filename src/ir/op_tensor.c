@@ -225,7 +225,7 @@ TVMFFIObject* trx__infer_binary(const trx__op_def_t* def, trx_call_t* call) {
   } else if (trx__binary_dtype(call, ty[0], ty[1], &dtype) != 0) {
     return NULL;
   }
-  if (trx_is(ty[0], TRX_PRIM_TYPE) && trx_is(ty[1], TRX_PRIM_TYPE)) return trx_prim_type_new(dtype);
+  if (trx_is(ty[0], TRX_PRIM_TYPE) && trx_is(ty[1], TRX_PRIM_TYPE)) return trx__prim_type_shared(dtype);
   /* a PrimType operand broadcasts as shape [1] */
   TVMFFIObject* one = trx_int64(1);
   TVMFFIObject* unit = one ? trx__array_of(&one, 1) : NULL;
@@ -241,7 +241,7 @@ TVMFFIObject* trx__infer_binary(const trx__op_def_t* def, trx_call_t* call) {
       shp[i] = NULL;
     } else {
       trx_tensor_type_t* t = (trx_tensor_type_t*)ty[i];
-      vals[i] = trx__shape_values(t);
+      vals[i] = trx__shape_type_values(t);
       nd[i] = t->ndim;
       shp[i] = t->shape;
     }
