@@ -263,12 +263,17 @@ def _graph(nodes, root=None):
                        "metadata": {"tvm_version": "0.20.0"}})
 
 
-def test_upgrade_renames_old_var_keys_and_name_hint():
-    nodes = [
+# Nodes 0-3: None, PrimType int64, "n", and the old-style primitive variable n.
+_OLD_VAR_N = [
         {"type": "None"},
         {"type": "ir.PrimType", "data": {"span": 0, "dtype": "int64"}},
         {"type": "ffi.String", "data": "n"},
         {"type": "tirx.Var", "data": {"span": 0, "ty": 1, "name_hint": 2}},
+]
+
+
+def test_upgrade_renames_old_var_keys_and_name_hint():
+    nodes = _OLD_VAR_N + [
         {"type": "ffi.String", "data": "x"},
         {"type": "relax.expr.Var", "data": {"span": 0, "ty": 0, "name_hint": 4}},
         {"type": "ffi.String", "data": "d"},
@@ -292,10 +297,27 @@ def test_upgrade_renames_old_var_keys_and_name_hint():
     assert arr[1].same_as(arr[4])  # indices kept: the shared node stays shared
 
 
+def test_upgrade_scans_for_every_old_key():
+    from tether import json_compact
+
+    for key in json_compact.LEGACY_TYPE_KEYS:
+        assert any(('"%s"' % key).startswith(p) for p in json_compact._LEGACY_KEY_PREFIXES)
+
+
 def test_upgrade_renames_prim_expressions_and_keeps_current_text():
-    text = _graph([{"type": "None"}, {"type": "tirx.Add", "data": {"span": 0, "ty": 0, "a": 0,
-                                                                    "b": 0}}])
-    assert json.loads(upgrade_json(text))["nodes"][1]["type"] == "ir.prim.Add"
+    nodes = _OLD_VAR_N + [
+        {"type": "int", "data": 1},
+        {"type": "ir.IntImm", "data": {"span": 0, "ty": 1, "value": 4}},
+        {"type": "tirx.Add", "data": {"span": 0, "ty": 1, "a": 3, "b": 5}},
+        {"type": "tirx.Mul", "data": {"span": 0, "ty": 1, "a": 6, "b": 3}},
+    ]
+    text = _graph(nodes)
+    assert [n["type"] for n in json.loads(upgrade_json(text))["nodes"][6:]] == ["prim.Add",
+                                                                               "prim.Mul"]
+    expr = ir.load_json(text)
+    n = expr.b
+    ir.assert_structural_equal(expr, (n + 1) * n, map_free_vars=True)
+    assert str(expr) == "(n + T.int64(1)) * n"
     current = ir.save_json(PROGRAMS["two_constants"](relax, np))
     assert upgrade_json(current) is current  # nothing to rename: not even parsed
     # a name_hint inside a string value or on a GlobalVar needs no rewrite either
