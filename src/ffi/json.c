@@ -507,22 +507,36 @@ static int tether__jp_escape(tether_jparser* p) {
   return TETHER_JSON_OK;
 }
 
+/* Bytes that end a run of plain string characters: the quote, the backslash and the
+ * control characters below 0x20. */
+static const bool tether__jp_special[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+    [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
+    [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+    [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
+static const char* tether__jp_plain_run(const char* s, const char* end) {
+  while (s != end && !tether__jp_special[(unsigned char)*s]) ++s;
+  return s;
+}
+
 /* A string token; p->cur is at its opening quote.  Without escapes the value borrows the
  * text; otherwise the unescaped bytes are copied into the document. */
 static int tether__jp_string(tether_jparser* p) {
   const char* start = p->cur++;
-  const char* s = p->cur;
-  while (s != p->end && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20) ++s;
+  const char* s = tether__jp_plain_run(p->cur, p->end);
   if (s != p->end && *s == '"') { /* no escapes */
     const char* data = p->cur;
     p->cur = s + 1;
     return tether__jp_push_str(p, data, (size_t)(s - data));
   }
   p->scratch.len = 0;
-  tether__jbuf_put(&p->scratch, p->cur, (size_t)(s - p->cur));
-  p->cur = s;
-  while (p->cur != p->end) {
-    unsigned char c = (unsigned char)*p->cur;
+  while (s != p->end) {
+    tether__jbuf_put(&p->scratch, p->cur, (size_t)(s - p->cur));
+    p->cur = s;
+    unsigned char c = (unsigned char)*s;
     if (c < 0x20) return tether__jp_error(p, "Invalid control character at");
     if (c == '"') {
       ++p->cur;
@@ -532,14 +546,12 @@ static int tether__jp_string(tether_jparser* p) {
       memcpy(copy, p->scratch.data, p->scratch.len);
       return tether__jp_push_str(p, copy, p->scratch.len);
     }
-    if (c == '\\') {
-      ++p->cur;
-      if (tether__jp_escape(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
-    } else {
-      tether__jbuf_putc(&p->scratch, (char)c);
-      ++p->cur;
-    }
+    ++p->cur; /* the backslash */
+    if (tether__jp_escape(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+    s = tether__jp_plain_run(p->cur, p->end);
   }
+  tether__jbuf_put(&p->scratch, p->cur, (size_t)(s - p->cur));
+  p->cur = s;
   return tether__jp_error_at(p, start, "Unterminated string starting at");
 }
 
@@ -1026,14 +1038,99 @@ char* tether__base64_encode(const uint8_t* data, size_t n, size_t* out_len) {
   return text;
 }
 
-static int tether__b64_digit(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
+/* Each base64 digit's value + 1 (0: not a digit). */
+void tether__json_put_base64(tether_jbuf* b, const uint8_t* data, size_t n) {
+  /* At most 4 digits per 3 bytes, each written as 2 characters when it is '/'. */
+  if (n > (SIZE_MAX - 2) / 3 - 2 || !tether__jbuf_reserve(b, (n + 2) / 3 * 8 + 2)) {
+    b->oom = true;
+    return;
+  }
+  char* o = b->data + b->len;
+  *o++ = '"';
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t w = (uint32_t)data[i] << 16;
+    if (i + 1 < n) w |= (uint32_t)data[i + 1] << 8;
+    if (i + 2 < n) w |= data[i + 2];
+    char digits[4] = {tether__b64_alphabet[(w >> 18) & 63], tether__b64_alphabet[(w >> 12) & 63],
+                      i + 1 < n ? tether__b64_alphabet[(w >> 6) & 63] : '=',
+                      i + 2 < n ? tether__b64_alphabet[w & 63] : '='};
+    for (int k = 0; k < 4; ++k) {
+      if (digits[k] == '/') *o++ = '\\';
+      *o++ = digits[k];
+    }
+  }
+  *o++ = '"';
+  b->len = (size_t)(o - b->data);
 }
+
+static const uint8_t tether__b64_value[256] = {
+    ['A'] = 1,
+    ['B'] = 2,
+    ['C'] = 3,
+    ['D'] = 4,
+    ['E'] = 5,
+    ['F'] = 6,
+    ['G'] = 7,
+    ['H'] = 8,
+    ['I'] = 9,
+    ['J'] = 10,
+    ['K'] = 11,
+    ['L'] = 12,
+    ['M'] = 13,
+    ['N'] = 14,
+    ['O'] = 15,
+    ['P'] = 16,
+    ['Q'] = 17,
+    ['R'] = 18,
+    ['S'] = 19,
+    ['T'] = 20,
+    ['U'] = 21,
+    ['V'] = 22,
+    ['W'] = 23,
+    ['X'] = 24,
+    ['Y'] = 25,
+    ['Z'] = 26,
+    ['a'] = 27,
+    ['b'] = 28,
+    ['c'] = 29,
+    ['d'] = 30,
+    ['e'] = 31,
+    ['f'] = 32,
+    ['g'] = 33,
+    ['h'] = 34,
+    ['i'] = 35,
+    ['j'] = 36,
+    ['k'] = 37,
+    ['l'] = 38,
+    ['m'] = 39,
+    ['n'] = 40,
+    ['o'] = 41,
+    ['p'] = 42,
+    ['q'] = 43,
+    ['r'] = 44,
+    ['s'] = 45,
+    ['t'] = 46,
+    ['u'] = 47,
+    ['v'] = 48,
+    ['w'] = 49,
+    ['x'] = 50,
+    ['y'] = 51,
+    ['z'] = 52,
+    ['0'] = 53,
+    ['1'] = 54,
+    ['2'] = 55,
+    ['3'] = 56,
+    ['4'] = 57,
+    ['5'] = 58,
+    ['6'] = 59,
+    ['7'] = 60,
+    ['8'] = 61,
+    ['9'] = 62,
+    ['+'] = 63,
+    ['/'] = 64,
+};
+
+static int tether__b64_digit(char c) { return (int)tether__b64_value[(unsigned char)c] - 1; }
 
 int tether__base64_decode(const char* text, size_t n, uint8_t** out, size_t* out_len) {
   *out = NULL;
@@ -1044,8 +1141,22 @@ int tether__base64_decode(const char* text, size_t n, uint8_t** out, size_t* out
   size_t len = n / 4 * 3 - pad;
   uint8_t* data = malloc(len > 0 ? len : 1);
   if (data == NULL) return -1;
-  size_t o = 0;
-  for (size_t i = 0; i < n; i += 4) {
+  size_t o = 0, i = 0;
+  for (; i + 4 < n; i += 4) { /* every group but the last: four digits */
+    uint32_t a = tether__b64_value[(unsigned char)text[i]];
+    uint32_t b = tether__b64_value[(unsigned char)text[i + 1]];
+    uint32_t c = tether__b64_value[(unsigned char)text[i + 2]];
+    uint32_t d = tether__b64_value[(unsigned char)text[i + 3]];
+    if (a == 0 || b == 0 || c == 0 || d == 0) {
+      free(data);
+      return 1;
+    }
+    uint32_t w = (a - 1) << 18 | (b - 1) << 12 | (c - 1) << 6 | (d - 1);
+    data[o++] = (uint8_t)(w >> 16);
+    data[o++] = (uint8_t)(w >> 8);
+    data[o++] = (uint8_t)w;
+  }
+  for (; i < n; i += 4) {
     bool last = i + 4 == n;
     uint32_t w = 0;
     for (size_t k = 0; k < 4; ++k) {

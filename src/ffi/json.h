@@ -56,6 +56,9 @@ static inline void tether__jbuf_putc(tether_jbuf* b, char c) {
 void tether__json_put_string(tether_jbuf* b, const char* s, size_t n);
 void tether__json_put_int(tether_jbuf* b, int64_t v);
 void tether__json_put_float(tether_jbuf* b, double v);
+/* Appends the JSON string of the base64 text of n bytes (as tether__base64_encode, with
+ * the writer's escapes: '/' as "\\/"). */
+void tether__json_put_base64(tether_jbuf* b, const uint8_t* data, size_t n);
 /* Appends the JSON value `value` (a view) as tether_json_stringify writes it, with
  * `indent` spaces per level (0: compact).  -1 with ValueError naming `who` for a value
  * JSON cannot hold; running out of memory only sets out->oom. */

@@ -361,12 +361,20 @@ static void tether__gdtypes_free(tether_gdtypes* c) {
 
 /* ---- the writer ------------------------------------------------------------------------ */
 
+/* ffi.Tensor's own `__data_to_json__` (the Function registered at load; the type attribute
+ * column holds it), and the payload it encodes: the text writer encodes that payload
+ * straight into the text while the attribute is still this function. */
+static TVMFFIObject* tether__tensor_to_json_fn;
+static int tether__tensor_payload(const char* fn, TVMFFIObject* obj, uint8_t** out,
+                                  size_t* out_size);
+
 enum { TETHER_GRAPH_SEQ, TETHER_GRAPH_MAP, TETHER_GRAPH_OBJ };
 
 /* How a listed node's data is found. */
 enum {
   TETHER_GN_LEAF,   /* from the value itself (scalars, strings, bytes, Shape, Device) */
   TETHER_GN_CUSTOM, /* pool[first]: what `__data_to_json__` returned */
+  TETHER_GN_TENSOR, /* ffi.Tensor's own encoding, made when the node is written */
   TETHER_GN_ITEMS,  /* pool[first, first + count): the children's indices (ints) */
   TETHER_GN_FIELDS  /* pool[first, first + count): one JSON scalar per slot */
 };
@@ -680,6 +688,9 @@ static int tether__gw_visit(tether_gwriter* w, const TVMFFIAny* v, int64_t* inde
     *index = -1;
     return tether__gw_push(w, v, h);
   }
+  if (gt->to_json == tether__tensor_to_json_fn && v->v_obj->type_index == kTVMFFITensor) {
+    return tether__gw_add(w, v, h, kTVMFFITensor, TETHER_GN_TENSOR, 0, 0, index);
+  }
   TVMFFIAny data = tether_any_none();
   if (TVMFFIFunctionCall(gt->to_json, (TVMFFIAny*)v, 1, &data) != 0) {
     char context[200];
@@ -908,6 +919,10 @@ static int tether__gw_node_json(tether_gwriter* w, int64_t i, TVMFFIAny* out) {
     if (tether__gw_leaf_json(w, n, &data, &has_data) != 0) return -1;
   } else if (n->form == TETHER_GN_CUSTOM) {
     tether_any_copy(&items[0], &data);
+  } else if (n->form == TETHER_GN_TENSOR) {
+    if (TVMFFIFunctionCall(t->to_json, (TVMFFIAny*)&n->value, 1, &data) != 0) {
+      return tether__error_add_context(w->who);
+    }
   } else if (n->form == TETHER_GN_ITEMS) {
     TVMFFIObjectHandle arr = NULL;
     if (tether_array_new(items, n->count, &arr) != 0) return -1;
@@ -1050,6 +1065,14 @@ static int tether__gw_node_text(tether_gwriter* w, int64_t i, tether_jbuf* b) {
   tether__jbuf_put(b, ",\"data\":", 8);
   if (n->form == TETHER_GN_CUSTOM) {
     if (tether__json_write(w->who, b, &items[0], 0) != 0) return -1;
+  } else if (n->form == TETHER_GN_TENSOR) {
+    uint8_t* payload = NULL;
+    size_t size = 0;
+    if (tether__tensor_payload("ffi.Tensor.__data_to_json__", v->v_obj, &payload, &size) != 0) {
+      return tether__error_add_context(w->who);
+    }
+    tether__json_put_base64(b, payload, size);
+    free(payload);
   } else if (n->type_index == kTVMFFIInt || n->type_index == kTVMFFIBool ||
              n->type_index == kTVMFFIFloat) {
     tether__gw_put_scalar(b, v);
@@ -1708,11 +1731,9 @@ static void tether__tensor_gather(const DLTensor* t, int64_t elem, uint8_t* dst,
   }
 }
 
-static int tether__tensor_to_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  static const char fn[] = "ffi.Tensor.__data_to_json__";
-  TVMFFIObject* obj = NULL;
-  if (tether_check_nargs(fn, "(0: ffi.Tensor) -> str", n, 1) != 0) return -1;
-  if (tether_arg_object(fn, args, 0, kTVMFFITensor, &obj) != 0) return -1;
+/* The binary payload (above) of the tensor `obj`: a new malloc'd buffer of *out_size bytes. */
+static int tether__tensor_payload(const char* fn, TVMFFIObject* obj, uint8_t** out,
+                                  size_t* out_size) {
   const DLTensor* t = tether_tensor_dl(obj);
   if (t->device.device_type != kDLCPU) {
     return tether_raise("ValueError", "%s: only CPU tensors can be written, this one is on "
@@ -1757,7 +1778,19 @@ static int tether__tensor_to_json(void* self, const TVMFFIAny* args, int32_t n, 
   p += 8;
   if (t->dtype.bits % 8 != 0) elem = nbytes; /* packed sub-byte data: copied whole */
   tether__tensor_gather(t, elem, p, elem == nbytes ? (nbytes > 0 ? 1 : 0) : numel);
-  size_t len = 0;
+  *out = buf;
+  *out_size = size;
+  return 0;
+}
+
+static int tether__tensor_to_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fn[] = "ffi.Tensor.__data_to_json__";
+  TVMFFIObject* obj = NULL;
+  uint8_t* buf = NULL;
+  size_t size = 0, len = 0;
+  if (tether_check_nargs(fn, "(0: ffi.Tensor) -> str", n, 1) != 0) return -1;
+  if (tether_arg_object(fn, args, 0, kTVMFFITensor, &obj) != 0) return -1;
+  if (tether__tensor_payload(fn, obj, &buf, &size) != 0) return -1;
   char* text = tether__base64_encode(buf, size, &len);
   free(buf);
   if (text == NULL) return tether_raise("MemoryError", "%s: out of memory", fn);
@@ -1907,6 +1940,7 @@ int tether__serialization_init(void) {
     if (TVMFFIFunctionCreate(NULL, tensor_hooks[i].fn, NULL, &f) != 0) return -1;
     TVMFFIAny v = tether_any_object(f);
     int rc = TVMFFITypeRegisterAttr(kTVMFFITensor, &name, &v);
+    if (tensor_hooks[i].fn == tether__tensor_to_json) tether__tensor_to_json_fn = f;
     TVMFFIObjectDecRef(f);
     if (rc != 0) return -1;
   }
