@@ -1701,9 +1701,10 @@ static uint64_t tether__le_get(const uint8_t* p, int n) {
 
 /* Bytes of the elements of a tensor of `dtype` with `n` elements, or -1 on overflow. */
 static int64_t tether__tensor_nbytes(DLDataType dtype, int64_t numel) {
-  int64_t elem = ((int64_t)dtype.bits * dtype.lanes + 7) / 8;
-  if (elem != 0 && numel > INT64_MAX / elem) return -1;
-  return numel * elem;
+  /* Packed: elements of fewer than 8 bits share bytes (the tensor library's layout). */
+  int64_t bits = (int64_t)dtype.bits * dtype.lanes;
+  if (bits != 0 && numel > (INT64_MAX - 7) / bits) return -1;
+  return (numel * bits + 7) / 8;
 }
 
 /* Copies the elements of `t` in row-major order to `dst` (`elem` bytes each). */
