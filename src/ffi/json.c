@@ -98,7 +98,8 @@ static char* tether__jdoc_alloc(tether_jdoc* doc, size_t n) {
  * index in *first.  false when out of memory. */
 static bool tether__jdoc_store(tether_jdoc* doc, const tether_jval* stack, int64_t n,
                                int64_t* first) {
-  if (!tether__json_grow((void**)&doc->items, &doc->cap_items, doc->num_items + n,
+  /* (grown even for an empty container, so that doc->items + first is never NULL + 0) */
+  if (!tether__json_grow((void**)&doc->items, &doc->cap_items, doc->num_items + (n > 0 ? n : 1),
                          sizeof(tether_jval))) {
     return false;
   }
@@ -218,7 +219,10 @@ int tether__jdoc_to_any(const tether_jdoc* doc, const tether_jval* v, TVMFFIAny*
       *out = tether_any_object(obj);
       break;
     }
-    /* room for it: its items were on the stack */
+    if (!tether__json_grow((void**)&vals, &cap_vals, num_vals + 1, sizeof(TVMFFIAny))) {
+      TVMFFIObjectDecRef(obj);
+      goto oom;
+    }
     vals[num_vals++] = tether_any_object(obj);
   }
   free(frames);

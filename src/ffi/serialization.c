@@ -830,6 +830,10 @@ static void tether__gw_free(tether_gwriter* w) {
 /* Lists every node of `value` (a view); the root's node index in *root. */
 static int tether__gw_run(tether_gwriter* w, const TVMFFIAny* value, int64_t* root) {
   TVMFFIAny owned = tether_any_none();
+  /* the pool exists from the start: nodes point into it even when they have no items */
+  if (!tether__json_grow((void**)&w->pool, &w->cap_pool, 16, sizeof(TVMFFIAny))) {
+    return tether__gw_oom(w);
+  }
   int rc = TVMFFIAnyViewToOwnedAny(value, &owned);
   if (rc == 0) rc = tether__gw_visit(w, &owned, root);
   tether_any_release(&owned);
@@ -1599,7 +1603,12 @@ static int tether__from_json_doc(const char* who, const tether_jdoc* doc, TVMFFI
   int rc = 0;
   r.decoded = calloc((size_t)r.num_nodes, sizeof(TVMFFIAny));
   r.state = calloc((size_t)r.num_nodes, 1);
-  if (r.decoded == NULL || r.state == NULL) rc = tether__gr_oom(&r);
+  /* the stacks exist from the start: frames point into them even when they hold nothing */
+  if (r.decoded == NULL || r.state == NULL ||
+      !tether__json_grow((void**)&r.kids, &r.cap_kids, 16, sizeof(int64_t)) ||
+      !tether__json_grow((void**)&r.slots, &r.cap_slots, 16, sizeof(*r.slots))) {
+    rc = tether__gr_oom(&r);
+  }
   for (int64_t i = 0; rc == 0 && i < r.num_nodes; ++i) r.decoded[i] = tether_any_none();
   if (rc == 0) rc = tether__gr_push(&r, root_index);
   while (rc == 0 && r.num_frames > 0) {

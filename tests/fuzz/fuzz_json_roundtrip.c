@@ -123,7 +123,10 @@ static void make_value(graph* g, reader* r) {
         uint64_t bits = next_u64(r);
         memcpy(&d, &bits, 8);
       }
-      if (isnan(d)) g->by_identity = true;
+      if (isnan(d)) { /* the text has one NaN: payloads and signs of NaN do not survive */
+        d = NAN;
+        g->by_identity = true;
+      }
       v = tether_any_float(d);
       break;
     }
