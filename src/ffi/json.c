@@ -822,16 +822,30 @@ void tether__json_put_string(tether_jbuf* b, const char* s, size_t n) {
 }
 
 void tether__json_put_int(tether_jbuf* b, int64_t v) {
-  char text[24];
-  char* end = text + sizeof(text);
-  char* p = end;
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  do {
-    *--p = (char)('0' + u % 10);
-    u /= 10;
-  } while (u != 0);
-  if (v < 0) *--p = '-';
-  tether__jbuf_put(b, p, (size_t)(end - p));
+  size_t digits = 1;
+  for (uint64_t t = u; t >= 10; t /= 10) ++digits;
+  size_t n = digits + (v < 0);
+  if (!tether__jbuf_reserve(b, n)) return;
+  char* end = b->data + b->len + n;
+  while (u >= 100) {
+    unsigned k = (unsigned)(u % 100) * 2;
+    u /= 100;
+    *--end = pairs[k + 1];
+    *--end = pairs[k];
+  }
+  if (u >= 10) {
+    *--end = pairs[u * 2 + 1];
+    *--end = pairs[u * 2];
+  } else {
+    *--end = (char)('0' + u);
+  }
+  if (v < 0) *--end = '-';
+  b->len += n;
 }
 
 void tether__json_put_float(tether_jbuf* b, double v) {

@@ -42,7 +42,20 @@ static inline bool tether__jbuf_reserve(tether_jbuf* b, size_t extra) {
 
 static inline void tether__jbuf_put(tether_jbuf* b, const char* s, size_t n) {
   if (n == 0 || !tether__jbuf_reserve(b, n)) return;
-  memcpy(b->data + b->len, s, n);
+  char* d = b->data + b->len;
+  /* Short pieces (keys, punctuation) as two overlapping fixed-size copies. */
+  if (n >= 16 && n <= 32) {
+    memcpy(d, s, 16);
+    memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8 && n < 16) {
+    memcpy(d, s, 8);
+    memcpy(d + n - 8, s + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    memcpy(d, s, 4);
+    memcpy(d + n - 4, s + n - 4, 4);
+  } else {
+    memcpy(d, s, n);
+  }
   b->len += n;
 }
 

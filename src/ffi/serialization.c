@@ -97,6 +97,7 @@ typedef struct {
   TVMFFIObject* to_json;          /* borrowed hooks, or NULL */
   TVMFFIObject* from_json;
   const TVMFFIFieldInfo** fields; /* ancestors' first */
+  int8_t* kind_of;                /* field -> tether_field_kind of its getter, or -1 */
   int32_t* slot_of;               /* field -> slot */
   int32_t num_fields;
   TVMFFIAny* names;               /* owned strings, one per slot */
@@ -123,6 +124,7 @@ static void tether__gcache_free(tether_gcache* c) {
     free(t->slot_text);
     free(t->slot_text_end);
     free(t->slot_of);
+    free(t->kind_of);
     free(t->fields);
   }
   free(c->types);
@@ -153,10 +155,12 @@ static int tether__gtype_fill(tether_gtype* t, const TVMFFITypeInfo* info) {
   if (total == 0) return 0;
   t->fields = malloc(sizeof(*t->fields) * (size_t)total);
   t->slot_of = malloc(sizeof(int32_t) * (size_t)total);
+  t->kind_of = malloc(sizeof(int8_t) * (size_t)total);
   t->names = malloc(sizeof(TVMFFIAny) * (size_t)total);
   t->name_bytes = malloc(sizeof(TVMFFIByteArray) * (size_t)total);
   t->slot_text_end = malloc(sizeof(size_t) * (size_t)total);
-  if (t->fields == NULL || t->slot_of == NULL || t->names == NULL || t->name_bytes == NULL ||
+  if (t->fields == NULL || t->slot_of == NULL || t->kind_of == NULL || t->names == NULL ||
+      t->name_bytes == NULL ||
       t->slot_text_end == NULL) {
     return tether_raise("MemoryError", "out of memory");
   }
@@ -184,6 +188,8 @@ static int tether__gtype_fill(tether_gtype* t, const TVMFFITypeInfo* info) {
         t->slot_text_end[slot] = text.len;
       }
       t->slot_of[t->num_fields] = slot;
+      t->kind_of[t->num_fields] =
+          (int8_t)(f->getter != NULL ? tether_field_kind_of_getter(f->getter) : -1);
       t->fields[t->num_fields++] = f;
     }
   }
@@ -398,6 +404,12 @@ typedef struct {
   uint64_t hash;    /* its memo hash */
 } tether_gw_frame;
 
+/* A memo entry: a listed value's hash and node index + 1 (0: an empty entry). */
+typedef struct {
+  uint64_t hash;
+  int64_t node;
+} tether_gw_memo;
+
 typedef struct {
   const char* who;
   tether_gw_node* nodes;
@@ -409,9 +421,7 @@ typedef struct {
   TVMFFIAny* pending; /* owned: the items of the frames on the stack */
   int64_t num_pending;
   int64_t cap_pending;
-  /* value -> node: open addressing, node index + 1 (0: empty) and the value's hash */
-  int64_t* memo_index;
-  uint64_t* memo_hash;
+  tether_gw_memo* memo; /* value -> node: open addressing */
   uint64_t memo_mask;
   /* Addresses of the values on the stack that could be met again while they are there:
    * every List and Dict (as tvm-ffi checks), and everything deeper than
@@ -460,46 +470,36 @@ static int tether__gw_hash(tether_gwriter* w, const TVMFFIAny* v, uint64_t* out)
 
 /* The node listing a value equal to `v` (whose hash is h), or -1. */
 static int64_t tether__gw_memo_find(const tether_gwriter* w, const TVMFFIAny* v, uint64_t h) {
-  if (w->memo_index == NULL) return -1;
+  if (w->memo == NULL) return -1;
   for (uint64_t i = h & w->memo_mask;; i = (i + 1) & w->memo_mask) {
-    int64_t k = w->memo_index[i];
-    if (k == 0) return -1;
-    if (w->memo_hash[i] == h && tether_any_equal(&w->nodes[k - 1].value, v)) return k - 1;
+    const tether_gw_memo* e = &w->memo[i];
+    if (e->node == 0) return -1;
+    if (e->hash == h && tether_any_equal(&w->nodes[e->node - 1].value, v)) return e->node - 1;
   }
 }
 
-static void tether__gw_memo_put(int64_t* index, uint64_t* hashes, uint64_t mask, int64_t node,
-                                uint64_t h) {
+static void tether__gw_memo_put(tether_gw_memo* memo, uint64_t mask, int64_t node, uint64_t h) {
   uint64_t i = h & mask;
-  while (index[i] != 0) i = (i + 1) & mask;
-  index[i] = node + 1;
-  hashes[i] = h;
+  while (memo[i].node != 0) i = (i + 1) & mask;
+  memo[i].node = node + 1;
+  memo[i].hash = h;
 }
 
 /* Records node `node` (hash h) in the memo, growing it to keep it at most half full. */
 static int tether__gw_memo_add(tether_gwriter* w, int64_t node, uint64_t h) {
-  uint64_t cap = w->memo_index == NULL ? 0 : w->memo_mask + 1;
+  uint64_t cap = w->memo == NULL ? 0 : w->memo_mask + 1;
   if ((uint64_t)(node + 1) * 2 > cap) {
     uint64_t ncap = cap ? cap * 2 : 1024;
-    int64_t* index = calloc(ncap, sizeof(int64_t));
-    uint64_t* hashes = malloc(ncap * sizeof(uint64_t));
-    if (index == NULL || hashes == NULL) {
-      free(index);
-      free(hashes);
-      return tether__gw_oom(w);
-    }
+    tether_gw_memo* memo = calloc(ncap, sizeof(tether_gw_memo));
+    if (memo == NULL) return tether__gw_oom(w);
     for (uint64_t i = 0; i < cap; ++i) {
-      if (w->memo_index[i] != 0) {
-        tether__gw_memo_put(index, hashes, ncap - 1, w->memo_index[i] - 1, w->memo_hash[i]);
-      }
+      if (w->memo[i].node != 0) tether__gw_memo_put(memo, ncap - 1, w->memo[i].node - 1, w->memo[i].hash);
     }
-    free(w->memo_index);
-    free(w->memo_hash);
-    w->memo_index = index;
-    w->memo_hash = hashes;
+    free(w->memo);
+    w->memo = memo;
     w->memo_mask = ncap - 1;
   }
-  tether__gw_memo_put(w->memo_index, w->memo_hash, w->memo_mask, node, h);
+  tether__gw_memo_put(w->memo, w->memo_mask, node, h);
   return 0;
 }
 
@@ -749,7 +749,7 @@ static int tether__gw_step(tether_gwriter* w, int64_t* done_index) {
   tether_gw_frame* f = &w->frames[w->num_frames - 1];
   TVMFFIObject* obj = f->value.v_obj;
   const TVMFFIAny* child = NULL;
-  TVMFFIAny owned = tether_any_none();
+  TVMFFIAny owned = tether_any_none(), view;
   *done_index = -1;
   if (f->kind == TETHER_GRAPH_SEQ) {
     child = obj->type_index == kTVMFFIArray ? tether_array_at(obj, f->pos) : tether_list_at(obj, f->pos);
@@ -766,13 +766,28 @@ static int tether__gw_step(tether_gwriter* w, int64_t* done_index) {
     const tether_gtype* t = &w->cache.types[f->type_index];
     while (child == NULL && f->pos < t->num_fields) {
       const TVMFFIFieldInfo* fi = t->fields[f->pos];
+      int32_t kind = t->kind_of[f->pos];
       int32_t slot = t->slot_of[f->pos++];
+      void* addr = (char*)obj + fi->offset;
+      /* Reference fields stored by libtether's own kinds are read in place (the frame holds
+       * the object); a node that lists one takes its own reference. */
+      if (kind == TETHER_FIELD_ANY || kind == TETHER_FIELD_STRING ||
+          kind == TETHER_FIELD_OPT_STRING) {
+        child = (const TVMFFIAny*)addr;
+        break;
+      }
+      if (kind == TETHER_FIELD_OBJECT || kind == TETHER_FIELD_OPT_OBJECT) {
+        TVMFFIObject* ref = *(TVMFFIObject**)addr;
+        view = ref != NULL ? tether_any_object(ref) : tether_any_none();
+        child = &view;
+        break;
+      }
       if (fi->getter == NULL) {
         return tether_raise("TypeError", "%s: field `%.*s` of `%s` has no getter", w->who,
                             (int)fi->name.size, fi->name.data, tether_any_type_key(&f->value));
       }
       tether_any_release(&owned);
-      if (fi->getter((char*)obj + fi->offset, &owned) != 0) return -1;
+      if (fi->getter(addr, &owned) != 0) return -1;
       if (!tether__graph_inline_field(fi->field_static_type_index)) {
         child = &owned;
         break;
@@ -820,8 +835,7 @@ static void tether__gw_free(tether_gwriter* w) {
   free(w->nodes);
   free(w->pool);
   free(w->pending);
-  free(w->memo_index);
-  free(w->memo_hash);
+  free(w->memo);
   free(w->active);
   tether__gcache_free(&w->cache);
   tether__gdtypes_free(&w->dtypes);
@@ -1116,6 +1130,10 @@ static int tether__to_json_graph_string(const char* who, const TVMFFIAny* value,
   memset(&b, 0, sizeof(b));
   int64_t root_index = -1;
   int rc = tether__gw_run(&w, value, &root_index);
+  /* room for typical nodes up front: the buffer then rarely moves */
+  if (rc == 0 && w.num_nodes < (int64_t)(SIZE_MAX / 128)) {
+    tether__jbuf_reserve(&b, (size_t)w.num_nodes * 64 + 64);
+  }
   if (rc == 0) {
     tether__jbuf_put(&b, "{\"root_index\":", 14);
     tether__json_put_int(&b, root_index);
