@@ -1057,6 +1057,17 @@ char* tether__base64_encode(const uint8_t* data, size_t n, size_t* out_len) {
 }
 
 /* Each base64 digit's value + 1 (0: not a digit). */
+/* The two base64 digits of every 12-bit value, as the 2 bytes of a uint16_t in memory
+ * order; filled at load (tether__json_init). */
+static uint16_t tether__b64_pairs[4096];
+
+static void tether__b64_pairs_fill(void) {
+  for (int v = 0; v < 4096; ++v) {
+    char two[2] = {tether__b64_alphabet[v >> 6], tether__b64_alphabet[v & 63]};
+    memcpy(&tether__b64_pairs[v], two, 2);
+  }
+}
+
 void tether__json_put_base64(tether_jbuf* b, const uint8_t* data, size_t n) {
   /* At most 4 digits per 3 bytes, each written as 2 characters when it is '/'. */
   if (n > (SIZE_MAX - 2) / 3 - 2 || !tether__jbuf_reserve(b, (n + 2) / 3 * 8 + 2)) {
@@ -1065,7 +1076,27 @@ void tether__json_put_base64(tether_jbuf* b, const uint8_t* data, size_t n) {
   }
   char* o = b->data + b->len;
   *o++ = '"';
-  for (size_t i = 0; i < n; i += 3) {
+  const char* a = tether__b64_alphabet;
+  size_t i = 0;
+  for (; i + 3 <= n; i += 3) { /* whole groups: 4 digits, escaped when one is '/' (rare) */
+    uint32_t w = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 | data[i + 2];
+    uint16_t hi = tether__b64_pairs[w >> 12], lo = tether__b64_pairs[w & 4095];
+    uint32_t four;
+    memcpy(o, &hi, 2);
+    memcpy(o + 2, &lo, 2);
+    memcpy(&four, o, 4);
+    uint32_t x = four ^ 0x2F2F2F2Fu; /* a zero byte where a digit is '/' */
+    if (TETHER_LIKELY(((x - 0x01010101u) & ~x & 0x80808080u) == 0)) {
+      o += 4;
+      continue;
+    }
+    uint32_t digits[4] = {w >> 18, (w >> 12) & 63, (w >> 6) & 63, w & 63};
+    for (int k = 0; k < 4; ++k) {
+      if (digits[k] == 63) *o++ = '\\';
+      *o++ = a[digits[k]];
+    }
+  }
+  for (; i < n; i += 3) { /* the last, partial group */
     uint32_t w = (uint32_t)data[i] << 16;
     if (i + 1 < n) w |= (uint32_t)data[i + 1] << 8;
     if (i + 2 < n) w |= data[i + 2];
@@ -1219,6 +1250,7 @@ static int tether__g_json_stringify(void* self, const TVMFFIAny* args, int32_t n
 }
 
 int tether__json_init(void) {
+  tether__b64_pairs_fill();
   if (tether_func_register("ffi.json.Parse", tether__g_json_parse,
                            "Parses JSON text into a JSON value.", NULL, 0) != 0 ||
       tether_func_register("ffi.json.Stringify", tether__g_json_stringify,

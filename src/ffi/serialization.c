@@ -35,6 +35,7 @@
 #include "error.h"
 #include "json.h"
 #include "map.h"
+#include "string.h"
 #include "tensor.h"
 
 /* Field kinds written inline (the field's declared type, not its value's). */
@@ -373,6 +374,9 @@ static void tether__gdtypes_free(tether_gdtypes* c) {
 static TVMFFIObject* tether__tensor_to_json_fn;
 static int tether__tensor_payload(const char* fn, TVMFFIObject* obj, uint8_t** out,
                                   size_t* out_size);
+/* Likewise `__data_from_json__`: the reader decodes the text it parsed straight away. */
+static TVMFFIObject* tether__tensor_from_json_fn;
+static int tether__tensor_from_text(TVMFFIByteArray text, TVMFFIAny* result);
 
 enum { TETHER_GRAPH_SEQ, TETHER_GRAPH_MAP, TETHER_GRAPH_OBJ };
 
@@ -1149,9 +1153,21 @@ static int tether__to_json_graph_string(const char* who, const TVMFFIAny* value,
     rc = tether__json_write(who, &b, metadata, 0);
   }
   tether__gw_free(&w);
-  if (rc == 0) tether__jbuf_putc(&b, '}');
+  if (rc == 0) {
+    tether__jbuf_putc(&b, '}');
+    tether__jbuf_reserve(&b, 1); /* the string's '\0' */
+  }
   if (rc == 0 && b.oom) rc = tether_raise("MemoryError", "%s: out of memory", who);
-  if (rc == 0) rc = tether_any_str(b.data, b.len, out);
+  if (rc == 0) {
+    /* the text becomes the string as it is, without a copy (it is never small) */
+    TVMFFIObject* str = tether__str_adopt(kTVMFFIStr, b.data, b.len);
+    b.data = NULL;
+    if (str == NULL) {
+      rc = -1;
+    } else {
+      *out = tether_any_object(str);
+    }
+  }
   free(b.data);
   return rc == 0 ? 0 : tether__error_add_context(who);
 }
@@ -1575,10 +1591,15 @@ static int tether__gr_build(tether_greader* r, const tether_gr_frame* f, TVMFFIA
   const tether_gtype* gt = tether__gcache_get(&r->cache, n->type_index);
   if (gt == NULL) return -1;
   if (gt->from_json != NULL) {
-    TVMFFIAny arg = tether_any_none();
-    if (tether__jdoc_to_any(r->doc, d, &arg) != 0) return -1;
-    rc = TVMFFIFunctionCall(gt->from_json, &arg, 1, out);
-    tether_any_release(&arg);
+    if (gt->from_json == tether__tensor_from_json_fn && n->type_index == kTVMFFITensor &&
+        tether__gr_str(d, &s)) {
+      rc = tether__tensor_from_text(s, out);
+    } else {
+      TVMFFIAny arg = tether_any_none();
+      if (tether__jdoc_to_any(r->doc, d, &arg) != 0) return -1;
+      rc = TVMFFIFunctionCall(gt->from_json, &arg, 1, out);
+      tether_any_release(&arg);
+    }
     if (rc != 0) {
       char context[200];
       snprintf(context, sizeof(context), "%s: node %" PRId64 " (`%.*s.__data_from_json__`)",
@@ -1827,14 +1848,11 @@ static int tether__tensor_to_json(void* self, const TVMFFIAny* args, int32_t n, 
   return rc;
 }
 
-static int tether__tensor_from_json(void* self, const TVMFFIAny* args, int32_t n,
-                                    TVMFFIAny* result) {
+/* The tensor of base64 `text` (the encoding above), into *result (owning). */
+static int tether__tensor_from_text(TVMFFIByteArray text, TVMFFIAny* result) {
   static const char fn[] = "ffi.Tensor.__data_from_json__";
-  TVMFFIByteArray text;
   uint8_t* buf = NULL;
   size_t size = 0;
-  if (tether_check_nargs(fn, "(0: str) -> ffi.Tensor", n, 1) != 0) return -1;
-  if (tether_arg_str(fn, args, 0, &text) != 0) return -1;
   int rc = tether__base64_decode(text.data, text.size, &buf, &size);
   if (rc < 0) return tether_raise("MemoryError", "%s: out of memory", fn);
   if (rc > 0) return tether_raise("ValueError", "%s: invalid base64 encoding", fn);
@@ -1907,6 +1925,15 @@ static int tether__tensor_from_json(void* self, const TVMFFIAny* args, int32_t n
   return rc;
 }
 
+static int tether__tensor_from_json(void* self, const TVMFFIAny* args, int32_t n,
+                                    TVMFFIAny* result) {
+  static const char fn[] = "ffi.Tensor.__data_from_json__";
+  TVMFFIByteArray text;
+  if (tether_check_nargs(fn, "(0: str) -> ffi.Tensor", n, 1) != 0) return -1;
+  if (tether_arg_str(fn, args, 0, &text) != 0) return -1;
+  return tether__tensor_from_text(text, result);
+}
+
 /* ---- globals --------------------------------------------------------------------------- */
 
 static int tether__g_to_json_graph(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -1969,6 +1996,7 @@ int tether__serialization_init(void) {
     TVMFFIAny v = tether_any_object(f);
     int rc = TVMFFITypeRegisterAttr(kTVMFFITensor, &name, &v);
     if (tensor_hooks[i].fn == tether__tensor_to_json) tether__tensor_to_json_fn = f;
+    if (tensor_hooks[i].fn == tether__tensor_from_json) tether__tensor_from_json_fn = f;
     TVMFFIObjectDecRef(f);
     if (rc != 0) return -1;
   }
