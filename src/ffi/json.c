@@ -382,7 +382,7 @@ static int tether__jp_peek(const tether_jparser* p) {
   return p->cur != p->end ? (int)(unsigned char)*p->cur : -1;
 }
 
-static void tether__jp_skip_spaces(tether_jparser* p) {
+static void tether__jp_skip_run(tether_jparser* p) {
   while (p->cur != p->end) {
     char c = *p->cur;
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
@@ -394,6 +394,12 @@ static void tether__jp_skip_spaces(tether_jparser* p) {
   }
 }
 
+/* Skips whitespace; compact text has none, which is checked inline. */
+static inline void tether__jp_skip_spaces(tether_jparser* p) {
+  if (p->cur != p->end && (unsigned char)*p->cur > ' ') return;
+  tether__jp_skip_run(p);
+}
+
 /* Consumes `lit` if the text continues with it; on a mismatch the position is wherever
  * the comparison stopped (callers report the error at the token's start). */
 static bool tether__jp_match(tether_jparser* p, const char* lit) {
@@ -403,12 +409,17 @@ static bool tether__jp_match(tether_jparser* p, const char* lit) {
   return true;
 }
 
-static int tether__jp_push(tether_jparser* p, tether_jval v) {
-  if (TETHER_UNLIKELY(p->num_values == p->cap_values) &&
-      !tether__json_grow((void**)&p->values, &p->cap_values, p->num_values + 1,
+static int tether__jp_push_slow(tether_jparser* p, tether_jval v) {
+  if (!tether__json_grow((void**)&p->values, &p->cap_values, p->num_values + 1,
                          sizeof(tether_jval))) {
     return tether__jp_oom(p);
   }
+  p->values[p->num_values++] = v;
+  return TETHER_JSON_OK;
+}
+
+static inline int tether__jp_push(tether_jparser* p, tether_jval v) {
+  if (TETHER_UNLIKELY(p->num_values == p->cap_values)) return tether__jp_push_slow(p, v);
   p->values[p->num_values++] = v;
   return TETHER_JSON_OK;
 }

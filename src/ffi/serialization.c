@@ -97,6 +97,7 @@ typedef struct {
   size_t head_len;
   TVMFFIObject* to_json;          /* borrowed hooks, or NULL */
   TVMFFIObject* from_json;
+  TVMFFIObject* ffi_new;
   const TVMFFIFieldInfo** fields; /* ancestors' first */
   int8_t* kind_of;                /* field -> tether_field_kind of its getter, or -1 */
   int32_t* slot_of;               /* field -> slot */
@@ -145,6 +146,7 @@ static int tether__gtype_fill(tether_gtype* t, const TVMFFITypeInfo* info) {
                     tether__graph_attr("__any_hash__", info->type_index) != NULL;
   t->to_json = tether__graph_hook("__data_to_json__", info->type_index);
   t->from_json = tether__graph_hook("__data_from_json__", info->type_index);
+  t->ffi_new = tether__graph_hook("__ffi_new__", info->type_index);
   if (tether_any_str(info->type_key.data, info->type_key.size, &t->key) != 0) return -1;
   tether_jbuf text;
   memset(&text, 0, sizeof(text));
@@ -234,11 +236,13 @@ static const tether_gtype* tether__gcache_get(tether_gcache* c, int32_t type_ind
   return tether__gtype_fill(t, info) == 0 ? t : NULL;
 }
 
-static int tether__graph_create(const TVMFFITypeInfo* info, TVMFFIObjectHandle* out) {
+/* A new empty object of type t, filled field by field next. */
+static int tether__graph_create(const tether_gtype* t, TVMFFIObjectHandle* out) {
+  const TVMFFITypeInfo* info = t->info;
   if (info->metadata != NULL && info->metadata->creator != NULL) {
     return info->metadata->creator(out);
   }
-  TVMFFIObject* ffi_new = tether__graph_hook("__ffi_new__", info->type_index);
+  TVMFFIObject* ffi_new = t->ffi_new;
   if (ffi_new != NULL) {
     TVMFFIAny made = tether_any_none();
     if (TVMFFIFunctionCall(ffi_new, NULL, 0, &made) != 0) return -1;
@@ -1232,7 +1236,12 @@ static bool tether__gr_str(const tether_jval* v, TVMFFIByteArray* out) {
 }
 
 static bool tether__key_eq(TVMFFIByteArray a, TVMFFIByteArray b) {
-  return a.size == b.size && memcmp(a.data, b.data, a.size) == 0;
+  if (a.size != b.size) return false;
+  if (a.size > 16) return memcmp(a.data, b.data, a.size) == 0;
+  for (size_t i = 0; i < a.size; ++i) { /* field names and type keys: short */
+    if (a.data[i] != b.data[i]) return false;
+  }
+  return true;
 }
 
 /* The type index of type key `key` (remembered per document); -1 when unknown (nothing
@@ -1448,7 +1457,7 @@ static int tether__gr_object(tether_greader* r, const tether_gr_frame* f, TVMFFI
                         (int)n->type_key.size, n->type_key.data);
   }
   TVMFFIObjectHandle obj = NULL;
-  int rc = tether__graph_create(gt->info, &obj);
+  int rc = tether__graph_create(gt, &obj);
   const tether_jval** slots = r->slots + f->slots;
   for (int32_t k = 0; rc == 0 && k < gt->num_fields; ++k) {
     const TVMFFIFieldInfo* fi = gt->fields[k];
