@@ -23,8 +23,9 @@ most apache-tvm's.
 
 apache-tvm 0.27.0.post1's save_json needs apache-tvm-ffi 0.1.14.post1 (under 0.1.15.post2 it
 crashes on any object with a DataType field), so the apache-tvm side runs in its own venv:
---tvm-python (or $BENCH_TVM_PYTHON), else bench/python/build/venv-tvm-json, created on first
-use with `pip install apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 numpy`.  Run it
+--tvm-python (or $BENCH_TVM_PYTHON, or $TETHER_TVM_PYTHON), else the repository's .venv-tvm
+when it exists, else bench/python/build/venv-tvm-json, created on first use with
+`pip install apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 numpy`.  Run it
 with a Python that has tether installed (e.g. .venv/bin/python after `make venv`; `make
 bench-json` does both).
 """
@@ -147,8 +148,12 @@ def worker_memory(side, which):
 # ---- the driver ------------------------------------------------------------------------------------
 
 def ensure_tvm_python(path):
+    path = path or os.environ.get("TETHER_TVM_PYTHON")
     if path:
         return path
+    shared = os.path.join(ROOT, ".venv-tvm", "bin", "python")  # `make venv-tvm`, where it exists
+    if os.path.exists(shared):
+        return shared
     venv = os.path.join(HERE, "build", "venv-tvm-json")  # build*/ is git-ignored
     py = os.path.join(venv, "bin", "python")
     stamp = os.path.join(venv, ".installed")
