@@ -33,11 +33,12 @@ import argparse
 import gc
 import json
 import os
-import platform
 import re
 import subprocess
 import sys
 import time
+
+import machine  # bench/python/machine.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -239,26 +240,12 @@ def main():
                          "yes" if ratio >= 10 else "no"))
         rows.append((which, "round-trip memory (peak RSS growth)", fmt_kb(tm), fmt_kb(vm),
                      f"{vm / tm:.2f}x" if tm > 0 else "-", "yes" if tm <= vm else "no"))
-    try:
-        load = os.getloadavg()
-    except OSError:
-        load = (float("nan"),) * 3
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
     lines = [
         "# save_json / load_json: tether vs apache-tvm",
         "",
         f"`{labels['tether']}` (this tree) and `{labels['tvm']}` (PyPI, with apache-tvm-ffi "
         "0.1.14.post1), same run, same Python code, each side in its own interpreter.",
-        f"Machine: {cpu}, {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / "
-        f"{load[2]:.1f}; Python {platform.python_version()}.",
+        machine.describe(),
         f"Times: thread CPU time, best of {args.reps} x {args.rounds} alternating round(s).  "
         "Memory: growth of the process's peak RSS over one round trip "
         "(`text = save_json(mod); back = load_json(text)`; VmHWM after minus VmRSS before, the "
