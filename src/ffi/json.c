@@ -53,7 +53,7 @@ bool tether__jbuf_grow(tether_jbuf* b, size_t extra) {
   return true;
 }
 
-bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
+bool tether__json_grow_slow(void** items, int64_t* cap, int64_t need, size_t elem) {
   if (need <= *cap) return true;
   int64_t n = *cap ? *cap : 16;
   while (n < need) n *= 2;

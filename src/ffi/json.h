@@ -20,7 +20,10 @@ int tether__json_stringify(const char* who, const TVMFFIAny* value, int indent, 
 /* Grows the malloc'd array *items of *cap `elem`-byte records to hold at least `need`
  * (doubling); false when out of memory (nothing raised, *items unchanged).  The stacks of
  * the JSON reader, writer and graph code all grow this way. */
-bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem);
+bool tether__json_grow_slow(void** items, int64_t* cap, int64_t need, size_t elem);
+static inline bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
+  return need <= *cap || tether__json_grow_slow(items, cap, need, elem);
+}
 
 /* ---- text buffers ------------------------------------------------------------------------ */
 

@@ -575,7 +575,8 @@ static void tether__gw_active_remove(tether_gwriter* w, const void* p) {
 /* Appends a node for `value` (borrowed; the node keeps its own reference), hash h. */
 static int tether__gw_add(tether_gwriter* w, const TVMFFIAny* value, uint64_t h, int32_t type_index,
                           int32_t form, int64_t first, int64_t count, int64_t* index) {
-  if (!tether__json_grow((void**)&w->nodes, &w->cap_nodes, w->num_nodes + 1,
+  if (TETHER_UNLIKELY(w->num_nodes == w->cap_nodes) &&
+      !tether__json_grow((void**)&w->nodes, &w->cap_nodes, w->num_nodes + 1,
                          sizeof(tether_gw_node))) {
     return tether__gw_oom(w);
   }
@@ -632,12 +633,11 @@ static int tether__gw_push(tether_gwriter* w, const TVMFFIAny* v, uint64_t h) {
                           "creator or __ffi_new__ type attr)", w->who, tether_any_type_key(v));
     }
     f.type_index = v->v_obj->type_index;
-    for (int32_t s = 0; s < gt->num_slots; ++s) {
-      TVMFFIAny none = tether_any_none();
-      if (tether__gw_append(w, &w->pending, &w->num_pending, &w->cap_pending, &none) != 0) {
-        return -1;
-      }
+    if (!tether__json_grow((void**)&w->pending, &w->cap_pending, w->num_pending + gt->num_slots,
+                           sizeof(TVMFFIAny))) {
+      return tether__gw_oom(w);
     }
+    for (int32_t s = 0; s < gt->num_slots; ++s) w->pending[w->num_pending++] = tether_any_none();
   }
   if (!tether__json_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1, sizeof(f))) {
     return tether__gw_oom(w);
