@@ -374,7 +374,14 @@ static int trx__reshape_shape(const trx__op_def_t* def, TVMFFIObject* x, TVMFFIO
     if (known) TVMFFIObjectDecRef(known);
     if (d[infer_at] == NULL) goto fail;
   }
-  values = trx__array_of(d, n);
+  /* Nothing resolved or simplified: the ShapeExpr of the given Array itself (as TVM, whose
+   * ShapeExpr converts plain ints once for itself and once for its ShapeType). */
+  bool as_given = infer_at == -1 && !copy;
+  for (int64_t i = 0; i < n && as_given; ++i) {
+    const TVMFFIAny* e = tether_array_at(arr, i);
+    as_given = e->type_index == kTVMFFIInt || d[i] == e->v_obj;
+  }
+  values = as_given ? trx__ref(arr) : trx__array_of(d, n);
   trx__dims_free(d, n);
   d = NULL;
   if (values == NULL) return -1;
@@ -593,7 +600,7 @@ TVMFFIObject* trx__infer_squeeze(const trx__op_def_t* def, trx_call_t* call) {
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   int64_t ndim = tt[0]->ndim;
   if (ndim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
-  TVMFFIObject* v = trx__shape_values(tt[0]);
+  TVMFFIObject* v = trx__shape_type_values(tt[0]);
   bool* drop = calloc((size_t)(ndim > 0 ? ndim : 1), sizeof(bool));
   if (drop == NULL) return NULL;
   TVMFFIObject* ty = NULL;
@@ -1085,7 +1092,7 @@ TVMFFIObject* trx__infer_strided_slice(const trx__op_def_t* def, trx_call_t* cal
       return NULL;
     }
   }
-  TVMFFIObject* v = trx__shape_values(tt);
+  TVMFFIObject* v = trx__shape_type_values(tt);
   TVMFFIObject* ty = NULL;
   TVMFFIObject** d = NULL;
   if (v == NULL) {
