@@ -185,3 +185,15 @@ BENCH_ARGS ?=
 bench-python:
 	sh bench/python/run.sh $(BENCH_ARGS)
 # ---- end of bench-python -----------------------------------------------------------------
+
+# ---- bench-json (owner: jsonperf) --------------------------------------------------------
+# save_json / load_json next to apache-tvm 0.27 (bench/python/bench_json.py): tether from the
+# virtualenv; apache-tvm in its own venv (BENCH_TVM_PYTHON=path/to/python, else created in
+# bench/python/build/venv-tvm-json with apache-tvm-ffi 0.1.14.post1, under which apache-tvm's
+# save_json works).  Writes bench/results/json.md.  BENCH_JSON_ARGS passes options (--quick).
+BENCH_JSON_ARGS ?=
+.PHONY: bench-json
+bench-json: venv-core
+	$(VENV_PY) -m pip install -q numpy
+	$(VENV_PY) bench/python/bench_json.py $(BENCH_JSON_ARGS)
+# ---- end of bench-json -------------------------------------------------------------------

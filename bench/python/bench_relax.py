@@ -29,10 +29,11 @@ import argparse
 import gc
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
+
+import machine  # bench/python/machine.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -306,25 +307,11 @@ def main():
         lambda x: f"{x:.0f} B", "lower")
 
     same_text = t["chain_text_lines"] == v["chain_text_lines"]
-    try:
-        load = os.getloadavg()
-    except OSError:
-        load = (float("nan"),) * 3
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
     lines = [
         "# tether.relax vs apache-tvm: building Relax IR from Python",
         "",
         f"`{labels['tether']}` (this tree) and `{labels['tvm']}` (PyPI), same run, same Python code.",
-        f"Machine: {cpu}, {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / "
-        f"{load[2]:.1f}; Python {platform.python_version()}.",
+        machine.describe(),
         f"Times: thread CPU time, best of {args.rounds} alternating round(s) (construction: best of 5 x "
         f"{args.calls // (4 if args.quick else 1):,} calls per round).  Ratio = how many times "
         "better tether is (apache-tvm / tether).  Target column: issue 5's targets (>= 10x faster "

@@ -32,14 +32,7 @@
 
 /* ---- growable buffers ------------------------------------------------------------------ */
 
-typedef struct {
-  char* data;
-  size_t len;
-  size_t cap;
-  bool oom;
-} tether_jbuf;
-
-static bool tether__jbuf_reserve(tether_jbuf* b, size_t extra) {
+bool tether__jbuf_grow(tether_jbuf* b, size_t extra) {
   if (b->oom) return false;
   if (extra <= b->cap - b->len) return true;
   size_t cap = b->cap ? b->cap : 64;
@@ -60,18 +53,7 @@ static bool tether__jbuf_reserve(tether_jbuf* b, size_t extra) {
   return true;
 }
 
-static void tether__jbuf_put(tether_jbuf* b, const char* s, size_t n) {
-  if (n == 0 || !tether__jbuf_reserve(b, n)) return;
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-}
-
-static void tether__jbuf_putc(tether_jbuf* b, char c) {
-  if (!tether__jbuf_reserve(b, 1)) return;
-  b->data[b->len++] = c;
-}
-
-bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
+bool tether__json_grow_slow(void** items, int64_t* cap, int64_t need, size_t elem) {
   if (need <= *cap) return true;
   int64_t n = *cap ? *cap : 16;
   while (n < need) n *= 2;
@@ -81,6 +63,269 @@ bool tether__json_grow(void** items, int64_t* cap, int64_t need, size_t elem) {
   *items = p;
   *cap = n;
   return true;
+}
+
+/* ---- documents --------------------------------------------------------------------------- */
+
+struct tether_jchunk {
+  tether_jchunk* next;
+  size_t used;
+  size_t cap;
+  char data[];
+};
+
+#define TETHER_JCHUNK_SIZE 65536
+
+/* n bytes of string storage that lives as long as the document; NULL when out of memory. */
+static char* tether__jdoc_alloc(tether_jdoc* doc, size_t n) {
+  tether_jchunk* c = doc->chunks;
+  if (c == NULL || c->cap - c->used < n) {
+    size_t cap = n > TETHER_JCHUNK_SIZE ? n : TETHER_JCHUNK_SIZE;
+    if (cap > SIZE_MAX - sizeof(*c)) return NULL;
+    c = malloc(sizeof(*c) + cap);
+    if (c == NULL) return NULL;
+    c->used = 0;
+    c->cap = cap;
+    c->next = doc->chunks;
+    doc->chunks = c;
+  }
+  char* p = c->data + c->used;
+  c->used += n;
+  return p;
+}
+
+/* Moves the n values at `stack` into doc->items (one container's items); their first
+ * index in *first.  false when out of memory. */
+static bool tether__jdoc_store(tether_jdoc* doc, const tether_jval* stack, int64_t n,
+                               int64_t* first) {
+  /* (grown even for an empty container, so that doc->items + first is never NULL + 0) */
+  if (!tether__json_grow((void**)&doc->items, &doc->cap_items, doc->num_items + (n > 0 ? n : 1),
+                         sizeof(tether_jval))) {
+    return false;
+  }
+  if (n > 0) memcpy(doc->items + doc->num_items, stack, sizeof(tether_jval) * (size_t)n);
+  *first = doc->num_items;
+  doc->num_items += n;
+  return true;
+}
+
+void tether__jdoc_free(tether_jdoc* doc) {
+  free(doc->items);
+  for (tether_jchunk* c = doc->chunks; c != NULL;) {
+    tether_jchunk* next = c->next;
+    free(c);
+    c = next;
+  }
+  memset(doc, 0, sizeof(*doc));
+}
+
+const char* tether__jval_type_key(const tether_jval* v) {
+  if (v == NULL) return "None";
+  switch (v->kind) {
+    case TETHER_JV_NULL: return "None";
+    case TETHER_JV_BOOL: return "bool";
+    case TETHER_JV_INT: return "int";
+    case TETHER_JV_FLOAT: return "float";
+    case TETHER_JV_STR: return "ffi.String";
+    case TETHER_JV_ARRAY: return "ffi.Array";
+    case TETHER_JV_OBJECT: return "ffi.Map";
+    default: return tether_any_type_key(v->u.any);
+  }
+}
+
+const tether_jval* tether__jdoc_get(const tether_jdoc* doc, const tether_jval* obj,
+                                    const char* key, size_t n) {
+  if (obj == NULL || obj->kind != TETHER_JV_OBJECT) return NULL;
+  const tether_jval* items = doc->items + obj->u.c.first;
+  for (int64_t k = obj->u.c.count - 1; k >= 0; --k) {
+    const tether_jval* name = &items[2 * k];
+    if (name->kind == TETHER_JV_STR && name->u.s.size == n && memcmp(name->u.s.data, key, n) == 0) {
+      return &items[2 * k + 1];
+    }
+  }
+  return NULL;
+}
+
+/* A scalar (non-container) document value as an owning Any. */
+static int tether__jval_scalar(const tether_jval* v, TVMFFIAny* out) {
+  switch (v->kind) {
+    case TETHER_JV_NULL: *out = tether_any_none(); return 0;
+    case TETHER_JV_BOOL: *out = tether_any_bool(v->u.i != 0); return 0;
+    case TETHER_JV_INT: *out = tether_any_int(v->u.i); return 0;
+    case TETHER_JV_FLOAT: *out = tether_any_float(v->u.f); return 0;
+    case TETHER_JV_STR: return tether_any_str(v->u.s.data, v->u.s.size, out);
+    default: tether_any_copy(v->u.any, out); return 0;
+  }
+}
+
+static bool tether__jval_is_container(const tether_jval* v) {
+  return v->kind == TETHER_JV_ARRAY || v->kind == TETHER_JV_OBJECT;
+}
+
+int tether__jdoc_to_any(const tether_jdoc* doc, const tether_jval* v, TVMFFIAny* out) {
+  *out = tether_any_none();
+  if (!tether__jval_is_container(v)) return tether__jval_scalar(v, out);
+  struct tether_tframe {
+    const tether_jval* v;
+    int64_t pos;
+    int64_t start; /* first of its items on the value stack */
+  } * frames = NULL;
+  int64_t num_frames = 0, cap_frames = 0, num_vals = 0, cap_vals = 0;
+  TVMFFIAny* vals = NULL;
+  int rc = 0;
+  if (!tether__json_grow((void**)&frames, &cap_frames, 1, sizeof(*frames))) goto oom;
+  frames[num_frames++] = (struct tether_tframe){v, 0, 0};
+  while (num_frames > 0) {
+    struct tether_tframe* f = &frames[num_frames - 1];
+    int64_t total = f->v->kind == TETHER_JV_ARRAY ? f->v->u.c.count : 2 * f->v->u.c.count;
+    if (f->pos < total) {
+      const tether_jval* item = &doc->items[f->v->u.c.first + f->pos++];
+      if (tether__jval_is_container(item)) {
+        if (!tether__json_grow((void**)&frames, &cap_frames, num_frames + 1, sizeof(*frames))) {
+          goto oom;
+        }
+        frames[num_frames++] = (struct tether_tframe){item, 0, num_vals};
+        continue;
+      }
+      if (!tether__json_grow((void**)&vals, &cap_vals, num_vals + 1, sizeof(TVMFFIAny))) goto oom;
+      if (tether__jval_scalar(item, &vals[num_vals]) != 0) goto fail;
+      ++num_vals;
+      continue;
+    }
+    /* every item is made: the container */
+    TVMFFIAny* items = vals == NULL ? NULL : vals + f->start; /* NULL: nothing pushed yet */
+    int64_t n = num_vals - f->start;
+    TVMFFIObject* obj = NULL;
+    num_vals = f->start;
+    if (f->v->kind == TETHER_JV_ARRAY) {
+      TVMFFIObjectHandle arr = NULL;
+      rc = tether_array_new_steal(items, n, &arr);
+      obj = arr;
+    } else {
+      rc = tether__map_new(kTVMFFIMap, n / 2, &obj);
+      for (int64_t i = 0; i < n; i += 2) {
+        if (rc == 0) {
+          rc = tether__map_set_steal(obj, &items[i], &items[i + 1]);
+        } else {
+          tether_any_release(&items[i]);
+          tether_any_release(&items[i + 1]);
+        }
+      }
+      if (rc != 0) TVMFFIObjectDecRef(obj);
+    }
+    if (rc != 0) goto fail;
+    --num_frames;
+    if (num_frames == 0) {
+      *out = tether_any_object(obj);
+      break;
+    }
+    if (!tether__json_grow((void**)&vals, &cap_vals, num_vals + 1, sizeof(TVMFFIAny))) {
+      TVMFFIObjectDecRef(obj);
+      goto oom;
+    }
+    vals[num_vals++] = tether_any_object(obj);
+  }
+  free(frames);
+  free(vals);
+  return 0;
+oom:
+  tether_raise("MemoryError", "out of memory");
+fail:
+  for (int64_t i = 0; i < num_vals; ++i) tether_any_release(&vals[i]);
+  free(frames);
+  free(vals);
+  return -1;
+}
+
+/* The document value of a non-container Any (borrowed: `v` must outlive the document). */
+static tether_jval tether__jval_of_any(const TVMFFIAny* v) {
+  tether_jval j;
+  memset(&j, 0, sizeof(j));
+  switch (v->type_index) {
+    case kTVMFFINone: j.kind = TETHER_JV_NULL; return j;
+    case kTVMFFIBool: j.kind = TETHER_JV_BOOL; j.u.i = v->v_int64 != 0; return j;
+    case kTVMFFIInt: j.kind = TETHER_JV_INT; j.u.i = v->v_int64; return j;
+    case kTVMFFIFloat: j.kind = TETHER_JV_FLOAT; j.u.f = v->v_float64; return j;
+    default: break;
+  }
+  if (tether_any_get_str(v, &j.u.s)) {
+    j.kind = TETHER_JV_STR;
+    return j;
+  }
+  j.kind = TETHER_JV_ANY;
+  j.u.any = v;
+  return j;
+}
+
+static bool tether__any_is_json_container(const TVMFFIAny* v) {
+  return (v->type_index == kTVMFFIArray || v->type_index == kTVMFFIMap) && v->v_obj != NULL;
+}
+
+int tether__jdoc_from_any(const char* who, const TVMFFIAny* value, tether_jdoc* doc) {
+  memset(doc, 0, sizeof(*doc));
+  if (!tether__any_is_json_container(value)) {
+    doc->root = tether__jval_of_any(value);
+    return 0;
+  }
+  struct tether_fframe {
+    const TVMFFIAny* v;
+    int64_t pos;
+    int64_t start;
+    const TVMFFIAny* value; /* a Map's entry whose key is listed, its value next */
+  } * frames = NULL;
+  int64_t num_frames = 0, cap_frames = 0, num_vals = 0, cap_vals = 0;
+  tether_jval* vals = NULL;
+  if (!tether__json_grow((void**)&frames, &cap_frames, 1, sizeof(*frames))) goto oom;
+  frames[num_frames++] = (struct tether_fframe){value, 0, 0, NULL};
+  while (num_frames > 0) {
+    struct tether_fframe* f = &frames[num_frames - 1];
+    const TVMFFIAny* item = NULL;
+    TVMFFIObject* obj = f->v->v_obj;
+    bool is_map = f->v->type_index == kTVMFFIMap;
+    if (!is_map) {
+      item = tether_array_at(obj, f->pos);
+      if (item != NULL) ++f->pos;
+    } else if (f->value != NULL) {
+      item = f->value;
+      f->value = NULL;
+    } else {
+      const TVMFFIAny* key = NULL;
+      if (tether__map_next(obj, &f->pos, &key, &f->value)) item = key;
+    }
+    if (item != NULL && tether__any_is_json_container(item)) {
+      if (!tether__json_grow((void**)&frames, &cap_frames, num_frames + 1, sizeof(*frames))) {
+        goto oom;
+      }
+      frames[num_frames++] = (struct tether_fframe){item, 0, num_vals, NULL};
+      continue;
+    }
+    if (!tether__json_grow((void**)&vals, &cap_vals, num_vals + 1, sizeof(tether_jval))) goto oom;
+    if (item != NULL) {
+      vals[num_vals++] = tether__jval_of_any(item);
+      continue;
+    }
+    tether_jval c;
+    memset(&c, 0, sizeof(c));
+    c.kind = is_map ? TETHER_JV_OBJECT : TETHER_JV_ARRAY;
+    int64_t n = num_vals - f->start;
+    c.u.c.count = is_map ? n / 2 : n;
+    if (!tether__jdoc_store(doc, vals == NULL ? NULL : vals + f->start, n, &c.u.c.first)) goto oom;
+    num_vals = f->start;
+    --num_frames;
+    if (num_frames == 0) {
+      doc->root = c;
+    } else {
+      vals[num_vals++] = c;
+    }
+  }
+  free(frames);
+  free(vals);
+  return 0;
+oom:
+  free(frames);
+  free(vals);
+  tether__jdoc_free(doc);
+  return tether_raise("MemoryError", "%s: out of memory", who);
 }
 
 /* ---- the reader ------------------------------------------------------------------------ */
@@ -99,8 +344,9 @@ typedef struct {
   int64_t err_column;
   int64_t err_char;
   bool oom;
+  tether_jdoc* doc;
   tether_jbuf scratch; /* unescaped string bytes, number text */
-  TVMFFIAny* values;   /* finished values not yet in a container */
+  tether_jval* values; /* finished values not yet in a container */
   int64_t num_values;
   int64_t cap_values;
   struct tether_jframe {
@@ -136,7 +382,7 @@ static int tether__jp_peek(const tether_jparser* p) {
   return p->cur != p->end ? (int)(unsigned char)*p->cur : -1;
 }
 
-static void tether__jp_skip_spaces(tether_jparser* p) {
+static void tether__jp_skip_run(tether_jparser* p) {
   while (p->cur != p->end) {
     char c = *p->cur;
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
@@ -148,6 +394,12 @@ static void tether__jp_skip_spaces(tether_jparser* p) {
   }
 }
 
+/* Skips whitespace; compact text has none, which is checked inline. */
+static inline void tether__jp_skip_spaces(tether_jparser* p) {
+  if (p->cur != p->end && (unsigned char)*p->cur > ' ') return;
+  tether__jp_skip_run(p);
+}
+
 /* Consumes `lit` if the text continues with it; on a mismatch the position is wherever
  * the comparison stopped (callers report the error at the token's start). */
 static bool tether__jp_match(tether_jparser* p, const char* lit) {
@@ -157,14 +409,41 @@ static bool tether__jp_match(tether_jparser* p, const char* lit) {
   return true;
 }
 
-static int tether__jp_push(tether_jparser* p, TVMFFIAny v) {
+static int tether__jp_push_slow(tether_jparser* p, tether_jval v) {
   if (!tether__json_grow((void**)&p->values, &p->cap_values, p->num_values + 1,
-                          sizeof(TVMFFIAny))) {
-    tether_any_release(&v);
+                         sizeof(tether_jval))) {
     return tether__jp_oom(p);
   }
   p->values[p->num_values++] = v;
   return TETHER_JSON_OK;
+}
+
+static inline int tether__jp_push(tether_jparser* p, tether_jval v) {
+  if (TETHER_UNLIKELY(p->num_values == p->cap_values)) return tether__jp_push_slow(p, v);
+  p->values[p->num_values++] = v;
+  return TETHER_JSON_OK;
+}
+
+static int tether__jp_push_int(tether_jparser* p, int32_t kind, int64_t i) {
+  tether_jval v;
+  v.kind = kind;
+  v.u.i = i;
+  return tether__jp_push(p, v);
+}
+
+static int tether__jp_push_float(tether_jparser* p, double d) {
+  tether_jval v;
+  v.kind = TETHER_JV_FLOAT;
+  v.u.f = d;
+  return tether__jp_push(p, v);
+}
+
+static int tether__jp_push_str(tether_jparser* p, const char* s, size_t n) {
+  tether_jval v;
+  v.kind = TETHER_JV_STR;
+  v.u.s.data = s;
+  v.u.s.size = n;
+  return tether__jp_push(p, v);
 }
 
 static bool tether__jp_hex4(tether_jparser* p, int32_t* out) {
@@ -243,37 +522,51 @@ static int tether__jp_escape(tether_jparser* p) {
   return TETHER_JSON_OK;
 }
 
-/* A string token; p->cur is at its opening quote. */
+/* Bytes that end a run of plain string characters: the quote, the backslash and the
+ * control characters below 0x20. */
+static const bool tether__jp_special[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+    [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
+    [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+    [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
+static const char* tether__jp_plain_run(const char* s, const char* end) {
+  while (s != end && !tether__jp_special[(unsigned char)*s]) ++s;
+  return s;
+}
+
+/* A string token; p->cur is at its opening quote.  Without escapes the value borrows the
+ * text; otherwise the unescaped bytes are copied into the document. */
 static int tether__jp_string(tether_jparser* p) {
   const char* start = p->cur++;
-  const char* s = p->cur;
-  while (s != p->end && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20) ++s;
-  TVMFFIAny v;
-  if (s != p->end && *s == '"') { /* no escapes: one copy */
-    if (tether_any_str(p->cur, (size_t)(s - p->cur), &v) != 0) return tether__jp_oom(p);
+  const char* s = tether__jp_plain_run(p->cur, p->end);
+  if (s != p->end && *s == '"') { /* no escapes */
+    const char* data = p->cur;
     p->cur = s + 1;
-    return tether__jp_push(p, v);
+    return tether__jp_push_str(p, data, (size_t)(s - data));
   }
   p->scratch.len = 0;
-  tether__jbuf_put(&p->scratch, p->cur, (size_t)(s - p->cur));
-  p->cur = s;
-  while (p->cur != p->end) {
-    unsigned char c = (unsigned char)*p->cur;
+  while (s != p->end) {
+    tether__jbuf_put(&p->scratch, p->cur, (size_t)(s - p->cur));
+    p->cur = s;
+    unsigned char c = (unsigned char)*s;
     if (c < 0x20) return tether__jp_error(p, "Invalid control character at");
     if (c == '"') {
       ++p->cur;
       if (p->scratch.oom) return tether__jp_oom(p);
-      if (tether_any_str(p->scratch.data, p->scratch.len, &v) != 0) return tether__jp_oom(p);
-      return tether__jp_push(p, v);
+      char* copy = tether__jdoc_alloc(p->doc, p->scratch.len);
+      if (copy == NULL) return tether__jp_oom(p);
+      memcpy(copy, p->scratch.data, p->scratch.len);
+      return tether__jp_push_str(p, copy, p->scratch.len);
     }
-    if (c == '\\') {
-      ++p->cur;
-      if (tether__jp_escape(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
-    } else {
-      tether__jbuf_putc(&p->scratch, (char)c);
-      ++p->cur;
-    }
+    ++p->cur; /* the backslash */
+    if (tether__jp_escape(p) != TETHER_JSON_OK) return TETHER_JSON_FAIL;
+    s = tether__jp_plain_run(p->cur, p->end);
   }
+  tether__jbuf_put(&p->scratch, p->cur, (size_t)(s - p->cur));
+  p->cur = s;
   return tether__jp_error_at(p, start, "Unterminated string starting at");
 }
 
@@ -291,19 +584,29 @@ static int tether__jp_number(tether_jparser* p) {
       return tether__jp_error_at(p, start, "Expecting value");
     }
     double d = c == 'N' ? NAN : (negative ? -INFINITY : INFINITY);
-    return tether__jp_push(p, tether_any_float(d));
+    return tether__jp_push_float(p, d);
   }
   bool maybe_int = true;
+  bool digits_only = true; /* after the optional sign */
   while (p->cur != p->end) {
     char ch = *p->cur;
-    if (!((ch >= '0' && ch <= '9') || ch == 'e' || ch == 'E' || ch == '+' || ch == '-' ||
-          ch == '.')) {
-      break;
+    if (ch >= '0' && ch <= '9') {
+      ++p->cur;
+      continue;
     }
+    if (!(ch == 'e' || ch == 'E' || ch == '+' || ch == '-' || ch == '.')) break;
     if (ch == '.' || ch == 'e' || ch == 'E') maybe_int = false;
+    digits_only = false;
     ++p->cur;
   }
   if (p->cur == start) return tether__jp_error(p, "Expecting value");
+  /* The common case, up to 18 digits: exact in int64 without strtoimax. */
+  const char* digits = start + (negative ? 1 : 0);
+  if (digits_only && p->cur > digits && p->cur - digits <= 18) {
+    int64_t i = 0;
+    for (const char* d = digits; d != p->cur; ++d) i = i * 10 + (*d - '0');
+    return tether__jp_push_int(p, TETHER_JV_INT, negative ? -i : i);
+  }
   p->scratch.len = 0;
   tether__jbuf_put(&p->scratch, start, (size_t)(p->cur - start));
   tether__jbuf_putc(&p->scratch, '\0');
@@ -315,7 +618,7 @@ static int tether__jp_number(tether_jparser* p) {
     errno = 0;
     intmax_t i = strtoimax(text, &stop, 10);
     if (errno == 0 && stop == text_end && i >= INT64_MIN && i <= INT64_MAX) {
-      return tether__jp_push(p, tether_any_int((int64_t)i));
+      return tether__jp_push_int(p, TETHER_JV_INT, (int64_t)i);
     }
   }
   errno = 0;
@@ -326,7 +629,7 @@ static int tether__jp_number(tether_jparser* p) {
   if ((errno != 0 && !subnormal) || stop != text_end) {
     return tether__jp_error_at(p, start, "Expecting value");
   }
-  return tether__jp_push(p, tether_any_float(d));
+  return tether__jp_push_float(p, d);
 }
 
 /* A scalar value starting at p->cur (not whitespace, not '[' or '{'). */
@@ -334,7 +637,11 @@ static int tether__jp_scalar(tether_jparser* p) {
   static const struct {
     char first;
     const char* rest;
-  } literals[] = {{'t', "rue"}, {'f', "alse"}, {'n', "ull"}};
+    int32_t kind;
+    int64_t value;
+  } literals[] = {{'t', "rue", TETHER_JV_BOOL, 1},
+                  {'f', "alse", TETHER_JV_BOOL, 0},
+                  {'n', "ull", TETHER_JV_NULL, 0}};
   int c = tether__jp_peek(p);
   if (c == -1) return tether__jp_error(p, "Expecting value");
   if (c == '"') return tether__jp_string(p);
@@ -342,8 +649,7 @@ static int tether__jp_scalar(tether_jparser* p) {
     if (c != literals[i].first) continue;
     const char* start = p->cur++;
     if (!tether__jp_match(p, literals[i].rest)) return tether__jp_error_at(p, start, "Expecting value");
-    TVMFFIAny v = i == 0 ? tether_any_bool(true) : i == 1 ? tether_any_bool(false) : tether_any_none();
-    return tether__jp_push(p, v);
+    return tether__jp_push_int(p, literals[i].kind, literals[i].value);
   }
   return tether__jp_number(p);
 }
@@ -360,33 +666,17 @@ static int tether__jp_open(tether_jparser* p, bool is_object) {
 }
 
 /* Closes the innermost container: its items (key/value pairs for an object) leave the
- * value stack and the new Array or Map takes their place. */
+ * value stack for the document, and the container takes their place. */
 static int tether__jp_close(tether_jparser* p) {
   struct tether_jframe f = p->frames[--p->num_frames];
   int64_t n = p->num_values - f.start;
-  TVMFFIAny* items = p->values == NULL ? NULL : p->values + f.start; /* NULL: nothing pushed yet */
-  TVMFFIObjectHandle obj = NULL;
+  tether_jval c;
+  c.kind = f.is_object ? TETHER_JV_OBJECT : TETHER_JV_ARRAY;
+  c.u.c.count = f.is_object ? n / 2 : n;
+  const tether_jval* items = p->values == NULL ? NULL : p->values + f.start; /* NULL: nothing pushed yet */
+  if (!tether__jdoc_store(p->doc, items, n, &c.u.c.first)) return tether__jp_oom(p);
   p->num_values = f.start;
-  if (!f.is_object) {
-    if (tether_array_new_steal(items, n, &obj) != 0) return tether__jp_oom(p);
-  } else {
-    TVMFFIObject* map = NULL;
-    int rc = tether__map_new(kTVMFFIMap, n / 2, &map);
-    for (int64_t i = 0; i < n; i += 2) {
-      if (rc == 0) {
-        rc = tether__map_set_steal(map, &items[i], &items[i + 1]);
-      } else {
-        tether_any_release(&items[i]);
-        tether_any_release(&items[i + 1]);
-      }
-    }
-    if (rc != 0) {
-      TVMFFIObjectDecRef(map);
-      return tether__jp_oom(p);
-    }
-    obj = map;
-  }
-  return tether__jp_push(p, tether_any_object(obj));
+  return tether__jp_push(p, c);
 }
 
 /* An object key and its ':' delimiter; p->cur is at the key's first character. */
@@ -398,7 +688,6 @@ static int tether__jp_key(tether_jparser* p) {
   ++p->cur;
   return TETHER_JSON_OK;
 }
-
 /* The whole document.  States: `value` needs a value next; `after` has just finished one
  * and looks at what the innermost open container expects. */
 static int tether__jp_document(tether_jparser* p) {
@@ -448,24 +737,24 @@ after:
   goto value;
 }
 
-int tether__json_parse(const char* who, const char* text, size_t len, TVMFFIAny* out,
+
+int tether__jdoc_parse(const char* who, const char* text, size_t len, tether_jdoc* doc,
                        TVMFFIAny* error_msg) {
-  if (out == NULL || (text == NULL && len != 0)) {
+  if (doc == NULL || (text == NULL && len != 0)) {
     return tether_raise("ValueError", "%s: argument `%s` must not be NULL", who,
-                        out == NULL ? "out" : "text");
+                        doc == NULL ? "out" : "text");
   }
-  *out = tether_any_none();
   if (error_msg != NULL) *error_msg = tether_any_none();
   tether_jparser p;
   memset(&p, 0, sizeof(p));
   p.begin = p.cur = p.line_begin = text != NULL ? text : "";
   p.end = p.begin + len;
   p.line = 1;
+  p.doc = doc;
   int rc = tether__jp_document(&p);
   int result = 0;
   if (rc == TETHER_JSON_OK) {
-    *out = p.values[0];
-    p.num_values = 0;
+    doc->root = p.values[0];
   } else if (p.oom) {
     result = tether_raise("MemoryError", "%s: out of memory", who);
   } else {
@@ -476,16 +765,33 @@ int tether__json_parse(const char* who, const char* text, size_t len, TVMFFIAny*
       result = tether_raise("ValueError", "%s: %s", who, msg);
     } else if (tether_any_str(msg, (size_t)n, error_msg) != 0) {
       result = -1;
+    } else {
+      result = 1;
     }
   }
-  if (result == 0 && error_msg != NULL && error_msg->type_index == kTVMFFINone) {
-    result = tether_any_str("", 0, error_msg);
-  }
-  for (int64_t i = 0; i < p.num_values; ++i) tether_any_release(&p.values[i]);
+  if (result == 0 && error_msg != NULL) result = tether_any_str("", 0, error_msg);
   free(p.values);
   free(p.frames);
   free(p.scratch.data);
   return result;
+}
+
+int tether__json_parse(const char* who, const char* text, size_t len, TVMFFIAny* out,
+                       TVMFFIAny* error_msg) {
+  if (out == NULL || (text == NULL && len != 0)) {
+    return tether_raise("ValueError", "%s: argument `%s` must not be NULL", who,
+                        out == NULL ? "out" : "text");
+  }
+  *out = tether_any_none();
+  tether_jdoc doc;
+  memset(&doc, 0, sizeof(doc));
+  int rc = tether__jdoc_parse(who, text, len, &doc, error_msg);
+  if (rc == 0 && tether__jdoc_to_any(&doc, &doc.root, out) != 0) {
+    rc = tether__error_add_context(who);
+    if (error_msg != NULL) tether_any_release(error_msg);
+  }
+  tether__jdoc_free(&doc);
+  return rc > 0 ? 0 : rc;
 }
 
 int tether_json_parse(const char* text, size_t len, TVMFFIAny* out, TVMFFIAny* error_msg) {
@@ -494,50 +800,66 @@ int tether_json_parse(const char* text, size_t len, TVMFFIAny* out, TVMFFIAny* e
 
 /* ---- the writer ------------------------------------------------------------------------ */
 
-typedef struct {
-  tether_jbuf out;
-  int indent;
-  int64_t depth;
-  TVMFFIObject* active; /* Map: the containers being written, keyed by address */
-  struct tether_wframe {
-    TVMFFIObject* obj;
-    int64_t pos;
-    int64_t count;
-  } * frames;
-  int64_t num_frames;
-  int64_t cap_frames;
-} tether_jwriter;
+/* The escape of each byte below 0x80 that needs one: 'u' for \u00XX, else the letter. */
+static const char tether__jw_escape[128] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
+    ['\r'] = 'r', ['\t'] = 't', [0x00] = 'u', [0x01] = 'u', [0x02] = 'u', [0x03] = 'u',
+    [0x04] = 'u', [0x05] = 'u', [0x06] = 'u', [0x07] = 'u', [0x0b] = 'u', [0x0e] = 'u',
+    [0x0f] = 'u', [0x10] = 'u', [0x11] = 'u', [0x12] = 'u', [0x13] = 'u', [0x14] = 'u',
+    [0x15] = 'u', [0x16] = 'u', [0x17] = 'u', [0x18] = 'u', [0x19] = 'u', [0x1a] = 'u',
+    [0x1b] = 'u', [0x1c] = 'u', [0x1d] = 'u', [0x1e] = 'u', [0x1f] = 'u', [0x7f] = 'u',
+};
 
-static void tether__jw_string(tether_jbuf* b, const char* s, size_t n) {
+void tether__json_put_string(tether_jbuf* b, const char* s, size_t n) {
   tether__jbuf_putc(b, '"');
+  size_t run = 0; /* start of the bytes not yet copied */
   for (size_t i = 0; i < n; ++i) {
     unsigned char c = (unsigned char)s[i];
-    const char* esc = NULL;
-    switch (c) {
-      case '"': esc = "\\\""; break;
-      case '\\': esc = "\\\\"; break;
-      case '/': esc = "\\/"; break;
-      case '\b': esc = "\\b"; break;
-      case '\f': esc = "\\f"; break;
-      case '\n': esc = "\\n"; break;
-      case '\r': esc = "\\r"; break;
-      case '\t': esc = "\\t"; break;
-      default: break;
-    }
-    if (esc != NULL) {
-      tether__jbuf_put(b, esc, 2);
-    } else if (c < 0x20 || c == 0x7f) {
-      char u[8];
-      snprintf(u, sizeof(u), "\\u%04x", (unsigned)c);
-      tether__jbuf_put(b, u, 6);
+    if (c >= 0x80 || tether__jw_escape[c] == 0) continue;
+    tether__jbuf_put(b, s + run, i - run);
+    run = i + 1;
+    char esc = tether__jw_escape[c];
+    if (esc != 'u') {
+      char two[2] = {'\\', esc};
+      tether__jbuf_put(b, two, 2);
     } else {
-      tether__jbuf_putc(b, (char)c);
+      static const char hex[] = "0123456789abcdef";
+      char six[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+      tether__jbuf_put(b, six, 6);
     }
   }
+  tether__jbuf_put(b, s + run, n - run);
   tether__jbuf_putc(b, '"');
 }
 
-static void tether__jw_float(tether_jbuf* b, double v) {
+void tether__json_put_int(tether_jbuf* b, int64_t v) {
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  size_t digits = 1;
+  for (uint64_t t = u; t >= 10; t /= 10) ++digits;
+  size_t n = digits + (v < 0);
+  if (!tether__jbuf_reserve(b, n)) return;
+  char* end = b->data + b->len + n;
+  while (u >= 100) {
+    unsigned k = (unsigned)(u % 100) * 2;
+    u /= 100;
+    *--end = pairs[k + 1];
+    *--end = pairs[k];
+  }
+  if (u >= 10) {
+    *--end = pairs[u * 2 + 1];
+    *--end = pairs[u * 2];
+  } else {
+    *--end = (char)('0' + u);
+  }
+  if (v < 0) *--end = '-';
+  b->len += n;
+}
+
+void tether__json_put_float(tether_jbuf* b, double v) {
   char text[40];
   int n;
   double int_part;
@@ -554,13 +876,27 @@ static void tether__jw_float(tether_jbuf* b, double v) {
   tether__jbuf_put(b, text, (size_t)n);
 }
 
+typedef struct {
+  tether_jbuf* out;
+  int indent;
+  int64_t depth;
+  TVMFFIObject* active; /* Map: the containers being written, keyed by address */
+  struct tether_wframe {
+    TVMFFIObject* obj;
+    int64_t pos;
+    int64_t count;
+  } * frames;
+  int64_t num_frames;
+  int64_t cap_frames;
+} tether_jwriter;
+
 static void tether__jw_newline(tether_jwriter* w) {
   if (w->indent == 0) return;
-  tether__jbuf_putc(&w->out, '\n');
+  tether__jbuf_putc(w->out, '\n');
   int64_t spaces = w->depth * w->indent;
-  if (!tether__jbuf_reserve(&w->out, (size_t)spaces)) return;
-  memset(w->out.data + w->out.len, ' ', (size_t)spaces);
-  w->out.len += (size_t)spaces;
+  if (!tether__jbuf_reserve(w->out, (size_t)spaces)) return;
+  memset(w->out->data + w->out->len, ' ', (size_t)spaces);
+  w->out->len += (size_t)spaces;
 }
 
 static TVMFFIAny tether__jw_key(const TVMFFIObject* obj) {
@@ -575,35 +911,37 @@ static int tether__jw_value(tether_jwriter* w, const char* who, const TVMFFIAny*
   TVMFFIByteArray s;
   switch (v->type_index) {
     case kTVMFFINone:
-      tether__jbuf_put(&w->out, "null", 4);
+      tether__jbuf_put(w->out, "null", 4);
       return 0;
     case kTVMFFIBool:
       if (v->v_int64 != 0) {
-        tether__jbuf_put(&w->out, "true", 4);
+        tether__jbuf_put(w->out, "true", 4);
       } else {
-        tether__jbuf_put(&w->out, "false", 5);
+        tether__jbuf_put(w->out, "false", 5);
       }
       return 0;
-    case kTVMFFIInt: {
-      char text[24];
-      int n = snprintf(text, sizeof(text), "%" PRId64, v->v_int64);
-      tether__jbuf_put(&w->out, text, (size_t)n);
+    case kTVMFFIInt:
+      tether__json_put_int(w->out, v->v_int64);
       return 0;
-    }
     case kTVMFFIFloat:
-      tether__jw_float(&w->out, v->v_float64);
+      tether__json_put_float(w->out, v->v_float64);
       return 0;
     case kTVMFFIRawStr:
     case kTVMFFISmallStr:
     case kTVMFFIStr:
       if (!tether_any_get_str(v, &s)) break;
-      tether__jw_string(&w->out, s.data, s.size);
+      tether__json_put_string(w->out, s.data, s.size);
       return 0;
     case kTVMFFIArray:
     case kTVMFFIList:
     case kTVMFFIMap: {
       if (v->v_obj == NULL) break;
       TVMFFIAny key = tether__jw_key(v->v_obj);
+      if (w->active == NULL && tether__map_new(kTVMFFIMap, 0, &w->active) != 0) {
+        TVMFFIErrorMoveFromRaised(NULL);
+        w->out->oom = true;
+        return 0;
+      }
       if (tether__map_get(w->active, &key) != NULL) {
         return tether_raise("ValueError", "%s: Cycle detected: %s contains itself", who,
                             tether_any_type_key(v));
@@ -613,7 +951,7 @@ static int tether__jw_value(tether_jwriter* w, const char* who, const TVMFFIAny*
           !tether__json_grow((void**)&w->frames, &w->cap_frames, w->num_frames + 1,
                               sizeof(w->frames[0]))) {
         TVMFFIErrorMoveFromRaised(NULL);
-        w->out.oom = true;
+        w->out->oom = true;
         return 0;
       }
       w->frames[w->num_frames].obj = v->v_obj;
@@ -621,7 +959,7 @@ static int tether__jw_value(tether_jwriter* w, const char* who, const TVMFFIAny*
       w->frames[w->num_frames].count = 0;
       ++w->num_frames;
       ++w->depth;
-      tether__jbuf_putc(&w->out, v->type_index == kTVMFFIMap ? '{' : '[');
+      tether__jbuf_putc(w->out, v->type_index == kTVMFFIMap ? '{' : '[');
       return 0;
     }
     default:
@@ -632,7 +970,7 @@ static int tether__jw_value(tether_jwriter* w, const char* who, const TVMFFIAny*
 
 static int tether__jw_document(tether_jwriter* w, const char* who, const TVMFFIAny* value) {
   if (tether__jw_value(w, who, value) != 0) return -1;
-  while (w->num_frames > 0 && !w->out.oom) {
+  while (w->num_frames > 0 && !w->out->oom) {
     struct tether_wframe* f = &w->frames[w->num_frames - 1];
     TVMFFIObject* obj = f->obj;
     const TVMFFIAny* item = NULL;
@@ -648,13 +986,13 @@ static int tether__jw_document(tether_jwriter* w, const char* who, const TVMFFIA
     if (item == NULL) { /* the end of this container */
       --w->depth;
       tether__jw_newline(w);
-      tether__jbuf_putc(&w->out, is_map ? '}' : ']');
+      tether__jbuf_putc(w->out, is_map ? '}' : ']');
       TVMFFIAny k = tether__jw_key(obj);
       tether__map_erase(w->active, &k);
       --w->num_frames;
       continue;
     }
-    if (f->count++ != 0) tether__jbuf_putc(&w->out, ',');
+    if (f->count++ != 0) tether__jbuf_putc(w->out, ',');
     tether__jw_newline(w);
     if (is_map) {
       TVMFFIByteArray s;
@@ -662,13 +1000,24 @@ static int tether__jw_document(tether_jwriter* w, const char* who, const TVMFFIA
         return tether_raise("ValueError", "%s: Expect key to be string, got `%s`", who,
                             tether_any_type_key(key));
       }
-      tether__jw_string(&w->out, s.data, s.size);
-      tether__jbuf_putc(&w->out, ':');
-      if (w->indent != 0) tether__jbuf_putc(&w->out, ' ');
+      tether__json_put_string(w->out, s.data, s.size);
+      tether__jbuf_putc(w->out, ':');
+      if (w->indent != 0) tether__jbuf_putc(w->out, ' ');
     }
     if (tether__jw_value(w, who, item) != 0) return -1;
   }
   return 0;
+}
+
+int tether__json_write(const char* who, tether_jbuf* out, const TVMFFIAny* value, int indent) {
+  tether_jwriter w;
+  memset(&w, 0, sizeof(w));
+  w.out = out;
+  w.indent = indent;
+  int rc = tether__jw_document(&w, who, value);
+  free(w.frames);
+  if (w.active != NULL) TVMFFIObjectDecRef(w.active);
+  return rc;
 }
 
 int tether__json_stringify(const char* who, const TVMFFIAny* value, int indent, TVMFFIAny* out) {
@@ -680,16 +1029,12 @@ int tether__json_stringify(const char* who, const TVMFFIAny* value, int indent, 
   if (indent < 0) {
     return tether_raise("ValueError", "%s: indent must not be negative, got %d", who, indent);
   }
-  tether_jwriter w;
-  memset(&w, 0, sizeof(w));
-  w.indent = indent;
-  int rc = tether__map_new(kTVMFFIMap, 0, &w.active);
-  if (rc == 0) rc = tether__jw_document(&w, who, value);
-  free(w.frames);
-  TVMFFIObjectDecRef(w.active);
-  if (rc == 0 && w.out.oom) rc = tether_raise("MemoryError", "%s: out of memory", who);
-  if (rc == 0) rc = tether_any_str(w.out.data != NULL ? w.out.data : "", w.out.len, out);
-  free(w.out.data);
+  tether_jbuf text;
+  memset(&text, 0, sizeof(text));
+  int rc = tether__json_write(who, &text, value, indent);
+  if (rc == 0 && text.oom) rc = tether_raise("MemoryError", "%s: out of memory", who);
+  if (rc == 0) rc = tether_any_str(text.data != NULL ? text.data : "", text.len, out);
+  free(text.data);
   return rc == 0 ? 0 : tether__error_add_context(who);
 }
 
@@ -722,14 +1067,130 @@ char* tether__base64_encode(const uint8_t* data, size_t n, size_t* out_len) {
   return text;
 }
 
-static int tether__b64_digit(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
+/* Each base64 digit's value + 1 (0: not a digit). */
+/* The two base64 digits of every 12-bit value, as the 2 bytes of a uint16_t in memory
+ * order; filled at load (tether__json_init). */
+static uint16_t tether__b64_pairs[4096];
+
+static void tether__b64_pairs_fill(void) {
+  for (int v = 0; v < 4096; ++v) {
+    char two[2] = {tether__b64_alphabet[v >> 6], tether__b64_alphabet[v & 63]};
+    memcpy(&tether__b64_pairs[v], two, 2);
+  }
 }
+
+void tether__json_put_base64(tether_jbuf* b, const uint8_t* data, size_t n) {
+  /* At most 4 digits per 3 bytes, each written as 2 characters when it is '/'. */
+  if (n > (SIZE_MAX - 2) / 3 - 2 || !tether__jbuf_reserve(b, (n + 2) / 3 * 8 + 2)) {
+    b->oom = true;
+    return;
+  }
+  char* o = b->data + b->len;
+  *o++ = '"';
+  const char* a = tether__b64_alphabet;
+  size_t i = 0;
+  for (; i + 3 <= n; i += 3) { /* whole groups: 4 digits, escaped when one is '/' (rare) */
+    uint32_t w = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 | data[i + 2];
+    uint16_t hi = tether__b64_pairs[w >> 12], lo = tether__b64_pairs[w & 4095];
+    uint32_t four;
+    memcpy(o, &hi, 2);
+    memcpy(o + 2, &lo, 2);
+    memcpy(&four, o, 4);
+    uint32_t x = four ^ 0x2F2F2F2Fu; /* a zero byte where a digit is '/' */
+    if (TETHER_LIKELY(((x - 0x01010101u) & ~x & 0x80808080u) == 0)) {
+      o += 4;
+      continue;
+    }
+    uint32_t digits[4] = {w >> 18, (w >> 12) & 63, (w >> 6) & 63, w & 63};
+    for (int k = 0; k < 4; ++k) {
+      if (digits[k] == 63) *o++ = '\\';
+      *o++ = a[digits[k]];
+    }
+  }
+  for (; i < n; i += 3) { /* the last, partial group */
+    uint32_t w = (uint32_t)data[i] << 16;
+    if (i + 1 < n) w |= (uint32_t)data[i + 1] << 8;
+    if (i + 2 < n) w |= data[i + 2];
+    char digits[4] = {tether__b64_alphabet[(w >> 18) & 63], tether__b64_alphabet[(w >> 12) & 63],
+                      i + 1 < n ? tether__b64_alphabet[(w >> 6) & 63] : '=',
+                      i + 2 < n ? tether__b64_alphabet[w & 63] : '='};
+    for (int k = 0; k < 4; ++k) {
+      if (digits[k] == '/') *o++ = '\\';
+      *o++ = digits[k];
+    }
+  }
+  *o++ = '"';
+  b->len = (size_t)(o - b->data);
+}
+
+static const uint8_t tether__b64_value[256] = {
+    ['A'] = 1,
+    ['B'] = 2,
+    ['C'] = 3,
+    ['D'] = 4,
+    ['E'] = 5,
+    ['F'] = 6,
+    ['G'] = 7,
+    ['H'] = 8,
+    ['I'] = 9,
+    ['J'] = 10,
+    ['K'] = 11,
+    ['L'] = 12,
+    ['M'] = 13,
+    ['N'] = 14,
+    ['O'] = 15,
+    ['P'] = 16,
+    ['Q'] = 17,
+    ['R'] = 18,
+    ['S'] = 19,
+    ['T'] = 20,
+    ['U'] = 21,
+    ['V'] = 22,
+    ['W'] = 23,
+    ['X'] = 24,
+    ['Y'] = 25,
+    ['Z'] = 26,
+    ['a'] = 27,
+    ['b'] = 28,
+    ['c'] = 29,
+    ['d'] = 30,
+    ['e'] = 31,
+    ['f'] = 32,
+    ['g'] = 33,
+    ['h'] = 34,
+    ['i'] = 35,
+    ['j'] = 36,
+    ['k'] = 37,
+    ['l'] = 38,
+    ['m'] = 39,
+    ['n'] = 40,
+    ['o'] = 41,
+    ['p'] = 42,
+    ['q'] = 43,
+    ['r'] = 44,
+    ['s'] = 45,
+    ['t'] = 46,
+    ['u'] = 47,
+    ['v'] = 48,
+    ['w'] = 49,
+    ['x'] = 50,
+    ['y'] = 51,
+    ['z'] = 52,
+    ['0'] = 53,
+    ['1'] = 54,
+    ['2'] = 55,
+    ['3'] = 56,
+    ['4'] = 57,
+    ['5'] = 58,
+    ['6'] = 59,
+    ['7'] = 60,
+    ['8'] = 61,
+    ['9'] = 62,
+    ['+'] = 63,
+    ['/'] = 64,
+};
+
+static int tether__b64_digit(char c) { return (int)tether__b64_value[(unsigned char)c] - 1; }
 
 int tether__base64_decode(const char* text, size_t n, uint8_t** out, size_t* out_len) {
   *out = NULL;
@@ -740,8 +1201,22 @@ int tether__base64_decode(const char* text, size_t n, uint8_t** out, size_t* out
   size_t len = n / 4 * 3 - pad;
   uint8_t* data = malloc(len > 0 ? len : 1);
   if (data == NULL) return -1;
-  size_t o = 0;
-  for (size_t i = 0; i < n; i += 4) {
+  size_t o = 0, i = 0;
+  for (; i + 4 < n; i += 4) { /* every group but the last: four digits */
+    uint32_t a = tether__b64_value[(unsigned char)text[i]];
+    uint32_t b = tether__b64_value[(unsigned char)text[i + 1]];
+    uint32_t c = tether__b64_value[(unsigned char)text[i + 2]];
+    uint32_t d = tether__b64_value[(unsigned char)text[i + 3]];
+    if (a == 0 || b == 0 || c == 0 || d == 0) {
+      free(data);
+      return 1;
+    }
+    uint32_t w = (a - 1) << 18 | (b - 1) << 12 | (c - 1) << 6 | (d - 1);
+    data[o++] = (uint8_t)(w >> 16);
+    data[o++] = (uint8_t)(w >> 8);
+    data[o++] = (uint8_t)w;
+  }
+  for (; i < n; i += 4) {
     bool last = i + 4 == n;
     uint32_t w = 0;
     for (size_t k = 0; k < 4; ++k) {
@@ -786,6 +1261,7 @@ static int tether__g_json_stringify(void* self, const TVMFFIAny* args, int32_t n
 }
 
 int tether__json_init(void) {
+  tether__b64_pairs_fill();
   if (tether_func_register("ffi.json.Parse", tether__g_json_parse,
                            "Parses JSON text into a JSON value.", NULL, 0) != 0 ||
       tether_func_register("ffi.json.Stringify", tether__g_json_stringify,

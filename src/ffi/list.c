@@ -204,7 +204,9 @@ int tether__list_replace_slice(TVMFFIObject* list, int64_t start, int64_t stop,
     }
     memcpy(dropped, data + start, (size_t)removed * sizeof(TVMFFIAny));
   }
-  memmove(data + start + n, data + stop, (size_t)(size - stop) * sizeof(TVMFFIAny));
+  if (stop < size) {
+    memmove(data + start + n, data + stop, (size_t)(size - stop) * sizeof(TVMFFIAny));
+  }
   if (n > 0) memcpy(data + start, fresh, (size_t)n * sizeof(TVMFFIAny));
   cell->size = size - removed + n;
   free(fresh);

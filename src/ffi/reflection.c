@@ -496,6 +496,11 @@ const TVMFFIFieldInfo* tether_type_find_field(int32_t type_index, const char* na
  */
 static bool tether__field_of(const TVMFFIObject* obj, const TVMFFIFieldInfo* field) {
   const TVMFFITypeInfo* info = tether__type_info_or_null(obj->type_index);
+  /* The type's own field infos (the common case) are found by address first. */
+  for (int32_t d = 0; info != NULL && d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    if (t->num_fields > 0 && field >= t->fields && field < t->fields + t->num_fields) return true;
+  }
   for (int32_t d = 0; info != NULL && d <= info->type_depth; ++d) {
     const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
     for (int32_t i = 0; i < t->num_fields; ++i) {

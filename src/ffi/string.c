@@ -42,6 +42,32 @@ TVMFFIObject* tether__str_new(int32_t type_index, const char* data, size_t n) {
   return &s->header;
 }
 
+/* A heap Str/Bytes whose bytes live in a malloc'd buffer it owns (freed with it). */
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIByteArray cell; /* data points at the buffer */
+} tether_str_adopted_t;
+
+static void tether__str_adopted_deleter(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    free((void*)((tether_str_adopted_t*)self)->cell.data);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);
+}
+
+TVMFFIObject* tether__str_adopt(int32_t type_index, char* data, size_t n) {
+  tether_str_adopted_t* s =
+      tether__object_alloc(sizeof(tether_str_adopted_t), type_index, tether__str_adopted_deleter);
+  if (s == NULL) {
+    free(data);
+    return NULL;
+  }
+  data[n] = '\0';
+  s->cell.data = data;
+  s->cell.size = n;
+  return &s->header;
+}
+
 /* Fills *out with the small (inline) form of n <= 7 bytes; `small_index` is
  * kTVMFFISmallStr or kTVMFFISmallBytes. */
 static void tether__small_fill(int32_t small_index, const char* data, size_t n, TVMFFIAny* out) {

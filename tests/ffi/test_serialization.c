@@ -576,6 +576,63 @@ static int oom_round_trip(void) {
   return rc;
 }
 
+/* The same through the text globals (the direct text writer and reader). */
+static int oom_round_trip_text(void) {
+  TVMFFIObjectHandle to = tether_func_get("ffi.ToJSONGraphString");
+  TVMFFIObjectHandle from = tether_func_get("ffi.FromJSONGraphString");
+  TVMFFIAny args[2] = {oom_value, tether_any_none()};
+  TVMFFIAny text = tether_any_none(), back = tether_any_none(), again = tether_any_none();
+  int rc = to != NULL && from != NULL ? 0 : -2;
+  if (rc == 0) rc = tether_func_call(to, args, 2, &text);
+  if (rc == 0) rc = tether_func_call(from, &text, 1, &back);
+  if (rc == 0) {
+    args[0] = back;
+    rc = tether_func_call(to, args, 2, &again);
+  }
+  if (rc == 0) {
+    TVMFFIByteArray a, b;
+    if (!tether_any_get_str(&text, &a) || !tether_any_get_str(&again, &b) || a.size != b.size ||
+        memcmp(a.data, b.data, a.size) != 0) {
+      rc = -2;
+    }
+  }
+  tether_any_release(&text);
+  tether_any_release(&back);
+  tether_any_release(&again);
+  if (to != NULL) TVMFFIObjectDecRef(to);
+  if (from != NULL) TVMFFIObjectDecRef(from);
+  return rc;
+}
+
+/* Fails allocation 1, 2, ... of `round_trip` until it succeeds: each failure raises and
+ * leaks nothing. */
+static void check_out_of_memory(int (*attempt_round_trip)(void)) {
+  int attempt;
+  for (attempt = 1; attempt < 5000; ++attempt) {
+    int64_t live = tether_object_live_count();
+    fail_nth(attempt);
+    int rc = attempt_round_trip();
+    int injected = disarm();
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (rc == 0) {
+      CHECK(err == NULL);
+      break;
+    }
+    CHECK(injected);
+    CHECK(rc == -1 && err != NULL);
+    if (err != NULL) TVMFFIObjectDecRef(err);
+    if (tether_object_live_count() != live) {
+      fprintf(stderr, "allocation %d failing leaks %lld object(s)\n", attempt,
+              (long long)(tether_object_live_count() - live));
+      CHECK(false);
+      break;
+    }
+  }
+  CHECK(attempt > 20 && attempt < 5000);
+  CHECK_OK(attempt_round_trip());
+}
+
 static void test_graph_out_of_memory(void) {
   TVMFFIAny items[4] = {tether_any_raw_str("a string longer than seven"), tether_any_float(2.5),
                         tether_any_none(), tether_any_dtype((DLDataType){kDLInt, 32, 1})};
@@ -590,31 +647,9 @@ static void test_graph_out_of_memory(void) {
   if (!injection_works()) {
     printf("     out of memory: skipped, allocation failures cannot be injected here\n");
   } else {
-    int attempt;
-    for (attempt = 1; attempt < 5000; ++attempt) {
-      int64_t live = tether_object_live_count();
-      fail_nth(attempt);
-      int rc = oom_round_trip();
-      int injected = disarm();
-      TVMFFIObjectHandle err = NULL;
-      TVMFFIErrorMoveFromRaised(&err);
-      if (rc == 0) {
-        CHECK(err == NULL);
-        break;
-      }
-      CHECK(injected);
-      CHECK(rc == -1 && err != NULL);
-      TVMFFIObjectDecRef(err);
-      if (tether_object_live_count() != live) {
-        fprintf(stderr, "allocation %d failing leaks %lld object(s)\n", attempt,
-                (long long)(tether_object_live_count() - live));
-        CHECK(false);
-        break;
-      }
-    }
-    CHECK(attempt > 20 && attempt < 5000);
+    check_out_of_memory(oom_round_trip);
+    check_out_of_memory(oom_round_trip_text);
   }
-  CHECK_OK(oom_round_trip());
   tether_any_release(&top);
   tether_any_release(&leaf);
 }
