@@ -76,11 +76,17 @@ typedef struct {
   int32_t object_type_index; /* OBJECT/OPT_OBJECT: required type (kTVMFFIObject = any) */
   const TVMFFIAny* default_value; /* borrowed view, or NULL for a required field */
   const char* doc;                /* may be NULL */
+  /* The declared type as a type-schema JSON text ({"type":"ffi.Array","args":[...]}) for the
+   * field's metadata, or NULL for the one the kind implies. */
+  const char* type_schema;
 } tether_field_def_t;
 
 /*
  * Registers `def` as the next own field of `type_index` (TVMFFITypeRegisterField with the
- * kind's getter and setter).  Adds HasDefault when default_value is given.
+ * kind's getter and setter).  Adds HasDefault when default_value is given.  A scalar kind
+ * (int, float, bool, DataType, Device, optional int/float) declared with a type_schema other
+ * than its own plain type (Optional<int>, ffi.BigInt, ...) reports the static type index
+ * kTVMFFIAny: the value is a boxed one (a JSON graph writes it as a node reference).
  */
 TETHER_API int tether_type_def_field(int32_t type_index, const tether_field_def_t* def);
 /* Registers a C function as a method of `type_index` (instance methods receive self first). */

@@ -477,6 +477,19 @@ class PrimType(Type):
     def __str__(self) -> str:  # as in TVM: str() is the dtype, repr() the TVMScript (T.int64)
         return str(self.dtype)
 
+    # As in TVM (TensorType.dtype is a PrimType there too): equal to its dtype's name, and to
+    # a structurally equal PrimType.
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, str):
+            return str(self.dtype) == other
+        return isinstance(other, Type) and structural_equal(self, other)
+
+    def __ne__(self, other: Any) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self.dtype))
+
 
 # ---- structural equality ----------------------------------------------------------------------
 

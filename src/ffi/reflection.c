@@ -337,19 +337,44 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
                         sizeof(TVMFFIObject));
   }
   const tether_field_kind_info_t* k = &tether__kinds[def->kind];
-  char schema[256];
   const char* type_name = k->schema;
   bool is_object = def->kind == TETHER_FIELD_OBJECT || def->kind == TETHER_FIELD_OPT_OBJECT;
+  bool is_boxed = def->kind == TETHER_FIELD_STRING || def->kind == TETHER_FIELD_OPT_STRING ||
+                  def->kind == TETHER_FIELD_ANY;
   int32_t static_index = k->static_type_index;
   if (is_object && def->object_type_index > 0) {
     static_index = def->object_type_index;
     type_name = tether_type_key(def->object_type_index);
   }
-  if (is_object && def->kind == TETHER_FIELD_OPT_OBJECT) {
-    snprintf(schema, sizeof(schema), "{\"type_schema\": \"{\\\"type\\\":\\\"Optional\\\",\\\"args\\\":[{\\\"type\\\":\\\"%s\\\"}]}\"}", type_name);
-  } else {
-    snprintf(schema, sizeof(schema), "{\"type_schema\": \"{\\\"type\\\":\\\"%s\\\"}\"}", type_name);
+  /* The declared type: the given schema, else the kind's ({"type":X} or Optional<X>). */
+  char own[192];
+  const char* declared = def->type_schema;
+  if (declared == NULL) {
+    if (is_object && def->kind == TETHER_FIELD_OPT_OBJECT) {
+      snprintf(own, sizeof(own), "{\"type\":\"Optional\",\"args\":[{\"type\":\"%s\"}]}", type_name);
+    } else {
+      snprintf(own, sizeof(own), "{\"type\":\"%s\"}", type_name);
+    }
+    declared = own;
+  } else if (!is_object && !is_boxed) {
+    snprintf(own, sizeof(own), "{\"type\":\"%s\"}", k->schema);
+    if (strcmp(own, declared) != 0) static_index = kTVMFFIAny;
   }
+  /* metadata = {"type_schema": "<declared, as a JSON string>"} */
+  size_t dn = strlen(declared);
+  char* schema = malloc(dn * 2 + 24);
+  if (schema == NULL) {
+    return tether_raise("MemoryError", "tether_type_def_field: out of memory for field `%s`", def->name);
+  }
+  static const char head[] = "{\"type_schema\": \"";
+  char* w = schema;
+  memcpy(w, head, sizeof(head) - 1);
+  w += sizeof(head) - 1;
+  for (size_t i = 0; i < dn; ++i) {
+    if (declared[i] == '"' || declared[i] == '\\') *w++ = '\\';
+    *w++ = declared[i];
+  }
+  memcpy(w, "\"}", 3);
   TVMFFIFieldInfo info;
   memset(&info, 0, sizeof(info));
   info.name = tether__bytes(def->name);
@@ -367,7 +392,9 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     info.default_value_or_factory = *def->default_value;
   }
   info.field_static_type_index = static_index;
-  return TVMFFITypeRegisterField(type_index, &info);
+  int rc = TVMFFITypeRegisterField(type_index, &info);
+  free(schema);
+  return rc;
 }
 
 int tether_type_def_method(int32_t type_index, const char* name, TVMFFISafeCallType fn,

@@ -760,6 +760,43 @@ fail:
   return -1;
 }
 
+/* As TVM's normalizer does: adjacent blocks of the same kind (dataflow or not) become one.
+ * *blocks is replaced when anything merges (then *changed is set); 0 or -1. */
+static int trx__merge_blocks(TVMFFIObject** blocks, bool* changed) {
+  int64_t n = tether_array_size(*blocks);
+  bool any = false;
+  for (int64_t i = 1; i < n && !any; ++i) {
+    any = trx_is(trx__array_obj(*blocks, i), TRX_DATAFLOW_BLOCK) ==
+          trx_is(trx__array_obj(*blocks, i - 1), TRX_DATAFLOW_BLOCK);
+  }
+  if (!any) return 0;
+  TVMFFIObject *out = trx__new_array(), *bindings = NULL, *blk = NULL;
+  if (out == NULL) return -1;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* cur = trx__array_obj(*blocks, i);
+    bool df = trx_is(cur, TRX_DATAFLOW_BLOCK);
+    if (bindings == NULL && (bindings = trx__new_array()) == NULL) goto fail;
+    TVMFFIObject* bs = ((trx_binding_block_t*)cur)->bindings;
+    for (int64_t j = 0, m = tether_array_size(bs); j < m; ++j) {
+      if (trx__array_push_obj(&bindings, trx__array_obj(bs, j)) != 0) goto fail;
+    }
+    if (i + 1 < n && trx_is(trx__array_obj(*blocks, i + 1), TRX_DATAFLOW_BLOCK) == df) continue;
+    if ((blk = trx_binding_block_new(bindings, df)) == NULL || trx__array_push_obj(&out, blk) != 0) goto fail;
+    trx__unref(blk);
+    trx__unref(bindings);
+    blk = bindings = NULL;
+  }
+  trx__unref(*blocks);
+  *blocks = out;
+  *changed = true;
+  return 0;
+fail:
+  trx__unref(blk);
+  trx__unref(bindings);
+  trx__unref(out);
+  return -1;
+}
+
 static TVMFFIObject* trx__visit_seq(trx__builder_t* b, TVMFFIObject* e) {
   trx_seq_expr_t* s = (trx_seq_expr_t*)e;
   TVMFFIObject *blocks = trx__new_array(), *body = NULL, *prologue = NULL, *node = NULL;
@@ -783,6 +820,7 @@ static TVMFFIObject* trx__visit_seq(trx__builder_t* b, TVMFFIObject* e) {
     if (trx__array_push_obj(&blocks, prologue) != 0) goto fail;
     changed = true;
   }
+  if (trx__merge_blocks(&blocks, &changed) != 0) goto fail;
   changed |= body != s->body;
   node = changed ? trx_seq_expr_new(blocks, body) : trx__ref(e);
   if (node != NULL && trx__ty(node) == NULL) trx__set_ty(node, trx__ref(trx__ty(body)));
@@ -1210,18 +1248,24 @@ fail:
  * body's MatchCast types define vars as well (they are in scope inside the body).  A
  * TensorType whose shape is a relax Var is erased to its ndim likewise (unify.c). */
 
-/* Erases the body's type (params + the body's MatchCasts define) and returns the return type
- * (params define); new reference, NULL with an error raised. */
-static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body) {
-  trx__var_set_t s = {0};
-  TVMFFIObject *ret = NULL, *bty = NULL;
+/* Adds the vars the types of `params` define to s; 0 or -1. */
+static int trx__var_set_add_params(trx__var_set_t* s, TVMFFIObject* params) {
   int64_t np = tether_array_size(params);
   for (int64_t i = 0; i < np; ++i) {
     TVMFFIObject* p = trx__array_obj(params, i);
-    if (trx__is(p, TRX_EXPR) && trx__var_set_add_defs(&s, trx__ty(p)) != 0) goto fail;
+    if (trx__is(p, TRX_EXPR) && trx__var_set_add_defs(s, trx__ty(p)) != 0) return -1;
   }
-  if ((ret = trx__type_erase(&s, trx__ty(body))) == NULL) goto fail;
+  return 0;
+}
+
+/* Erases the body's type (params + the body's MatchCasts define), then returns the return
+ * type: the body's type erased again where only params define (as in TVM, the body's type
+ * object itself when nothing more is erased); new reference, NULL with an error raised. */
+static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body) {
+  trx__var_set_t s = {0};
+  TVMFFIObject *ret = NULL, *bty = NULL;
   if (trx__is(body, TRX_SEQ_EXPR)) {
+    if (trx__var_set_add_params(&s, params) != 0) goto fail;
     TVMFFIObject* blocks = ((trx_seq_expr_t*)body)->blocks;
     int64_t nb = tether_array_size(blocks);
     for (int64_t i = 0; i < nb; ++i) {
@@ -1237,11 +1281,15 @@ static TVMFFIObject* trx__func_ret_type(TVMFFIObject* params, TVMFFIObject* body
       trx__set_ty(body, bty);
       bty = NULL;
     }
+    trx__var_set_clear(&s);
   }
+  if (trx__var_set_add_params(&s, params) != 0) goto fail;
+  if ((ret = trx__type_erase(&s, trx__ty(body))) == NULL) goto fail;
   trx__unref(bty);
   trx__var_set_clear(&s);
   return ret;
 fail:
+  trx__unref(bty);
   trx__unref(ret);
   trx__var_set_clear(&s);
   return NULL;
@@ -1305,10 +1353,14 @@ static int trx__own_module(trx__builder_t* b) {
   if (m == NULL) return -1;
   trx__unref(m->functions);
   trx__unref(m->global_var_map_);
+  trx__unref(m->source_map);
   trx__unref(m->attrs);
+  trx__unref(m->global_infos);
   m->functions = trx__ref(old->functions);
   m->global_var_map_ = trx__ref(old->global_var_map_);
+  m->source_map = trx__ref(old->source_map);
   m->attrs = trx__ref(old->attrs);
+  m->global_infos = trx__ref(old->global_infos);
   b->mod = (TVMFFIObject*)m;
   trx__unref((TVMFFIObject*)old);
   return 0;

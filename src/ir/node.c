@@ -12,6 +12,7 @@
  *   or an Expr whose ty is PrimType(int64).
  */
 #include "node.h"
+#include "strbuf.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -45,7 +46,14 @@ static const struct {
 #undef TRX__ROW
 };
 
-/* ---- reflected fields, in TVM's order per type ------------------------------------------ */
+/* ---- reflected fields, in TVM's order per type ------------------------------------------
+ * Each row: owner kind, storage, reflected name, field kind, flags, the value's kind (object
+ * fields) and the declared type as TVM 0.27 declares it, in a compact notation that
+ * trx__schema_json turns into the type-schema JSON of the field's metadata
+ * ("Optional<ffi.Array<ir.Expr>>" -> {"type":"Optional","args":[{"type":"ffi.Array",...}]}).
+ * The declared type also fixes how a JSON graph holds the value: scalar storage declared as
+ * a boxed type (IntImm.value: ffi.BigInt; ConcatAttrs.axis: Optional<int>) is a node
+ * reference, as in TVM. */
 
 #define IGN kTVMFFIFieldFlagBitMaskSEqHashIgnore
 #define DEF kTVMFFIFieldFlagBitMaskSEqHashDefRecursive
@@ -59,30 +67,31 @@ typedef struct {
   int64_t flags;
   int target; /* OBJECT/OPT_OBJECT: trx_kind of the value, or -1 with static_index */
   int32_t static_index;
+  const char* declared; /* TVM's declared type, compact notation */
 } trx__field_t;
 
-#define FLD(owner, ctype, member, name, fkind, flags, target, sindex) \
-  {TRX_##owner, name, TETHER_FIELD_##fkind, (int64_t)offsetof(ctype, member), flags, target, sindex}
-#define OBJ(owner, ctype, member, name, fkind, flags, target) \
-  FLD(owner, ctype, member, name, fkind, flags, TRX_##target, 0)
-#define ARR(owner, ctype, member, name, fkind, flags) \
-  FLD(owner, ctype, member, name, fkind, flags, -1, kTVMFFIArray)
-#define MAP(owner, ctype, member, name) FLD(owner, ctype, member, name, OBJECT, 0, -1, kTVMFFIMap)
-#define VAL(owner, ctype, member, name, fkind, flags) FLD(owner, ctype, member, name, fkind, flags, -1, 0)
+#define FLD(owner, ctype, member, name, fkind, flags, target, sindex, decl) \
+  {TRX_##owner, name, TETHER_FIELD_##fkind, (int64_t)offsetof(ctype, member), flags, target, sindex, decl}
+#define OBJ(owner, ctype, member, name, fkind, flags, target, decl) \
+  FLD(owner, ctype, member, name, fkind, flags, TRX_##target, 0, decl)
+#define ARR(owner, ctype, member, name, fkind, flags, decl) \
+  FLD(owner, ctype, member, name, fkind, flags, -1, kTVMFFIArray, decl)
+#define MAP(owner, ctype, member, name, decl) FLD(owner, ctype, member, name, OBJECT, 0, -1, kTVMFFIMap, decl)
+#define VAL(owner, ctype, member, name, fkind, flags, decl) FLD(owner, ctype, member, name, fkind, flags, -1, 0, decl)
 
 static const trx__field_t trx__fields[] = {
-    VAL(EXPR, trx_expr_t, span, "span", OPT_OBJECT, IGN),
-    OBJ(EXPR, trx_expr_t, ty, "ty", OPT_OBJECT, WR, TYPE),
-    VAL(TYPE, trx_type_t, span, "span", OPT_OBJECT, IGN),
-    VAL(VAR, trx_var_t, name, "name", STRING, IGN),
-    VAL(INT_IMM, trx_int_imm_t, value, "value", INT64, 0),
-    VAL(FLOAT_IMM, trx_float_imm_t, value, "value", FLOAT64, 0),
-    VAL(STRING_IMM, trx_string_imm_t, value, "value", STRING, 0),
-    VAL(DATATYPE_IMM, trx_datatype_imm_t, value, "value", DTYPE, 0),
-    VAL(TENSOR_CONST, trx_tensor_const_t, value, "value", ANY, 0),
-#define TRX__BINOP_FIELDS(K)                       \
-  OBJ(K, trx_binop_t, a, "a", OBJECT, 0, EXPR), \
-  OBJ(K, trx_binop_t, b, "b", OBJECT, 0, EXPR)
+    VAL(EXPR, trx_expr_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
+    OBJ(EXPR, trx_expr_t, ty, "ty", OPT_OBJECT, WR, TYPE, "ir.Type"),
+    VAL(TYPE, trx_type_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
+    VAL(VAR, trx_var_t, name, "name", STRING, IGN, "ffi.String"),
+    VAL(INT_IMM, trx_int_imm_t, value, "value", INT64, 0, "ffi.BigInt"),
+    VAL(FLOAT_IMM, trx_float_imm_t, value, "value", FLOAT64, 0, "float"),
+    VAL(STRING_IMM, trx_string_imm_t, value, "value", STRING, 0, "ffi.String"),
+    VAL(DATATYPE_IMM, trx_datatype_imm_t, value, "value", DTYPE, 0, "DataType"),
+    VAL(TENSOR_CONST, trx_tensor_const_t, value, "value", ANY, 0, "Any"),
+#define TRX__BINOP_FIELDS(K)                                 \
+  OBJ(K, trx_binop_t, a, "a", OBJECT, 0, EXPR, "ir.Expr"), \
+  OBJ(K, trx_binop_t, b, "b", OBJECT, 0, EXPR, "ir.Expr")
     TRX__BINOP_FIELDS(PRIM_ADD),
     TRX__BINOP_FIELDS(PRIM_SUB),
     TRX__BINOP_FIELDS(PRIM_MUL),
@@ -91,51 +100,59 @@ static const trx__field_t trx__fields[] = {
     TRX__BINOP_FIELDS(PRIM_MIN),
     TRX__BINOP_FIELDS(PRIM_MAX),
 #undef TRX__BINOP_FIELDS
-    VAL(OP, trx_op_t, name, "name", STRING, 0),
-    VAL(OP, trx_op_t, attrs_type_key, "attrs_type_key", STRING, 0),
-    VAL(OP, trx_op_t, num_inputs, "num_inputs", INT64, 0),
-    OBJ(CALL, trx_call_t, op, "op", OBJECT, 0, EXPR),
-    ARR(CALL, trx_call_t, args, "args", OBJECT, 0),
-    OBJ(CALL, trx_call_t, attrs, "attrs", OPT_OBJECT, 0, ATTRS),
-    ARR(CALL, trx_call_t, ty_args, "ty_args", OBJECT, 0),
-    ARR(TUPLE, trx_tuple_t, fields, "fields", OBJECT, 0),
-    OBJ(TUPLE_GET_ITEM, trx_tuple_get_item_t, tuple_value, "tuple_value", OBJECT, 0, EXPR),
-    VAL(TUPLE_GET_ITEM, trx_tuple_get_item_t, index, "index", INT64, 0),
-    ARR(SHAPE_EXPR, trx_shape_expr_t, values, "values", OBJECT, 0),
-    VAL(GLOBAL_VAR, trx_global_var_t, name_hint, "name_hint", STRING, 0),
-    OBJ(BASE_FUNC, trx_base_func_t, attrs, "attrs", OPT_OBJECT, 0, DICT_ATTRS),
-    ARR(FUNCTION, trx_function_t, params, "params", OBJECT, DEF),
-    OBJ(FUNCTION, trx_function_t, body, "body", OBJECT, 0, EXPR),
-    OBJ(FUNCTION, trx_function_t, ret_ty, "ret_ty", OBJECT, 0, TYPE),
-    VAL(FUNCTION, trx_function_t, is_pure, "is_pure", BOOL, 0),
-    VAL(EXTERN_FUNC, trx_extern_func_t, global_symbol, "global_symbol", STRING, 0),
-    ARR(SEQ_EXPR, trx_seq_expr_t, blocks, "blocks", OBJECT, 0),
-    OBJ(SEQ_EXPR, trx_seq_expr_t, body, "body", OBJECT, 0, EXPR),
-    OBJ(IF, trx_if_t, cond, "cond", OBJECT, 0, EXPR),
-    OBJ(IF, trx_if_t, true_branch, "true_branch", OBJECT, 0, EXPR),
-    OBJ(IF, trx_if_t, false_branch, "false_branch", OBJECT, 0, EXPR),
-    VAL(BINDING, trx_binding_t, span, "span", OPT_OBJECT, IGN),
-    OBJ(BINDING, trx_binding_t, var, "var", OBJECT, DEF, VAR),
-    OBJ(VAR_BINDING, trx_var_binding_t, value, "value", OBJECT, 0, EXPR),
-    OBJ(MATCH_CAST, trx_match_cast_t, value, "value", OBJECT, 0, EXPR),
-    OBJ(MATCH_CAST, trx_match_cast_t, ty, "ty", OBJECT, DEF, TYPE),
-    ARR(BINDING_BLOCK, trx_binding_block_t, bindings, "bindings", OBJECT, 0),
-    VAL(BINDING_BLOCK, trx_binding_block_t, span, "span", OPT_OBJECT, IGN),
-    MAP(IR_MODULE, trx_ir_module_t, functions, "functions"),
-    MAP(IR_MODULE, trx_ir_module_t, global_var_map_, "global_var_map_"),
-    OBJ(IR_MODULE, trx_ir_module_t, attrs, "attrs", OPT_OBJECT, 0, DICT_ATTRS),
-    MAP(DICT_ATTRS, trx_dict_attrs_t, dict, "__dict__"),
-    OBJ(TENSOR_TYPE, trx_tensor_type_t, shape, "shape", OPT_OBJECT, 0, EXPR),
-    VAL(TENSOR_TYPE, trx_tensor_type_t, dtype, "dtype", DTYPE, 0),
-    VAL(TENSOR_TYPE, trx_tensor_type_t, vdevice, "vdevice", OPT_OBJECT, 0),
-    VAL(TENSOR_TYPE, trx_tensor_type_t, ndim, "ndim", INT64, 0),
-    ARR(SHAPE_TYPE, trx_shape_type_t, values, "values", OPT_OBJECT, 0),
-    VAL(SHAPE_TYPE, trx_shape_type_t, ndim, "ndim", INT64, 0),
-    ARR(TUPLE_TYPE, trx_tuple_type_t, fields, "fields", OBJECT, 0),
-    VAL(PRIM_TYPE, trx_prim_type_t, dtype, "dtype", DTYPE, 0),
-    ARR(FUNC_TYPE, trx_func_type_t, params, "params", OPT_OBJECT, DEF),
-    OBJ(FUNC_TYPE, trx_func_type_t, ret, "ret", OBJECT, 0, TYPE),
-    VAL(FUNC_TYPE, trx_func_type_t, purity, "purity", BOOL, 0),
+    VAL(OP, trx_op_t, name, "name", STRING, 0, "ffi.String"),
+    VAL(OP, trx_op_t, description, "description", STRING, IGN, "ffi.String"),
+    ARR(OP, trx_op_t, arguments, "arguments", OBJECT, IGN, "ffi.Array<ir.ArgumentInfo>"),
+    VAL(OP, trx_op_t, attrs_type_key, "attrs_type_key", STRING, IGN, "ffi.String"),
+    VAL(OP, trx_op_t, num_inputs, "num_inputs", INT64, IGN, "int"),
+    VAL(OP, trx_op_t, support_level, "support_level", INT64, IGN, "int"),
+    OBJ(CALL, trx_call_t, op, "op", OBJECT, 0, EXPR, "ir.Expr"),
+    ARR(CALL, trx_call_t, args, "args", OBJECT, 0, "ffi.Array<ir.Expr>"),
+    OBJ(CALL, trx_call_t, attrs, "attrs", OPT_OBJECT, 0, ATTRS, "ir.Attrs"),
+    ARR(CALL, trx_call_t, ty_args, "ty_args", OBJECT, 0, "ffi.Array<ir.Type>"),
+    ARR(TUPLE, trx_tuple_t, fields, "fields", OBJECT, 0, "ffi.Array<ir.Expr>"),
+    OBJ(TUPLE_GET_ITEM, trx_tuple_get_item_t, tuple_value, "tuple_value", OBJECT, 0, EXPR, "ir.Expr"),
+    VAL(TUPLE_GET_ITEM, trx_tuple_get_item_t, index, "index", INT64, 0, "int"),
+    ARR(SHAPE_EXPR, trx_shape_expr_t, values, "values", OBJECT, 0, "ffi.Array<ir.Expr>"),
+    VAL(GLOBAL_VAR, trx_global_var_t, name_hint, "name_hint", STRING, 0, "ffi.String"),
+    OBJ(BASE_FUNC, trx_base_func_t, attrs, "attrs", OBJECT, 0, DICT_ATTRS, "ir.DictAttrs"),
+    ARR(FUNCTION, trx_function_t, params, "params", OBJECT, DEF, "ffi.Array<ir.Var>"),
+    OBJ(FUNCTION, trx_function_t, body, "body", OBJECT, 0, EXPR, "relax.expr.SeqExpr"),
+    OBJ(FUNCTION, trx_function_t, ret_ty, "ret_ty", OBJECT, 0, TYPE, "ir.Type"),
+    VAL(FUNCTION, trx_function_t, is_pure, "is_pure", BOOL, 0, "bool"),
+    VAL(EXTERN_FUNC, trx_extern_func_t, global_symbol, "global_symbol", STRING, 0, "ffi.String"),
+    ARR(SEQ_EXPR, trx_seq_expr_t, blocks, "blocks", OBJECT, 0, "ffi.Array<relax.expr.BindingBlock>"),
+    OBJ(SEQ_EXPR, trx_seq_expr_t, body, "body", OBJECT, 0, EXPR, "ir.Expr"),
+    OBJ(IF, trx_if_t, cond, "cond", OBJECT, 0, EXPR, "ir.Expr"),
+    OBJ(IF, trx_if_t, true_branch, "true_branch", OBJECT, 0, EXPR, "relax.expr.SeqExpr"),
+    OBJ(IF, trx_if_t, false_branch, "false_branch", OBJECT, 0, EXPR, "relax.expr.SeqExpr"),
+    VAL(BINDING, trx_binding_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
+    OBJ(BINDING, trx_binding_t, var, "var", OBJECT, DEF, VAR, "ir.Var"),
+    OBJ(VAR_BINDING, trx_var_binding_t, value, "value", OBJECT, 0, EXPR, "ir.Expr"),
+    OBJ(MATCH_CAST, trx_match_cast_t, value, "value", OBJECT, 0, EXPR, "ir.Expr"),
+    OBJ(MATCH_CAST, trx_match_cast_t, ty, "ty", OBJECT, DEF, TYPE, "ir.Type"),
+    ARR(BINDING_BLOCK, trx_binding_block_t, bindings, "bindings", OBJECT, 0, "ffi.Array<relax.expr.Binding>"),
+    VAL(BINDING_BLOCK, trx_binding_block_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
+    MAP(IR_MODULE, trx_ir_module_t, functions, "functions", "ffi.Map<ir.GlobalVar,ir.BaseFunc>"),
+    MAP(IR_MODULE, trx_ir_module_t, global_var_map_, "global_var_map_", "ffi.Map<ffi.String,ir.GlobalVar>"),
+    OBJ(IR_MODULE, trx_ir_module_t, source_map, "source_map", OBJECT, 0, SOURCE_MAP, "ir.SourceMap"),
+    OBJ(IR_MODULE, trx_ir_module_t, attrs, "attrs", OBJECT, 0, DICT_ATTRS, "ir.DictAttrs"),
+    MAP(IR_MODULE, trx_ir_module_t, global_infos, "global_infos",
+        "ffi.Map<ffi.String,ffi.Array<ir.GlobalInfo>>"),
+    MAP(SOURCE_MAP, trx_source_map_t, source_map, "source_map", "ffi.Map<ir.SourceName,ir.Source>"),
+    MAP(DICT_ATTRS, trx_dict_attrs_t, dict, "__dict__", "ffi.Map<ffi.String,Any>"),
+    OBJ(TENSOR_TYPE, trx_tensor_type_t, shape, "shape", OPT_OBJECT, 0, EXPR, "Optional<ir.Expr>"),
+    OBJ(TENSOR_TYPE, trx_tensor_type_t, dtype, "dtype", OPT_OBJECT, 0, PRIM_TYPE, "Optional<ir.PrimType>"),
+    VAL(TENSOR_TYPE, trx_tensor_type_t, vdevice, "vdevice", OPT_OBJECT, 0, "Optional<relax.VDevice>"),
+    VAL(TENSOR_TYPE, trx_tensor_type_t, ndim, "ndim", INT64, 0, "int"),
+    ARR(SHAPE_TYPE, trx_shape_type_t, values, "values", OPT_OBJECT, 0, "Optional<ffi.Array<ir.Expr>>"),
+    VAL(SHAPE_TYPE, trx_shape_type_t, ndim, "ndim", INT64, 0, "int"),
+    ARR(TUPLE_TYPE, trx_tuple_type_t, fields, "fields", OBJECT, 0, "ffi.Array<ir.Type>"),
+    VAL(PRIM_TYPE, trx_prim_type_t, dtype, "dtype", DTYPE, 0, "DataType"),
+    ARR(FUNC_TYPE, trx_func_type_t, params, "params", OPT_OBJECT, DEF, "Optional<ffi.Array<ir.Type>>"),
+    OBJ(FUNC_TYPE, trx_func_type_t, ret, "ret", OBJECT, 0, TYPE, "ir.Type"),
+    VAL(FUNC_TYPE, trx_func_type_t, derive_func, "derive_func", OPT_OBJECT, 0, "Optional<ir.EnvFunc>"),
+    VAL(FUNC_TYPE, trx_func_type_t, purity, "purity", BOOL, 0, "bool"),
 };
 
 #undef FLD
@@ -425,11 +442,9 @@ TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n) {
 }
 
 /* ---- shared immutable objects -------------------------------------------------------------
- * Made once at load (so they are part of every test's baseline object count) and shared:
- * the empty Array (Call.ty_args, ...) and PrimType of the common dtypes (the ty of every
- * IntImm / FloatImm).  Neither can change: an Array is copy-on-write when shared, and
- * PrimType has no writable field. */
-static TVMFFIObject* trx__shared_empty_array;
+ * Made once at load (so they are part of every test's baseline object count) and shared, as
+ * TVM shares them: the PrimType of the common dtypes (the ty of every IntImm / FloatImm,
+ * TensorType.dtype).  PrimType has no writable field. */
 static const DLDataType trx__shared_dtypes[] = {
     {kDLInt, 64, 1}, {kDLInt, 32, 1}, {kDLInt, 16, 1}, {kDLInt, 8, 1}, {kDLUInt, 1, 1},
     {kDLUInt, 8, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLFloat, 16, 1}, {kDLBool, 8, 1}};
@@ -437,9 +452,6 @@ enum { TRX__NUM_SHARED_DTYPES = sizeof(trx__shared_dtypes) / sizeof(trx__shared_
 static TVMFFIObject* trx__shared_prim_types[TRX__NUM_SHARED_DTYPES];
 
 static int trx__shared_init(void) {
-  TVMFFIObjectHandle arr = NULL;
-  if (tether_array_new(NULL, 0, &arr) != 0) return -1;
-  trx__shared_empty_array = (TVMFFIObject*)arr;
   for (int i = 0; i < TRX__NUM_SHARED_DTYPES; ++i) {
     trx__shared_prim_types[i] = trx_prim_type_new(trx__shared_dtypes[i]);
     if (trx__shared_prim_types[i] == NULL) return -1;
@@ -452,8 +464,6 @@ static void trx__shared_fini(void) {
     if (trx__shared_prim_types[i] != NULL) TVMFFIObjectDecRef(trx__shared_prim_types[i]);
     trx__shared_prim_types[i] = NULL;
   }
-  if (trx__shared_empty_array != NULL) TVMFFIObjectDecRef(trx__shared_empty_array);
-  trx__shared_empty_array = NULL;
 }
 
 TVMFFIObject* trx__prim_type_shared(DLDataType dtype) {
@@ -465,10 +475,9 @@ TVMFFIObject* trx__prim_type_shared(DLDataType dtype) {
   return trx_prim_type_new(dtype);
 }
 
-TVMFFIObject* trx__empty_array(void) {
-  if (trx__shared_empty_array != NULL) return trx__ref(trx__shared_empty_array);
-  return trx__array_of(NULL, 0);
-}
+/* A new empty Array each time: TVM's nodes do not share their empty Arrays (Call.ty_args,
+ * ...), which a JSON graph shows as one node per Array. */
+TVMFFIObject* trx__empty_array(void) { return trx__array_of(NULL, 0); }
 
 TVMFFIObject* trx__array_obj(TVMFFIObject* arr, int64_t i) {
   const TVMFFIAny* a = tether_array_at(arr, i);
@@ -618,7 +627,10 @@ static TVMFFIObject* trx__shape_values(const char* fname, const char* argname, T
     }
     items[done] = trx__ref(e);
   }
-  out = trx__array_of(items, n);
+  /* Nothing converted: the Array itself (as TVM keeps it). */
+  bool same = true;
+  for (int64_t i = 0; i < n && same; ++i) same = tether_array_at(values, i)->v_obj == items[i];
+  out = same ? trx__ref(values) : trx__array_of(items, n);
 fail:
   for (int64_t i = 0; i < done; ++i) TVMFFIObjectDecRef(items[i]);
   free(items);
@@ -673,7 +685,10 @@ TVMFFIObject* trx_tensor_type_new(TVMFFIObject* shape, DLDataType dtype, int64_t
   trx_tensor_type_t* t = (trx_tensor_type_t*)trx__alloc(TRX_TENSOR_TYPE);
   if (t == NULL) return NULL;
   t->shape = trx__ref(shape);
-  t->dtype = dtype;
+  if (!trx__dtype_is_void(dtype) && (t->dtype = trx__prim_type_shared(dtype)) == NULL) {
+    TVMFFIObjectDecRef(t);
+    return NULL;
+  }
   t->vdevice = NULL;
   t->ndim = ndim;
   return (TVMFFIObject*)t;
@@ -982,20 +997,28 @@ TVMFFIObject* trx_tuple_get_item_new(TVMFFIObject* tuple_value, int64_t index) {
   return (TVMFFIObject*)g;
 }
 
+/* As in TVM, values given as plain integers are converted to IntImm once for the ShapeExpr
+ * and once more for its ShapeType: equal values, distinct objects (what a JSON graph shows). */
 TVMFFIObject* trx_shape_expr_new(TVMFFIObject* values) {
-  TVMFFIObject* vals = values != NULL ? trx__shape_values("relax.ShapeExpr", "values", values)
-                                      : trx__empty_array();
+  static const char fn[] = "relax.ShapeExpr";
+  TVMFFIObject* vals = values != NULL ? trx__shape_values(fn, "values", values) : trx__empty_array();
   if (vals == NULL) return NULL;
-  trx_shape_expr_t* s = (trx_shape_expr_t*)trx__alloc(TRX_SHAPE_EXPR);
+  bool plain = false;
+  for (int64_t i = 0, n = values != NULL ? tether_array_size(values) : 0; i < n && !plain; ++i) {
+    plain = !tether_any_is_object(tether_array_at(values, i));
+  }
+  TVMFFIObject* ty_vals = plain ? trx__shape_values(fn, "values", values) : trx__ref(vals);
+  trx_shape_expr_t* s = ty_vals != NULL ? (trx_shape_expr_t*)trx__alloc(TRX_SHAPE_EXPR) : NULL;
   if (s != NULL) {
     s->values = trx__ref(vals);
-    s->base.ty = trx__shape_type_raw(vals, -1);
+    s->base.ty = trx__shape_type_raw(ty_vals, -1);
     if (s->base.ty == NULL) {
       TVMFFIObjectDecRef(s);
       s = NULL;
     }
   }
   TVMFFIObjectDecRef(vals);
+  if (ty_vals != NULL) TVMFFIObjectDecRef(ty_vals);
   return (TVMFFIObject*)s;
 }
 
@@ -1111,7 +1134,7 @@ static TVMFFIObject* trx__erase_type(TVMFFIObject* t, trx__vset* s) {
               (trx_is(tt->shape, TRX_SHAPE_EXPR) ? trx__values_vars(((trx_shape_expr_t*)tt->shape)->values, s, false)
                                                   : trx__expr_vars(tt->shape, s, false));
     if (ok) return trx__ref(t);
-    TVMFFIObject* r = trx_tensor_type_new(NULL, tt->dtype, tt->ndim);
+    TVMFFIObject* r = trx_tensor_type_new(NULL, trx_tensor_dtype(tt), tt->ndim);
     if (r != NULL) ((trx_tensor_type_t*)r)->vdevice = trx__ref(tt->vdevice);
     return r;
   }
@@ -1156,7 +1179,7 @@ static TVMFFIObject* trx__erase_type(TVMFFIObject* t, trx__vset* s) {
 TVMFFIObject* trx_function_new(TVMFFIObject* params, TVMFFIObject* body, TVMFFIObject* ret_ty,
                                bool is_pure, TVMFFIObject* attrs) {
   static const char fn[] = "relax.Function";
-  TVMFFIObject *ps = NULL, *seq = NULL, *ptys = NULL, *fty = NULL, *ret = NULL;
+  TVMFFIObject *ps = NULL, *seq = NULL, *ptys = NULL, *fty = NULL, *ret = NULL, *own_attrs = NULL;
   TVMFFIObject** tys = NULL;
   trx_function_t* f = NULL;
   if (trx__check_kind(fn, "body", body, TRX_EXPR, false) != 0) return NULL;
@@ -1202,15 +1225,17 @@ TVMFFIObject* trx_function_new(TVMFFIObject* params, TVMFFIObject* body, TVMFFIO
   if (ptys == NULL) goto fail;
   fty = trx_func_type_new(ptys, ret, is_pure);
   if (fty == NULL) goto fail;
+  own_attrs = attrs != NULL ? trx__ref(attrs) : trx_dict_attrs_new(NULL);
+  if (own_attrs == NULL) goto fail;
   f = (trx_function_t*)trx__alloc(TRX_FUNCTION);
   if (f == NULL) goto fail;
   f->params = ps;
   f->body = seq;
   f->ret_ty = ret;
   f->is_pure = is_pure;
-  f->base.attrs = trx__ref(attrs);
+  f->base.attrs = own_attrs;
   f->base.base.ty = fty;
-  ps = seq = fty = ret = NULL;
+  ps = seq = fty = ret = own_attrs = NULL;
 fail:
   free(tys);
   if (ret) TVMFFIObjectDecRef(ret);
@@ -1218,6 +1243,7 @@ fail:
   if (seq) TVMFFIObjectDecRef(seq);
   if (ptys) TVMFFIObjectDecRef(ptys);
   if (fty) TVMFFIObjectDecRef(fty);
+  if (own_attrs) TVMFFIObjectDecRef(own_attrs);
   return (TVMFFIObject*)f;
 }
 
@@ -1235,7 +1261,8 @@ TVMFFIObject* trx_extern_func_new(const char* global_symbol, size_t len, TVMFFIO
   }
   trx_extern_func_t* f = (trx_extern_func_t*)trx__alloc(TRX_EXTERN_FUNC);
   if (f == NULL || tether_any_str(global_symbol ? global_symbol : "", global_symbol ? len : 0,
-                                  &f->global_symbol) != 0) {
+                                  &f->global_symbol) != 0 ||
+      (f->base.attrs = trx_dict_attrs_new(NULL)) == NULL) {
     if (f) TVMFFIObjectDecRef(f);
     TVMFFIObjectDecRef(own_ty);
     return NULL;
@@ -1314,12 +1341,27 @@ static TVMFFIObject* trx__empty_map(void) {
   return tether_map_new(NULL, 0, &m) == 0 ? (TVMFFIObject*)m : NULL;
 }
 
+/* An empty ir.SourceMap (new reference), NULL with an error raised. */
+static TVMFFIObject* trx__source_map_new(void) {
+  TVMFFIObject* map = trx__empty_map();
+  if (map == NULL) return NULL;
+  trx_source_map_t* sm = (trx_source_map_t*)trx__alloc(TRX_SOURCE_MAP);
+  if (sm == NULL) {
+    TVMFFIObjectDecRef(map);
+    return NULL;
+  }
+  sm->source_map = map;
+  return (TVMFFIObject*)sm;
+}
+
+/* As TVM makes them: every member a distinct empty object (functions, global_var_map_, the
+ * SourceMap, empty DictAttrs, global_infos). */
 TVMFFIObject* trx_ir_module_new(void) {
   trx_ir_module_t* m = (trx_ir_module_t*)trx__alloc(TRX_IR_MODULE);
   if (m == NULL) return NULL;
-  m->functions = trx__empty_map();
-  m->global_var_map_ = m->functions ? trx__empty_map() : NULL;
-  if (m->global_var_map_ == NULL) {
+  if ((m->functions = trx__empty_map()) == NULL || (m->global_var_map_ = trx__empty_map()) == NULL ||
+      (m->source_map = trx__source_map_new()) == NULL || (m->attrs = trx_dict_attrs_new(NULL)) == NULL ||
+      (m->global_infos = trx__empty_map()) == NULL) {
     TVMFFIObjectDecRef(m);
     return NULL;
   }
@@ -1504,7 +1546,7 @@ TRX__GLOBAL(trx__g_var) {
   if (ty->type_index == kTVMFFIDataType || tether_any_get_str(ty, &s)) {
     DLDataType dt;
     if (trx__arg_dtype(fn, ty, &dt) != 0) return -1;
-    TVMFFIObject* pt = trx_prim_type_new(dt);
+    TVMFFIObject* pt = trx__prim_type_shared(dt);
     if (pt == NULL) return -1;
     TVMFFIObject* v = trx_var_new(name.data, name.size, pt, false);
     TVMFFIObjectDecRef(pt);
@@ -1857,8 +1899,11 @@ TRX__GLOBAL(trx__g_ir_module) {
   }
   m = (trx_ir_module_t*)trx_ir_module_new();
   if (m == NULL) goto fail;
-  m->attrs = attrs;
-  attrs = NULL;
+  if (attrs != NULL) {
+    TVMFFIObjectDecRef(m->attrs);
+    m->attrs = attrs;
+    attrs = NULL;
+  }
   if (fv->type_index != kTVMFFINone) {
     int64_t pos = 0;
     const TVMFFIAny *k, *v;
@@ -1980,7 +2025,7 @@ TRX__GLOBAL(trx__g_prim_type) {
   if (tether_check_nargs(fn, "(0: DataType) -> ir.PrimType", n, 1) != 0 || trx__arg_dtype(fn, &args[0], &dt) != 0) {
     return -1;
   }
-  return trx__return(trx_prim_type_new(dt), rv);
+  return trx__return(trx__prim_type_shared(dt), rv);
 }
 
 TRX__GLOBAL(trx__g_func_type) {
@@ -2056,6 +2101,52 @@ static int trx__node_register_globals(void) {
   return 0;
 }
 
+/* Writes the type-schema JSON of the compact declared type at *p ("ffi.Map<K,V>") into b
+ * and advances *p past it; false if it does not fit or is malformed (a table error). */
+static bool trx__schema_json(const char** p, trx__buf_t* b) {
+  const char* s = *p;
+  size_t n = strcspn(s, "<>,");
+  if (n == 0) return false;
+  trx__buf_printf(b, "{\"type\":\"%.*s\"", (int)n, s);
+  s += n;
+  if (*s == '<') {
+    trx__buf_puts(b, ",\"args\":[");
+    do {
+      ++s;
+      if (!trx__schema_json(&s, b)) return false;
+      if (*s == ',') trx__buf_puts(b, ",");
+    } while (*s == ',');
+    if (*s++ != '>') return false;
+    trx__buf_puts(b, "]");
+  }
+  trx__buf_puts(b, "}");
+  *p = s;
+  return true;
+}
+
+/* Registers field `f` of a libtether_ir type with its declared type (compact notation). */
+int trx__def_field(int32_t owner, const char* name, tether_field_kind kind, int64_t offset, int64_t flags,
+                   int32_t object_type_index, const char* declared) {
+  trx__buf_t sb = {0};
+  const char* p = declared;
+  if (!trx__schema_json(&p, &sb) || *p != '\0' || sb.oom) {
+    trx__buf_free(&sb);
+    return tether_raise("ValueError", "libtether_ir: field `%s` has a malformed declared type `%s`", name,
+                        declared);
+  }
+  tether_field_def_t def;
+  memset(&def, 0, sizeof(def));
+  def.name = name;
+  def.kind = kind;
+  def.offset = offset;
+  def.flags = flags;
+  def.object_type_index = object_type_index;
+  def.type_schema = sb.s;
+  int rc = tether_type_def_field(owner, &def);
+  trx__buf_free(&sb);
+  return rc;
+}
+
 int trx__node_init(void) {
   int32_t depth[TRX_NUM_KINDS];
   /* Parents precede children in TRX_NODE_KINDS, so one pass allocates every index. */
@@ -2070,14 +2161,10 @@ int trx__node_init(void) {
   }
   for (size_t i = 0; i < sizeof(trx__fields) / sizeof(trx__fields[0]); ++i) {
     const trx__field_t* f = &trx__fields[i];
-    tether_field_def_t def;
-    memset(&def, 0, sizeof(def));
-    def.name = f->name;
-    def.kind = f->kind;
-    def.offset = f->offset;
-    def.flags = f->flags;
-    def.object_type_index = f->target >= 0 ? trx_type_index[f->target] : f->static_index;
-    if (tether_type_def_field(trx_type_index[f->owner], &def) != 0) return -1;
+    if (trx__def_field(trx_type_index[f->owner], f->name, f->kind, f->offset, f->flags,
+                       f->target >= 0 ? trx_type_index[f->target] : f->static_index, f->declared) != 0) {
+      return -1;
+    }
   }
   for (int k = 0; k < TRX_NUM_KINDS; ++k) {
     if (tether_type_def_finish(trx_type_index[k], trx__kinds[k].size, NULL) != 0) return -1;

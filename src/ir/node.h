@@ -122,12 +122,19 @@ TVMFFIObject* trx__array_of(TVMFFIObject* const* items, int64_t n);
 /* Appends `item` (borrowed; the Array takes its own reference) to *arr, which may be
  * replaced (copy-on-write).  0, or -1 with the error raised. */
 int trx__array_push_obj(TVMFFIObject** arr, TVMFFIObject* item);
-/* The shared empty Array (new reference), NULL with an error raised. */
+/* A new empty Array (new reference), NULL with an error raised. */
 TVMFFIObject* trx__empty_array(void);
 /* PrimType(dtype): the shared instance for common dtypes, else a new one (new reference). */
 TVMFFIObject* trx__prim_type_shared(DLDataType dtype);
 /* Element i of an Array as an object (borrowed; NULL if not an object). */
 TVMFFIObject* trx__array_obj(TVMFFIObject* arr, int64_t i);
+
+/* Registers the next own field of type `owner` (tether_type_def_field) with the type TVM
+ * declares for it, `declared`, in a compact notation: a type key with its arguments in angle
+ * brackets, "Optional<ffi.Array<ir.Expr>>", "ffi.Map<ffi.String,Any>".  0, or -1 with the
+ * error raised (ValueError for a malformed `declared`). */
+int trx__def_field(int32_t owner, const char* name, tether_field_kind kind, int64_t offset, int64_t flags,
+                   int32_t object_type_index, const char* declared);
 
 /* Registers `fn` as global `name` (allow_override so re-loading the library is harmless). */
 int trx__register_global(const char* name, TVMFFISafeCallType fn, const char* doc);

@@ -156,10 +156,16 @@ TVMFFIObject* trx__attrs_new(trx_attrs_kind kind) {
   return trx__node_new(trx__attrs_type_index[kind]);
 }
 
-#define TRX__FIELD_ROW(T, field, KIND) \
-  {#field, TETHER_FIELD_##KIND, (int64_t)offsetof(T, field), 0, kTVMFFIObject, NULL, NULL},
+typedef struct {
+  const char* name;
+  tether_field_kind kind;
+  int64_t offset;
+  const char* declared;
+} trx__attrs_field_t;
 
-static int trx__register_attrs_type(trx_attrs_kind kind, const tether_field_def_t* fields,
+#define TRX__FIELD_ROW(T, field, KIND, DECL) {#field, TETHER_FIELD_##KIND, (int64_t)offsetof(T, field), DECL},
+
+static int trx__register_attrs_type(trx_attrs_kind kind, const trx__attrs_field_t* fields,
                                     size_t nfields, int32_t size) {
   int32_t parent = trx_type_index[TRX_ATTRS];
   const TVMFFITypeInfo* pinfo = TVMFFIGetTypeInfo(parent);
@@ -171,7 +177,10 @@ static int trx__register_attrs_type(trx_attrs_kind kind, const tether_field_def_
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
   if (info != NULL && info->num_fields > 0) return 0; /* already registered (library reloaded) */
   for (size_t i = 0; i < nfields; ++i) {
-    if (tether_type_def_field(index, &fields[i]) != 0) return -1;
+    if (trx__def_field(index, fields[i].name, fields[i].kind, fields[i].offset, 0, kTVMFFIObject,
+                       fields[i].declared) != 0) {
+      return -1;
+    }
   }
   return tether_type_def_finish(index, size, NULL);
 }
@@ -179,7 +188,7 @@ static int trx__register_attrs_type(trx_attrs_kind kind, const tether_field_def_
 static int trx__register_attrs_types(void) {
 #define TRX__ATTRS_REG(kind, key, ctype, FIELDS)                                          \
   {                                                                                       \
-    static const tether_field_def_t fields[] = {FIELDS(TRX__FIELD_ROW, ctype)};           \
+    static const trx__attrs_field_t fields[] = {FIELDS(TRX__FIELD_ROW, ctype)};           \
     if (trx__register_attrs_type(TRX_ATTRS_##kind, fields, sizeof(fields) / sizeof(fields[0]), \
                                  (int32_t)sizeof(ctype)) != 0)                            \
       return -1;                                                                          \
@@ -208,6 +217,57 @@ static int trx__global_op_get(void* self, const TVMFFIAny* args, int32_t n, TVMF
   if (op == NULL) return -1;
   TVMFFIObjectIncRef(op);
   return trx__set_result_obj(result, op);
+}
+
+/* ir.Op's custom JSON graph encoding (type attributes __data_to_json__ / __data_from_json__,
+ * as TVM writes it): the op's name as a JSON string; reading looks the op up by name. */
+static int trx__op_to_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fname[] = "ir.Op.__data_to_json__";
+  (void)self;
+  if (tether_check_nargs(fname, "(0: ir.Op) -> str", n, 1) != 0) return -1;
+  if (!tether_any_is_object(&args[0]) || !trx_is(args[0].v_obj, TRX_OP)) {
+    return tether_raise("TypeError", "%s: argument 0 must be an ir.Op, but got `%s`", fname,
+                        tether_any_type_key(&args[0]));
+  }
+  TVMFFIByteArray name = trx__str(&((const trx_op_t*)args[0].v_obj)->name);
+  return tether_any_str(name.data, name.size, result);
+}
+
+static int trx__op_from_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fname[] = "ir.Op.__data_from_json__";
+  (void)self;
+  TVMFFIByteArray name;
+  if (tether_check_nargs(fname, "(0: str) -> ir.Op", n, 1) != 0) return -1;
+  if (!tether_any_get_str(&args[0], &name)) {
+    return tether_raise("TypeError", "%s: an ir.Op is written as its name (a JSON string), but got `%s`",
+                        fname, tether_any_type_key(&args[0]));
+  }
+  for (int i = 0; i < TRX_NUM_OPS; ++i) {
+    const char* full = trx__defs[i].full_name;
+    if (full != NULL && strlen(full) == name.size && memcmp(full, name.data, name.size) == 0) {
+      TVMFFIObjectIncRef(trx__ops[i]);
+      return trx__set_result_obj(result, trx__ops[i]);
+    }
+  }
+  return tether_raise("ValueError", "%s: unknown op `%.*s` (libtether_ir has no op of that name)", fname,
+                      (int)name.size, name.data);
+}
+
+static int trx__register_op_json(void) {
+  static const struct {
+    const char* column;
+    TVMFFISafeCallType fn;
+  } hooks[] = {{"__data_to_json__", trx__op_to_json}, {"__data_from_json__", trx__op_from_json}};
+  for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); ++i) {
+    TVMFFIObjectHandle f = NULL;
+    TVMFFIByteArray column = {hooks[i].column, strlen(hooks[i].column)};
+    if (TVMFFIFunctionCreate(NULL, hooks[i].fn, NULL, &f) != 0) return -1;
+    TVMFFIAny v = tether_any_object(f);
+    int rc = TVMFFITypeRegisterAttr(trx_type_index[TRX_OP], &column, &v);
+    TVMFFIObjectDecRef(f);
+    if (rc != 0) return -1;
+  }
+  return 0;
 }
 
 static int trx__global_list_op_names(void* self, const TVMFFIAny* args, int32_t n,
@@ -272,12 +332,16 @@ static TVMFFIObject* trx__op_new(const trx__op_def_t* def) {
   TVMFFIObjectHandle h = NULL;
   if (tether_object_new_reflected(trx_type_index[TRX_OP], &h) != 0) return NULL;
   trx_op_t* op = (trx_op_t*)h;
+  op->description = tether_any_none();
   if (tether_any_str(def->full_name, strlen(def->full_name), &op->name) != 0 ||
-      tether_any_str(def->attrs_type_key, strlen(def->attrs_type_key), &op->attrs_type_key) != 0) {
+      tether_any_str("", 0, &op->description) != 0 ||
+      tether_any_str(def->attrs_type_key, strlen(def->attrs_type_key), &op->attrs_type_key) != 0 ||
+      (op->arguments = trx__empty_array()) == NULL) {
     TVMFFIObjectDecRef(h);
     return NULL;
   }
   op->num_inputs = def->num_inputs;
+  op->support_level = 10; /* TVM's default level, which its Relax ops keep */
   op->op_id = def->id;
   return (TVMFFIObject*)h;
 }
@@ -326,7 +390,7 @@ int trx__op_init(void) {
                                  "Names of all registered ops.", NULL, TETHER_FUNC_KEEPS_GIL,
                                  1) != 0)
     return -1;
-  return 0;
+  return trx__register_op_json();
 }
 
 void trx__op_fini(void) {
@@ -784,6 +848,15 @@ TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt) {
   return ((trx_shape_expr_t*)tt->shape)->values;
 }
 
+TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt) {
+  if (tt == NULL || !trx_is(tt->shape, TRX_SHAPE_EXPR)) return NULL;
+  const trx_shape_expr_t* s = (const trx_shape_expr_t*)tt->shape;
+  if (trx_is(s->base.ty, TRX_SHAPE_TYPE) && ((trx_shape_type_t*)s->base.ty)->values != NULL) {
+    return ((trx_shape_type_t*)s->base.ty)->values;
+  }
+  return s->values;
+}
+
 TVMFFIObject* trx__dim(TVMFFIObject* values, int64_t i) { return trx__array_obj(values, i); }
 
 int trx__normalize_axis(const trx__op_def_t* def, int64_t ndim, int64_t axis, int64_t* out) {
@@ -837,7 +910,7 @@ fail:
 }
 
 static DLDataType trx__type_dtype(TVMFFIObject* ty) {
-  if (trx_is(ty, TRX_TENSOR_TYPE)) return ((trx_tensor_type_t*)ty)->dtype;
+  if (trx_is(ty, TRX_TENSOR_TYPE)) return trx_tensor_dtype((trx_tensor_type_t*)ty);
   if (trx_is(ty, TRX_PRIM_TYPE)) return ((trx_prim_type_t*)ty)->dtype;
   return trx__dtype_void;
 }

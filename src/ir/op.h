@@ -19,8 +19,9 @@
 #include "node.h"
 
 /* ---- attrs types -------------------------------------------------------------------------
- * X(KIND, "type key", C struct, FIELDS) where FIELDS(F, ctype) lists F(ctype, field, FIELD_KIND)
- * in TVM's reflection (= print) order.  Optional<DataType> fields are ANY (None or a dtype);
+ * X(KIND, "type key", C struct, FIELDS) where FIELDS(F, ctype) lists F(ctype, field, FIELD_KIND,
+ * "declared type") in TVM's reflection (= print) order, the declared type as TVM 0.27 declares
+ * it (node.c trx__def_field's notation).  Optional<DataType> fields are ANY (None or a dtype);
  * Array<int> fields are OBJECT (an ffi.Array of ints); Optional<Array> are OPT_OBJECT. */
 typedef struct {
   trx_attrs_t base;
@@ -34,14 +35,14 @@ typedef struct {
   TVMFFIAny out_dtype;
 } trx_conv_attrs_t;
 #define TRX__CONV_FIELDS(F, T) \
-  F(T, strides, OBJECT)        \
-  F(T, padding, OBJECT)        \
-  F(T, dilation, OBJECT)       \
-  F(T, groups, INT64)          \
-  F(T, data_layout, STRING)    \
-  F(T, kernel_layout, STRING)  \
-  F(T, out_layout, STRING)     \
-  F(T, out_dtype, ANY)
+  F(T, strides, OBJECT, "ffi.Array<int>")        \
+  F(T, padding, OBJECT, "ffi.Array<int>")        \
+  F(T, dilation, OBJECT, "ffi.Array<int>")       \
+  F(T, groups, INT64, "int")          \
+  F(T, data_layout, STRING, "ffi.String")    \
+  F(T, kernel_layout, STRING, "ffi.String")  \
+  F(T, out_layout, STRING, "ffi.String")     \
+  F(T, out_dtype, ANY, "Optional<DataType>")
 
 typedef struct {
   trx_attrs_t base;
@@ -56,15 +57,15 @@ typedef struct {
   TVMFFIAny out_dtype;
 } trx_conv_transpose_attrs_t;
 #define TRX__CONV_TRANSPOSE_FIELDS(F, T) \
-  F(T, strides, OBJECT)                  \
-  F(T, padding, OBJECT)                  \
-  F(T, output_padding, OBJECT)           \
-  F(T, dilation, OBJECT)                 \
-  F(T, groups, INT64)                    \
-  F(T, data_layout, STRING)              \
-  F(T, kernel_layout, STRING)            \
-  F(T, out_layout, STRING)               \
-  F(T, out_dtype, ANY)
+  F(T, strides, OBJECT, "ffi.Array<int>")                  \
+  F(T, padding, OBJECT, "ffi.Array<int>")                  \
+  F(T, output_padding, OBJECT, "ffi.Array<int>")           \
+  F(T, dilation, OBJECT, "ffi.Array<int>")                 \
+  F(T, groups, INT64, "int")                    \
+  F(T, data_layout, STRING, "ffi.String")              \
+  F(T, kernel_layout, STRING, "ffi.String")            \
+  F(T, out_layout, STRING, "ffi.String")               \
+  F(T, out_dtype, ANY, "Optional<DataType>")
 
 typedef struct {
   trx_attrs_t base;
@@ -78,14 +79,14 @@ typedef struct {
   TVMFFIAny out_layout;
 } trx_pool2d_attrs_t;
 #define TRX__POOL2D_FIELDS(F, T) \
-  F(T, pool_size, OBJECT)        \
-  F(T, strides, OBJECT)          \
-  F(T, dilation, OBJECT)         \
-  F(T, padding, OBJECT)          \
-  F(T, ceil_mode, BOOL)          \
-  F(T, count_include_pad, BOOL)  \
-  F(T, layout, STRING)           \
-  F(T, out_layout, STRING)
+  F(T, pool_size, OBJECT, "ffi.Array<int>")        \
+  F(T, strides, OBJECT, "ffi.Array<int>")          \
+  F(T, dilation, OBJECT, "ffi.Array<int>")         \
+  F(T, padding, OBJECT, "ffi.Array<int>")          \
+  F(T, ceil_mode, BOOL, "bool")          \
+  F(T, count_include_pad, BOOL, "bool")  \
+  F(T, layout, STRING, "ffi.String")           \
+  F(T, out_layout, STRING, "ffi.String")
 
 typedef struct {
   trx_attrs_t base;
@@ -94,15 +95,15 @@ typedef struct {
   TVMFFIAny out_layout;
 } trx_adaptive_pool2d_attrs_t;
 #define TRX__ADAPTIVE_POOL2D_FIELDS(F, T) \
-  F(T, output_size, OPT_OBJECT)           \
-  F(T, layout, STRING)                    \
-  F(T, out_layout, STRING)
+  F(T, output_size, OPT_OBJECT, "Optional<ffi.Array<int>>")           \
+  F(T, layout, STRING, "ffi.String")                    \
+  F(T, out_layout, STRING, "ffi.String")
 
 typedef struct {
   trx_attrs_t base;
   int64_t axis;
 } trx_softmax_attrs_t;
-#define TRX__SOFTMAX_FIELDS(F, T) F(T, axis, INT64)
+#define TRX__SOFTMAX_FIELDS(F, T) F(T, axis, INT64, "int")
 
 typedef struct {
   trx_attrs_t base;
@@ -114,12 +115,12 @@ typedef struct {
   bool training;
 } trx_batch_norm_attrs_t;
 #define TRX__BATCH_NORM_FIELDS(F, T) \
-  F(T, axis, INT64)                  \
-  F(T, epsilon, FLOAT64)             \
-  F(T, center, BOOL)                 \
-  F(T, scale, BOOL)                  \
-  F(T, momentum, FLOAT64)            \
-  F(T, training, BOOL)
+  F(T, axis, INT64, "int")                  \
+  F(T, epsilon, FLOAT64, "float")             \
+  F(T, center, BOOL, "bool")                 \
+  F(T, scale, BOOL, "bool")                  \
+  F(T, momentum, FLOAT64, "float")            \
+  F(T, training, BOOL, "bool")
 
 typedef struct {
   trx_attrs_t base;
@@ -129,41 +130,41 @@ typedef struct {
   bool scale;
 } trx_layer_norm_attrs_t;
 #define TRX__LAYER_NORM_FIELDS(F, T) \
-  F(T, axes, OBJECT)                 \
-  F(T, epsilon, FLOAT64)             \
-  F(T, center, BOOL)                 \
-  F(T, scale, BOOL)
+  F(T, axes, OBJECT, "ffi.Array<int>")                 \
+  F(T, epsilon, FLOAT64, "float")             \
+  F(T, center, BOOL, "bool")                 \
+  F(T, scale, BOOL, "bool")
 
 typedef struct {
   trx_attrs_t base;
   double rate;
 } trx_dropout_attrs_t;
-#define TRX__DROPOUT_FIELDS(F, T) F(T, rate, FLOAT64)
+#define TRX__DROPOUT_FIELDS(F, T) F(T, rate, FLOAT64, "float")
 
 typedef struct {
   trx_attrs_t base;
   TVMFFIAny out_dtype;
 } trx_matmul_attrs_t;
-#define TRX__MATMUL_FIELDS(F, T) F(T, out_dtype, ANY)
+#define TRX__MATMUL_FIELDS(F, T) F(T, out_dtype, ANY, "Optional<DataType>")
 
 /* PermuteDims.axes, Squeeze.axis (Optional<Array<int>>) and ExpandDims.axis (Array<int>). */
 typedef struct {
   trx_attrs_t base;
   TVMFFIObject* axes;
 } trx_axes_attrs_t;
-#define TRX__PERMUTE_DIMS_FIELDS(F, T) F(T, axes, OPT_OBJECT)
+#define TRX__PERMUTE_DIMS_FIELDS(F, T) F(T, axes, OPT_OBJECT, "Optional<ffi.Array<int>>")
 typedef struct {
   trx_attrs_t base;
   TVMFFIObject* axis;
 } trx_axis_array_attrs_t;
-#define TRX__EXPAND_DIMS_FIELDS(F, T) F(T, axis, OBJECT)
-#define TRX__SQUEEZE_FIELDS(F, T) F(T, axis, OPT_OBJECT)
+#define TRX__EXPAND_DIMS_FIELDS(F, T) F(T, axis, OBJECT, "ffi.Array<int>")
+#define TRX__SQUEEZE_FIELDS(F, T) F(T, axis, OPT_OBJECT, "Optional<ffi.Array<int>>")
 
 typedef struct {
   trx_attrs_t base;
   tether_opt_int64_t axis;
 } trx_concat_attrs_t;
-#define TRX__CONCAT_FIELDS(F, T) F(T, axis, OPT_INT64)
+#define TRX__CONCAT_FIELDS(F, T) F(T, axis, OPT_INT64, "Optional<int>")
 
 typedef struct {
   trx_attrs_t base;
@@ -171,14 +172,14 @@ typedef struct {
   int64_t axis;
 } trx_split_attrs_t;
 #define TRX__SPLIT_FIELDS(F, T)     \
-  F(T, indices_or_sections, OBJECT) \
-  F(T, axis, INT64)
+  F(T, indices_or_sections, OBJECT, "ffi.Object") \
+  F(T, axis, INT64, "int")
 
 typedef struct {
   trx_attrs_t base;
   bool assume_inbound;
 } trx_strided_slice_attrs_t;
-#define TRX__STRIDED_SLICE_FIELDS(F, T) F(T, assume_inbound, BOOL)
+#define TRX__STRIDED_SLICE_FIELDS(F, T) F(T, assume_inbound, BOOL, "bool")
 
 typedef struct {
   trx_attrs_t base;
@@ -186,8 +187,8 @@ typedef struct {
   TVMFFIAny mode;
 } trx_take_attrs_t;
 #define TRX__TAKE_FIELDS(F, T) \
-  F(T, axis, OPT_INT64)        \
-  F(T, mode, STRING)
+  F(T, axis, OPT_INT64, "Optional<int>")        \
+  F(T, mode, STRING, "ffi.String")
 
 typedef struct {
   trx_attrs_t base;
@@ -195,14 +196,14 @@ typedef struct {
   bool keepdims;
 } trx_statistical_attrs_t;
 #define TRX__STATISTICAL_FIELDS(F, T) \
-  F(T, axis, OPT_OBJECT)              \
-  F(T, keepdims, BOOL)
+  F(T, axis, OPT_OBJECT, "Optional<ffi.Array<int>>")              \
+  F(T, keepdims, BOOL, "bool")
 
 typedef struct {
   trx_attrs_t base;
   DLDataType dtype;
 } trx_astype_attrs_t;
-#define TRX__ASTYPE_FIELDS(F, T) F(T, dtype, DTYPE)
+#define TRX__ASTYPE_FIELDS(F, T) F(T, dtype, DTYPE, "DataType")
 
 #define TRX_ATTRS_TYPES(X)                                                                   \
   X(CONV1D, "relax.attrs.Conv1DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS)                   \
@@ -527,6 +528,10 @@ TVMFFIObject* trx__call_arg(trx_call_t* call, int64_t i);
 int64_t trx__call_nargs(trx_call_t* call);
 /* The dims of a TensorType whose shape is a ShapeExpr (borrowed Array), or NULL. */
 TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt);
+/* The same dims as TVM's TensorType GetShape reads them: the values of the ShapeExpr's
+ * ShapeType (equal to the ShapeExpr's own; the objects may differ, which a JSON graph shows).
+ * Borrowed, or NULL. */
+TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt);
 /* Dim i of a values Array (borrowed). */
 TVMFFIObject* trx__dim(TVMFFIObject* values, int64_t i);
 /* Normalizes an axis against ndim (ValueError texts of TVM); *out in [0, ndim). */

@@ -550,7 +550,7 @@ TVMFFIObject* trx__infer_pool2d(const trx__op_def_t* def, trx_call_t* call) {
       trx__check_layout_ndim(def, &dl, tt[0]->ndim) != 0)
     return NULL;
   TVMFFIObject* dv = trx__shape_values(tt[0]);
-  if (dv == NULL) return trx__tensor_unknown(tt[0]->dtype, ol.ndim);
+  if (dv == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), ol.ndim);
   if (trx__layout_to(&dl, dv, "NCHW", d) != 0) goto done;
   o[0] = trx__ref(d[0]);
   o[1] = trx__ref(d[1]);
@@ -562,7 +562,7 @@ TVMFFIObject* trx__infer_pool2d(const trx__op_def_t* def, trx_call_t* call) {
     if (o[2 + s] == NULL) goto done;
   }
   if (trx__layout_from(&ol, o, "NCHW", res) != 0) goto done;
-  ty = trx__tensor_from_dims_steal(res, ol.ndim, tt[0]->dtype);
+  ty = trx__tensor_from_dims_steal(res, ol.ndim, trx_tensor_dtype(tt[0]));
 done:
   trx__release_objects(d, 4);
   trx__release_objects(o, 4);
@@ -629,7 +629,7 @@ TVMFFIObject* trx__infer_adaptive_pool2d(const trx__op_def_t* def, trx_call_t* c
     TVMFFIByteArray l1 = trx__str(&attrs->layout), l2 = trx__str(&attrs->out_layout);
     bool same = l1.size == l2.size && memcmp(l1.data, l2.data, l1.size) == 0;
     if (tt[0]->shape != NULL && same && attrs->output_size == NULL) return trx__ref((TVMFFIObject*)tt[0]);
-    return trx__tensor_unknown(tt[0]->dtype, ol.ndim);
+    return trx__tensor_unknown(trx_tensor_dtype(tt[0]), ol.ndim);
   }
   if (trx__layout_to(&dl, dv, "NCHW", d) != 0) goto done;
   if (attrs->output_size != NULL) {
@@ -640,7 +640,7 @@ TVMFFIObject* trx__infer_adaptive_pool2d(const trx__op_def_t* def, trx_call_t* c
     }
   }
   if (trx__layout_from(&ol, d, "NCHW", res) != 0) goto done;
-  ty = trx__tensor_from_dims_steal(res, ol.ndim, tt[0]->dtype);
+  ty = trx__tensor_from_dims_steal(res, ol.ndim, trx_tensor_dtype(tt[0]));
 done:
   trx__release_objects(d, 4);
   return ty;
@@ -675,8 +675,11 @@ static int trx__require_float(const trx__op_def_t* def, const char* who, DLDataT
 TVMFFIObject* trx__infer_unary(const trx__op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
-  if ((def->flags & TRX__F_FLOAT) && trx__require_float(def, NULL, tt[0]->dtype) != 0) return NULL;
-  return trx__ref((TVMFFIObject*)tt[0]);
+  if ((def->flags & TRX__F_FLOAT) && trx__require_float(def, NULL, trx_tensor_dtype(tt[0])) != 0) return NULL;
+  /* As TVM: a new TensorType over the input's shape and dtype (not the input's type). */
+  TVMFFIObject* ty = trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim);
+  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
+  return ty;
 }
 
 /* ---- softmax / log_softmax ---------------------------------------------------------------------------- */
@@ -705,7 +708,7 @@ TVMFFIObject* trx__infer_softmax(const trx__op_def_t* def, trx_call_t* call) {
   int64_t axis;
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   if (tt[0]->ndim == -1) return trx__ref((TVMFFIObject*)tt[0]);
-  if (trx__require_float(def, "Softmax", tt[0]->dtype) != 0 ||
+  if (trx__require_float(def, "Softmax", trx_tensor_dtype(tt[0])) != 0 ||
       trx__normalize_axis(def, tt[0]->ndim, attrs->axis, &axis) != 0)
     return NULL;
   return trx__ref((TVMFFIObject*)tt[0]);
@@ -774,21 +777,21 @@ static int trx__norm_check(const trx__op_def_t* def, trx_call_t* call, int nin, 
   if (trx__check_args(def, call, nin, tt) != 0) return -1;
   if (tt[0]->ndim != -1 && trx__normalize_axes(def, tt[0]->ndim, axes, &ax) != 0) return -1;
   trx__sb_t sb = {0};
-  if (!trx__dtype_is_void(tt[0]->dtype) && !trx__dtype_is_float(tt[0]->dtype)) {
+  if (!trx__dtype_is_void(trx_tensor_dtype(tt[0])) && !trx__dtype_is_float(trx_tensor_dtype(tt[0]))) {
     trx__sb_op(&sb, def);
     trx__sb_printf(&sb, " requires the input data to have float dtype. However, the given data dtype is ");
-    trx__sb_dtype(&sb, tt[0]->dtype);
+    trx__sb_dtype(&sb, trx_tensor_dtype(tt[0]));
     free(ax);
     return trx__sb_raise(&sb, "TypeError");
   }
   for (int i = 1; i < nin; ++i) {
-    if (!trx__dtype_equal(tt[i]->dtype, tt[0]->dtype)) {
+    if (!trx__dtype_equal(trx_tensor_dtype(tt[i]), trx_tensor_dtype(tt[0]))) {
       trx__sb_op(&sb, def);
       trx__sb_printf(&sb, " requires all the input tensors to have the same dtype. However, the %s has dtype ",
                      names[i]);
-      trx__sb_dtype(&sb, tt[i]->dtype);
+      trx__sb_dtype(&sb, trx_tensor_dtype(tt[i]));
       trx__sb_printf(&sb, " which is other than the input data's dtype ");
-      trx__sb_dtype(&sb, tt[0]->dtype);
+      trx__sb_dtype(&sb, trx_tensor_dtype(tt[0]));
       free(ax);
       return trx__sb_raise(&sb, "TypeError");
     }
@@ -841,9 +844,9 @@ TVMFFIObject* trx__infer_batch_norm(const trx__op_def_t* def, trx_call_t* call) 
   if (rc != 0) return NULL;
   TVMFFIObject* f[3] = {NULL, NULL, NULL};
   if (unknown) {
-    f[0] = trx__tensor_unknown(tt[0]->dtype, tt[0]->ndim);
-    f[1] = trx__tensor_unknown(tt[0]->dtype, 1);
-    f[2] = trx__tensor_unknown(tt[0]->dtype, 1);
+    f[0] = trx__tensor_unknown(trx_tensor_dtype(tt[0]), tt[0]->ndim);
+    f[1] = trx__tensor_unknown(trx_tensor_dtype(tt[0]), 1);
+    f[2] = trx__tensor_unknown(trx_tensor_dtype(tt[0]), 1);
   } else {
     f[0] = trx__ref((TVMFFIObject*)tt[0]);
     f[1] = trx__ref((TVMFFIObject*)tt[3]);
@@ -866,7 +869,7 @@ TVMFFIObject* trx__infer_layer_norm(const trx__op_def_t* def, trx_call_t* call) 
   trx_tensor_type_t* tt[3];
   bool unknown;
   if (trx__norm_check(def, call, 3, attrs->axes, tt, &unknown) != 0) return NULL;
-  if (unknown) return trx__tensor_unknown(tt[0]->dtype, tt[0]->ndim);
+  if (unknown) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), tt[0]->ndim);
   return trx__ref((TVMFFIObject*)tt[0]);
 }
 

@@ -225,7 +225,7 @@ TVMFFIObject* trx__infer_binary(const trx__op_def_t* def, trx_call_t* call) {
   } else if (trx__binary_dtype(call, ty[0], ty[1], &dtype) != 0) {
     return NULL;
   }
-  if (trx_is(ty[0], TRX_PRIM_TYPE) && trx_is(ty[1], TRX_PRIM_TYPE)) return trx_prim_type_new(dtype);
+  if (trx_is(ty[0], TRX_PRIM_TYPE) && trx_is(ty[1], TRX_PRIM_TYPE)) return trx__prim_type_shared(dtype);
   /* a PrimType operand broadcasts as shape [1] */
   TVMFFIObject* one = trx_int64(1);
   TVMFFIObject* unit = one ? trx__array_of(&one, 1) : NULL;
@@ -241,7 +241,7 @@ TVMFFIObject* trx__infer_binary(const trx__op_def_t* def, trx_call_t* call) {
       shp[i] = NULL;
     } else {
       trx_tensor_type_t* t = (trx_tensor_type_t*)ty[i];
-      vals[i] = trx__shape_values(t);
+      vals[i] = trx__shape_type_values(t);
       nd[i] = t->ndim;
       shp[i] = t->shape;
     }
@@ -488,7 +488,7 @@ TVMFFIObject* trx__infer_reshape(const trx__op_def_t* def, trx_call_t* call) {
     if (pn) TVMFFIObjectDecRef(pn);
     if (bad || po == NULL || pn == NULL) return NULL;
   }
-  return trx__tensor_of_shape_arg(s, sty, tt->dtype);
+  return trx__tensor_of_shape_arg(s, sty, trx_tensor_dtype(tt));
 }
 
 /* ---- permute_dims / expand_dims / squeeze --------------------------------------------------------------- */
@@ -543,12 +543,12 @@ TVMFFIObject* trx__infer_permute_dims(const trx__op_def_t* def, trx_call_t* call
   if (identity) {
     ty = trx__ref((TVMFFIObject*)tt[0]);
   } else if (v == NULL) {
-    ty = trx__tensor_unknown(tt[0]->dtype, ndim);
+    ty = trx__tensor_unknown(trx_tensor_dtype(tt[0]), ndim);
   } else {
     TVMFFIObject** d = trx__dims_new(ndim);
     if (d != NULL) {
       for (int64_t i = 0; i < ndim; ++i) d[i] = trx__ref(trx__dim(v, perm[i]));
-      ty = trx__tensor_steal_free(d, ndim, tt[0]->dtype);
+      ty = trx__tensor_steal_free(d, ndim, trx_tensor_dtype(tt[0]));
     }
   }
   free(perm);
@@ -559,14 +559,14 @@ TVMFFIObject* trx__infer_expand_dims(const trx__op_def_t* def, trx_call_t* call)
   trx_axis_array_attrs_t* attrs = (trx_axis_array_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
-  if (tt[0]->ndim == -1) return trx__tensor_unknown(tt[0]->dtype, -1);
+  if (tt[0]->ndim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
   int64_t nout = tt[0]->ndim + trx__iarr_size(attrs->axis);
   int64_t* ax = NULL;
   if (trx__normalize_axes(def, nout, attrs->axis, &ax) != 0) return NULL;
   TVMFFIObject* v = trx__shape_values(tt[0]);
   TVMFFIObject* ty = NULL;
   if (v == NULL) {
-    ty = trx__tensor_unknown(tt[0]->dtype, nout);
+    ty = trx__tensor_unknown(trx_tensor_dtype(tt[0]), nout);
   } else {
     TVMFFIObject** d = trx__dims_new(nout);
     if (d != NULL) {
@@ -579,7 +579,7 @@ TVMFFIObject* trx__infer_expand_dims(const trx__op_def_t* def, trx_call_t* call)
       for (int64_t i = 0; i < nout && ok; ++i) {
         if (d[i] == NULL) d[i] = trx__ref(trx__dim(v, k++));
       }
-      if (ok) ty = trx__tensor_steal_free(d, nout, tt[0]->dtype);
+      if (ok) ty = trx__tensor_steal_free(d, nout, trx_tensor_dtype(tt[0]));
       else trx__dims_free(d, nout);
     }
   }
@@ -592,7 +592,7 @@ TVMFFIObject* trx__infer_squeeze(const trx__op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   int64_t ndim = tt[0]->ndim;
-  if (ndim == -1) return trx__tensor_unknown(tt[0]->dtype, -1);
+  if (ndim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
   TVMFFIObject* v = trx__shape_values(tt[0]);
   bool* drop = calloc((size_t)(ndim > 0 ? ndim : 1), sizeof(bool));
   if (drop == NULL) return NULL;
@@ -600,13 +600,13 @@ TVMFFIObject* trx__infer_squeeze(const trx__op_def_t* def, trx_call_t* call) {
   int64_t ndrop = 0;
   if (attrs->axis == NULL) {
     if (v == NULL) {
-      ty = trx__tensor_unknown(tt[0]->dtype, -1);
+      ty = trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
       goto done;
     }
     for (int64_t i = 0; i < ndim; ++i) {
       int64_t c;
       if (!trx_as_const_int(trx__dim(v, i), &c)) {
-        ty = trx__tensor_unknown(tt[0]->dtype, -1); /* a symbolic dim may be 1 */
+        ty = trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1); /* a symbolic dim may be 1 */
         goto done;
       }
       if (c == 1) {
@@ -620,7 +620,7 @@ TVMFFIObject* trx__infer_squeeze(const trx__op_def_t* def, trx_call_t* call) {
     int64_t na = trx__iarr_size(attrs->axis);
     if (v == NULL) {
       free(ax);
-      ty = trx__tensor_unknown(tt[0]->dtype, ndim - na);
+      ty = trx__tensor_unknown(trx_tensor_dtype(tt[0]), ndim - na);
       goto done;
     }
     for (int64_t i = 0; i < na; ++i) {
@@ -638,7 +638,7 @@ TVMFFIObject* trx__infer_squeeze(const trx__op_def_t* def, trx_call_t* call) {
     for (int64_t i = 0; i < ndim; ++i) {
       if (!drop[i]) d[k++] = trx__ref(trx__dim(v, i));
     }
-    ty = trx__tensor_steal_free(d, k, tt[0]->dtype);
+    ty = trx__tensor_steal_free(d, k, trx_tensor_dtype(tt[0]));
   }
 done:
   free(drop);
@@ -652,11 +652,11 @@ TVMFFIObject* trx__infer_flatten(const trx__op_def_t* def, trx_call_t* call) {
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   if (tt[0]->ndim == 0) {
     TVMFFIObject* d[1] = {trx_int64(1)};
-    return trx__tensor_from_dims_steal(d, 1, tt[0]->dtype);
+    return trx__tensor_from_dims_steal(d, 1, trx_tensor_dtype(tt[0]));
   }
   if (tt[0]->ndim == 1) return trx__ref((TVMFFIObject*)tt[0]);
   TVMFFIObject* v = trx__shape_values(tt[0]);
-  if (v == NULL) return trx__tensor_unknown(tt[0]->dtype, 1);
+  if (v == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), 1);
   /* As TVM: the product with constant folding only, not simplified (`n * 16 * m`). */
   TVMFFIObject* p = trx_int64(1);
   for (int64_t i = 0, n = tether_array_size(v); i < n && p != NULL; ++i) {
@@ -665,7 +665,7 @@ TVMFFIObject* trx__infer_flatten(const trx__op_def_t* def, trx_call_t* call) {
     p = q;
   }
   TVMFFIObject* d[1] = {p};
-  return trx__tensor_from_dims_steal(d, 1, tt[0]->dtype);
+  return trx__tensor_from_dims_steal(d, 1, trx_tensor_dtype(tt[0]));
 }
 
 /* ---- concat ------------------------------------------------------------------------------------------------- */
@@ -717,17 +717,17 @@ TVMFFIObject* trx__infer_concat(const trx__op_def_t* def, trx_call_t* call) {
   bool shape_unknown = false;
   for (int64_t i = 0; i < n; ++i) {
     trx_tensor_type_t* t = (trx_tensor_type_t*)trx__array_obj(fields, i);
-    if (trx__dtype_is_void(t->dtype)) {
+    if (trx__dtype_is_void(trx_tensor_dtype(t))) {
       dtype_unknown = true;
     } else if (!dtype_set) {
-      dtype = t->dtype;
+      dtype = trx_tensor_dtype(t);
       dtype_set = true;
-    } else if (!trx__dtype_equal(dtype, t->dtype)) {
+    } else if (!trx__dtype_equal(dtype, trx_tensor_dtype(t))) {
       trx__sb_t sb = {0};
       trx__sb_printf(&sb, "Concat expects all input tensors to have the same dtype. However, the input contains tensors with dtype ");
       trx__sb_dtype(&sb, dtype);
       trx__sb_printf(&sb, " and ");
-      trx__sb_dtype(&sb, t->dtype);
+      trx__sb_dtype(&sb, trx_tensor_dtype(t));
       trx__sb_raise(&sb, "TypeError");
       return NULL;
     }
@@ -867,7 +867,7 @@ TVMFFIObject* trx__infer_split(const trx__op_def_t* def, trx_call_t* call) {
   TVMFFIObject* len = v ? trx__dim(v, axis) : NULL;
   for (int64_t k = 0; k < nout; ++k) {
     if (v == NULL) {
-      fields[k] = trx__tensor_unknown(tt[0]->dtype, ndim);
+      fields[k] = trx__tensor_unknown(trx_tensor_dtype(tt[0]), ndim);
       if (fields[k] == NULL) goto done;
       continue;
     }
@@ -907,7 +907,7 @@ TVMFFIObject* trx__infer_split(const trx__op_def_t* def, trx_call_t* call) {
       goto done;
     }
     for (int64_t i = 0; i < ndim; ++i) d[i] = i == axis ? size : trx__ref(trx__dim(v, i));
-    fields[k] = trx__tensor_steal_free(d, ndim, tt[0]->dtype);
+    fields[k] = trx__tensor_steal_free(d, ndim, trx_tensor_dtype(tt[0]));
     if (fields[k] == NULL) goto done;
   }
   ty = trx__tuple_type_of(fields, nout);
@@ -1065,11 +1065,11 @@ TVMFFIObject* trx__infer_strided_slice(const trx__op_def_t* def, trx_call_t* cal
     }
   }
   trx_tensor_type_t* tt = (trx_tensor_type_t*)xty;
-  if (tt->ndim == -1) return trx__tensor_unknown(tt->dtype, -1);
+  if (tt->ndim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt), -1);
   /* As TVM: without a known shape the axes are not even range-checked (observed in 0.27). */
-  if (tt->shape == NULL || !trx_is(tt->shape, TRX_SHAPE_EXPR)) return trx__tensor_unknown(tt->dtype, tt->ndim);
+  if (tt->shape == NULL || !trx_is(tt->shape, TRX_SHAPE_EXPR)) return trx__tensor_unknown(trx_tensor_dtype(tt), tt->ndim);
   TVMFFIObject* axes = trx__call_arg(call, 1);
-  if (!trx_is(axes, TRX_TUPLE)) return trx__tensor_unknown(tt->dtype, tt->ndim);
+  if (!trx_is(axes, TRX_TUPLE)) return trx__tensor_unknown(trx_tensor_dtype(tt), tt->ndim);
   TVMFFIObject* af = ((trx_tuple_t*)axes)->fields;
   int64_t na = tether_array_size(af);
   int64_t* ax = malloc(sizeof(int64_t) * (size_t)(na > 0 ? na : 1));
@@ -1078,7 +1078,7 @@ TVMFFIObject* trx__infer_strided_slice(const trx__op_def_t* def, trx_call_t* cal
     int64_t c = 0;
     if (!trx_as_const_int(trx__array_obj(af, i), &c)) {
       free(ax);
-      return trx__tensor_unknown(tt->dtype, tt->ndim);
+      return trx__tensor_unknown(trx_tensor_dtype(tt), tt->ndim);
     }
     if (trx__normalize_axis(def, tt->ndim, c, &ax[i]) != 0) {
       free(ax);
@@ -1089,7 +1089,7 @@ TVMFFIObject* trx__infer_strided_slice(const trx__op_def_t* def, trx_call_t* cal
   TVMFFIObject* ty = NULL;
   TVMFFIObject** d = NULL;
   if (v == NULL) {
-    ty = trx__tensor_unknown(tt->dtype, tt->ndim);
+    ty = trx__tensor_unknown(trx_tensor_dtype(tt), tt->ndim);
     goto done;
   }
   d = trx__dims_new(tt->ndim);
@@ -1113,13 +1113,13 @@ TVMFFIObject* trx__infer_strided_slice(const trx__op_def_t* def, trx_call_t* cal
       trx__clear_error();
       trx__dims_free(d, tt->ndim);
       d = NULL;
-      ty = trx__tensor_unknown(tt->dtype, tt->ndim);
+      ty = trx__tensor_unknown(trx_tensor_dtype(tt), tt->ndim);
       goto done;
     }
     TVMFFIObjectDecRef(d[ax[i]]);
     d[ax[i]] = len;
   }
-  ty = trx__tensor_steal_free(d, tt->ndim, tt->dtype);
+  ty = trx__tensor_steal_free(d, tt->ndim, trx_tensor_dtype(tt));
   d = NULL;
 done:
   trx__dims_free(d, tt->ndim);
@@ -1154,7 +1154,7 @@ TVMFFIObject* trx__infer_take(const trx__op_def_t* def, trx_call_t* call) {
   trx_take_attrs_t* attrs = (trx_take_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[2];
   if (trx__check_args(def, call, 2, tt) != 0) return NULL;
-  DLDataType idt = tt[1]->dtype;
+  DLDataType idt = trx_tensor_dtype(tt[1]);
   if (!trx__dtype_is_void(idt) && !trx__dtype_is_int(idt)) {
     trx__sb_t sb = {0};
     trx__sb_printf(&sb, "Take op requires the input indices to have integer dtype. However, the given indices dtype is ");
@@ -1170,20 +1170,20 @@ TVMFFIObject* trx__infer_take(const trx__op_def_t* def, trx_call_t* call) {
                  (long long)tt[0]->ndim);
     return NULL;
   }
-  if (tt[0]->ndim == -1 || tt[1]->ndim == -1) return trx__tensor_unknown(tt[0]->dtype, -1);
+  if (tt[0]->ndim == -1 || tt[1]->ndim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
   if (attrs->axis.has_value && trx__normalize_axis(def, tt[0]->ndim, attrs->axis.value, &axis) != 0)
     return NULL;
   int64_t out_ndim = tt[0]->ndim - 1 + tt[1]->ndim;
   TVMFFIObject* dv = trx__shape_values(tt[0]);
   TVMFFIObject* iv = trx__shape_values(tt[1]);
-  if (dv == NULL || iv == NULL) return trx__tensor_unknown(tt[0]->dtype, out_ndim);
+  if (dv == NULL || iv == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), out_ndim);
   TVMFFIObject** d = trx__dims_new(out_ndim);
   if (d == NULL) return NULL;
   int64_t k = 0;
   for (int64_t i = 0; i < axis; ++i) d[k++] = trx__ref(trx__dim(dv, i));
   for (int64_t i = 0; i < tt[1]->ndim; ++i) d[k++] = trx__ref(trx__dim(iv, i));
   for (int64_t i = axis + 1; i < tt[0]->ndim; ++i) d[k++] = trx__ref(trx__dim(dv, i));
-  return trx__tensor_steal_free(d, out_ndim, tt[0]->dtype);
+  return trx__tensor_steal_free(d, out_ndim, trx_tensor_dtype(tt[0]));
 }
 
 /* ---- mean / sum / max -------------------------------------------------------------------------------------------- */
@@ -1211,7 +1211,7 @@ TVMFFIObject* trx__infer_statistical(const trx__op_def_t* def, trx_call_t* call)
   trx_statistical_attrs_t* attrs = (trx_statistical_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
-  DLDataType dt = tt[0]->dtype;
+  DLDataType dt = trx_tensor_dtype(tt[0]);
   int64_t ndim = tt[0]->ndim;
   TVMFFIObject* v = trx__shape_values(tt[0]);
   if (attrs->axis == NULL && !attrs->keepdims) return trx__tensor_from_dims_steal(NULL, 0, dt);
@@ -1323,7 +1323,7 @@ TVMFFIObject* trx__infer_broadcast_to(const trx__op_def_t* def, trx_call_t* call
       }
     }
   }
-  return trx__tensor_of_shape_arg(s, sty, tt[0]->dtype);
+  return trx__tensor_of_shape_arg(s, sty, trx_tensor_dtype(tt[0]));
 }
 
 /* ---- clip ----------------------------------------------------------------------------------------------------------- */
@@ -1369,10 +1369,10 @@ TVMFFIObject* trx__infer_clip(const trx__op_def_t* def, trx_call_t* call) {
 TVMFFIObject* trx__infer_where(const trx__op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[3];
   if (trx__check_args(def, call, 3, tt) != 0) return NULL;
-  if (!trx__dtype_is_void(tt[0]->dtype) && !trx__dtype_is_bool(tt[0]->dtype)) {
+  if (!trx__dtype_is_void(trx_tensor_dtype(tt[0])) && !trx__dtype_is_bool(trx_tensor_dtype(tt[0]))) {
     trx__sb_t sb = {0};
     trx__sb_printf(&sb, "Where requires the input condition tensor to have boolean dtype. However, the given condition dtype is ");
-    trx__sb_dtype(&sb, tt[0]->dtype);
+    trx__sb_dtype(&sb, trx_tensor_dtype(tt[0]));
     trx__sb_raise(&sb, "TypeError");
     return NULL;
   }

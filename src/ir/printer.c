@@ -1030,9 +1030,9 @@ static void p_type(trx__P* P, TVMFFIObject* t, trx__buf_t* b) {
         p_expr(P, x->shape, &parts, PREC_LOWEST);
       }
     }
-    if (!trx__dtype_is_void(x->dtype)) {
+    if (!trx__dtype_is_void(trx_tensor_dtype(x))) {
       trx__buf_puts(&parts, parts.n ? ", dtype=\"" : "dtype=\"");
-      put_dtype(&parts, x->dtype);
+      put_dtype(&parts, trx_tensor_dtype(x));
       trx__buf_puts(&parts, "\"");
     }
     if (x->shape == NULL && x->ndim != -1) {

@@ -118,7 +118,7 @@ TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty) {
     trx_tensor_type_t* t = (trx_tensor_type_t*)ty;
     bool keep = t->shape == NULL ||
                 (trx__is(t->shape, TRX_SHAPE_EXPR) && trx__dims_defined(s, ((trx_shape_expr_t*)t->shape)->values));
-    return keep ? trx__ref(ty) : trx_tensor_type_new(NULL, t->dtype, t->ndim);
+    return keep ? trx__ref(ty) : trx_tensor_type_new(NULL, trx_tensor_dtype(t), t->ndim);
   }
   if (trx__is(ty, TRX_SHAPE_TYPE)) {
     trx_shape_type_t* t = (trx_shape_type_t*)ty;
@@ -188,12 +188,13 @@ static bool trx__same_shape(TVMFFIObject* a, TVMFFIObject* b) {
 }
 
 static TVMFFIObject* trx__lca_tensor(trx_tensor_type_t* a, trx_tensor_type_t* b) {
-  DLDataType dt = trx__dtype_equal(a->dtype, b->dtype) ? a->dtype : trx__dtype_void;
+  DLDataType da = trx_tensor_dtype(a);
+  DLDataType dt = trx__dtype_equal(da, trx_tensor_dtype(b)) ? da : trx__dtype_void;
   int64_t ndim = a->ndim == b->ndim ? a->ndim : -1;
   TVMFFIObject* shape = ndim != -1 && a->shape != NULL && b->shape != NULL && trx__same_shape(a->shape, b->shape)
                             ? a->shape
                             : NULL;
-  if (trx__dtype_equal(dt, a->dtype) && ndim == a->ndim && shape == a->shape) return trx__ref((TVMFFIObject*)a);
+  if (trx__dtype_equal(dt, da) && ndim == a->ndim && shape == a->shape) return trx__ref((TVMFFIObject*)a);
   return trx_tensor_type_new(shape, dt, shape != NULL ? -1 : ndim);
 }
 

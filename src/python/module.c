@@ -88,6 +88,8 @@ static PyMethodDef tpy_methods[] = {
     {"_lookup_type_key", tpy_py_lookup_type_key, METH_O, "_lookup_type_key(index) -> str"},
     {"_type_key_to_index", tpy_py_type_key_to_index, METH_O, "_type_key_to_index(key) -> int"},
     {"_object_type_index", tpy_py_object_type_index, METH_O, "_object_type_index(obj) -> int"},
+    {"_type_fields", tpy_py_type_fields, METH_O,
+     "_type_fields(type_key) -> (parent type key, [(name, static type index, metadata)])"},
     {"_object_from_fields", TPY_FASTCALL(tpy_py_object_from_fields), METH_FASTCALL,
      "_object_from_fields(type_key, (name, value, ...)): unpickling helper"},
     {"_register_error", TPY_FASTCALL(tpy_py_register_error), METH_FASTCALL,

@@ -830,6 +830,44 @@ PyObject* tpy_py_type_key_to_index(PyObject* self, PyObject* arg) {
   return index < 0 ? NULL : PyLong_FromLong(index);
 }
 
+/* _type_fields(key) -> (parent key or None, [(name, static type index, metadata), ...]): the
+ * type's own reflected fields in registration order, as the field infos hold them. */
+PyObject* tpy_py_type_fields(PyObject* self, PyObject* arg) {
+  if (!PyUnicode_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "_type_fields expects a str");
+    return NULL;
+  }
+  int32_t index = tpy_index_of_key(arg);
+  if (index < 0) return NULL;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+  if (info == NULL) {
+    PyErr_Format(PyExc_ValueError, "_type_fields: no type info for %R", arg);
+    return NULL;
+  }
+  PyObject* fields = PyList_New(info->num_fields);
+  if (fields == NULL) return NULL;
+  for (int32_t i = 0; i < info->num_fields; ++i) {
+    const TVMFFIFieldInfo* f = &info->fields[i];
+    PyObject* item = Py_BuildValue("(s#is#)", f->name.data, (Py_ssize_t)f->name.size,
+                                   (int)f->field_static_type_index, f->metadata.data,
+                                   (Py_ssize_t)f->metadata.size);
+    if (item == NULL) {
+      Py_DECREF(fields);
+      return NULL;
+    }
+    PyList_SET_ITEM(fields, i, item);
+  }
+  const TVMFFITypeInfo* parent = info->type_depth > 0 ? info->type_ancestors[info->type_depth - 1] : NULL;
+  PyObject* parent_key = parent != NULL ? PyUnicode_FromStringAndSize(parent->type_key.data,
+                                                                      (Py_ssize_t)parent->type_key.size)
+                                        : Py_NewRef(Py_None);
+  if (parent_key == NULL) {
+    Py_DECREF(fields);
+    return NULL;
+  }
+  return Py_BuildValue("(NN)", parent_key, fields);
+}
+
 PyObject* tpy_py_object_type_index(PyObject* self, PyObject* arg) {
   if (!tpy_is_object(arg) || ((TpyObject*)arg)->handle == NULL) {
     PyErr_SetString(PyExc_TypeError, "_object_type_index expects an FFI object with a handle");

@@ -1218,9 +1218,9 @@ static void fmt_type(text_t* t, TVMFFIObject* ty) {
         fmt_dim(t, tt->shape, 0, 0);
       }
     }
-    if (!dtype_void(tt->dtype)) {
+    if (!dtype_void(trx_tensor_dtype(tt))) {
       put(t, parts++ ? ", dtype=\"" : "(dtype=\"");
-      fmt_dtype(t, tt->dtype);
+      fmt_dtype(t, trx_tensor_dtype(tt));
       put(t, "\"");
     }
     if (tt->shape == NULL && tt->ndim != -1) put(t, parts++ ? ", ndim=%lld" : "(ndim=%lld", (long long)tt->ndim);

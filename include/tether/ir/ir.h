@@ -70,6 +70,7 @@ extern "C" {
   X(BINDING_BLOCK, "relax.expr.BindingBlock", NONE, trx_binding_block_t)       \
   X(DATAFLOW_BLOCK, "relax.expr.DataflowBlock", BINDING_BLOCK, trx_binding_block_t) \
   X(IR_MODULE, "ir.IRModule", NONE, trx_ir_module_t)                           \
+  X(SOURCE_MAP, "ir.SourceMap", NONE, trx_source_map_t)                         \
   X(DICT_ATTRS, "ir.DictAttrs", ATTRS, trx_dict_attrs_t)                       \
   /* types */                                                                  \
   X(TENSOR_TYPE, "relax.TensorType", TYPE, trx_tensor_type_t)                  \
@@ -119,7 +120,7 @@ typedef struct {
 
 typedef struct {
   trx_expr_t base; /* ty = PrimType(dtype) */
-  int64_t value;
+  int64_t value;   /* reflected as TVM declares it: a boxed integer (ffi.BigInt) */
 } trx_int_imm_t;
 
 typedef struct {
@@ -151,8 +152,11 @@ typedef struct {
 typedef struct {
   trx_expr_t base;
   TVMFFIAny name;           /* "relax.nn.conv2d" */
+  TVMFFIAny description;    /* "" */
+  TVMFFIObject* arguments;  /* Array<ir.ArgumentInfo>, empty */
   TVMFFIAny attrs_type_key; /* "" when the op takes no attrs */
   int64_t num_inputs;
+  int64_t support_level;
   int64_t op_id; /* index into the op table (ops.c); not reflected */
 } trx_op_t;
 
@@ -187,7 +191,7 @@ typedef struct {
 
 typedef struct {
   trx_expr_t base;
-  TVMFFIObject* attrs; /* DictAttrs or NULL */
+  TVMFFIObject* attrs; /* DictAttrs (empty when the function has none) */
 } trx_base_func_t;
 
 typedef struct {
@@ -243,8 +247,15 @@ typedef struct {
   TVMFFIObject header;
   TVMFFIObject* functions;       /* Map<GlobalVar, BaseFunc> */
   TVMFFIObject* global_var_map_; /* Map<str, GlobalVar> */
-  TVMFFIObject* attrs;           /* DictAttrs or NULL */
+  TVMFFIObject* source_map;      /* SourceMap (empty) */
+  TVMFFIObject* attrs;           /* DictAttrs, never NULL */
+  TVMFFIObject* global_infos;    /* Map<str, Array<GlobalInfo>> (empty) */
 } trx_ir_module_t;
+
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIObject* source_map; /* Map<SourceName, Source> (empty) */
+} trx_source_map_t;
 
 typedef struct {
   trx_attrs_t base;
@@ -253,11 +264,23 @@ typedef struct {
 
 typedef struct {
   trx_type_t base;
+  DLDataType dtype;
+} trx_prim_type_t;
+
+typedef struct {
+  trx_type_t base;
   TVMFFIObject* shape;   /* ShapeExpr, Var of ShapeType, or NULL */
-  DLDataType dtype;      /* {kDLOpaqueHandle, 0, 0} (void) = unknown */
+  TVMFFIObject* dtype;   /* PrimType, or NULL = unknown (read it with trx_tensor_dtype) */
   TVMFFIObject* vdevice; /* NULL */
   int64_t ndim;          /* -1 = unknown */
 } trx_tensor_type_t;
+
+/* The element dtype of a TensorType: its PrimType's, or void ({kDLOpaqueHandle, 0, 0})
+ * when unknown. */
+static inline DLDataType trx_tensor_dtype(const trx_tensor_type_t* t) {
+  if (t->dtype == NULL) return (DLDataType){kDLOpaqueHandle, 0, 0};
+  return ((const trx_prim_type_t*)t->dtype)->dtype;
+}
 
 typedef struct {
   trx_type_t base;
@@ -272,13 +295,9 @@ typedef struct {
 
 typedef struct {
   trx_type_t base;
-  DLDataType dtype;
-} trx_prim_type_t;
-
-typedef struct {
-  trx_type_t base;
-  TVMFFIObject* params; /* Array<Type> or NULL (opaque) */
+  TVMFFIObject* params;      /* Array<Type> or NULL (opaque) */
   TVMFFIObject* ret;
+  TVMFFIObject* derive_func; /* NULL (an EnvFunc in TVM) */
   bool purity;
 } trx_func_type_t;
 
