@@ -31,7 +31,7 @@ __all__ = [
     "IntImm", "FloatImm", "StringImm", "DataTypeImm", "GenericConst", "Add", "Sub", "Mul",
     "FloorDiv", "FloorMod", "Min", "Max", "Op", "Call", "Tuple", "TupleGetItem", "GlobalVar",
     "BaseFunc", "IRModule", "TupleType", "PrimType", "structural_equal", "structural_hash",
-    "assert_structural_equal", "load_library",
+    "assert_structural_equal", "load_library", "save_json", "load_json",
 ]
 
 
@@ -100,6 +100,7 @@ class InternalError(RuntimeError):
 
 _g = core.get_global_func
 _print = _g("ir.Print")
+_save_json = _g("ir.SaveJSON")
 _var = _g("ir.Var")
 _int_imm = _g("ir.IntImm")
 _float_imm = _g("ir.FloatImm")
@@ -131,11 +132,15 @@ class Node(core.Object):
 
     __slots__ = ()
 
-    def script(self, *, verbose_expr: bool = False, show_all_ty: bool = True, **_ignored) -> str:
-        """The TVMScript text.  verbose_expr: also print the definitions of free variables;
+    def script(self, *, show_meta: bool = False, verbose_expr: bool = False,
+               show_all_ty: bool = True, **_ignored) -> str:
+        """The TVMScript text.  show_meta: start with the line
+        `metadata = tvm.ir.load_json(...)` holding the objects the text refers to as
+        metadata["..."][i] (constants), as TVM prints it, instead of ending with the comment
+        "# Metadata omitted. ..."; verbose_expr: also print the definitions of free variables;
         show_all_ty: annotate every binding (False hides annotations inference reproduces).
         Other TVM printer options are accepted and ignored."""
-        return str(_print(self, verbose_expr, show_all_ty))
+        return str(_print(self, verbose_expr, show_all_ty, show_meta))
 
     def show(self, style=None, black_format=None, **kwargs) -> None:
         """Print script(**kwargs)."""
@@ -188,8 +193,8 @@ class DictAttrs(Attrs):
 
     def _dict(self):
         # The reflected field is named "__dict__" (as in TVM), which cannot become a class
-        # attribute; the field values are read from the object's reduction instead.
-        fields = core.Object.__reduce__(self)[1][1]
+        # attribute; the field values are read through core._object_fields instead.
+        fields = core._object_fields(self)
         for i in range(0, len(fields), 2):
             if fields[i] == "__dict__":
                 return fields[i + 1]
@@ -489,6 +494,27 @@ class PrimType(Type):
 
     def __hash__(self) -> int:
         return hash(str(self.dtype))
+
+
+# ---- JSON ---------------------------------------------------------------------------------------
+
+def save_json(node: Any) -> str:
+    """The JSON graph text of `node` (any IR node, module or FFI value), with
+    {"tvm_version": "0.27.0.post1"} under "metadata" as tvm.ir.save_json writes it: the
+    apache-tvm release whose node schema tether writes (TRX_TVM_JSON_VERSION in
+    include/tether/ir/ir.h), so that the text is byte for byte that release's for the same IR.
+    TypeError for a value that cannot be written (a Function)."""
+    return str(_save_json(node))
+
+
+def load_json(json_str: str) -> Any:
+    """The value a JSON graph text describes (what save_json, or TVM's save_json, wrote).
+    Old type keys and field names are renamed first, as TVM's load_json does
+    (tether.json_compact.upgrade_json).  ValueError for malformed text or graphs."""
+    from .json_compact import upgrade_json
+    from .serialization import from_json_graph_str
+
+    return from_json_graph_str(upgrade_json(json_str))
 
 
 # ---- structural equality ----------------------------------------------------------------------

@@ -143,7 +143,7 @@ static TVMFFIObject* trx__new_map(void) {
 
 /* TVMScript text of `o` for error messages, into buf (never fails; clears its own error). */
 static const char* trx__b_repr(TVMFFIObject* o, char* buf, size_t n) {
-  trx_print_options_t opts = {false, true};
+  trx_print_options_t opts = {false, true, false};
   TVMFFIAny s = tether_any_none();
   TVMFFIByteArray b;
   if (o == NULL) {

@@ -719,7 +719,7 @@ static void trx__sb_node_fallback(trx__sb_t* sb, TVMFFIObject* node) {
 }
 
 void trx__sb_node(trx__sb_t* sb, TVMFFIObject* node) {
-  trx_print_options_t opts = {false, true};
+  trx_print_options_t opts = {false, true, false};
   TVMFFIAny text = tether_any_none();
   TVMFFIByteArray s;
   if (node != NULL && trx_print(node, &opts, &text) == 0 && tether_any_get_str(&text, &s)) {

@@ -28,6 +28,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <tether/container.h>
+#include <tether/json.h>
 #include <tether/tensor.h>
 
 #include "node.h"
@@ -1648,6 +1650,131 @@ static void p_free(trx__P* P) {
   free(P->tasks);
 }
 
+/* ---- JSON with TVM's metadata; the show_meta header ---------------------------------------- */
+
+static TVMFFIObject* trx__to_json_graph_string; /* the global, owned; looked up once */
+
+int trx_save_json(const TVMFFIAny* value, int indent, TVMFFIAny* out) {
+  static const char fn[] = "ir.SaveJSON";
+  if (value == NULL || out == NULL) {
+    return tether_raise("ValueError", "%s: argument `%s` must not be NULL", fn,
+                        value == NULL ? "value" : "out");
+  }
+  *out = tether_any_none();
+  TVMFFIAny kv[2] = {tether_any_none(), tether_any_none()}, meta = tether_any_none();
+  TVMFFIAny graph = tether_any_none();
+  TVMFFIObjectHandle map = NULL;
+  int rc = -1;
+  if (tether_any_str("tvm_version", 11, &kv[0]) != 0 ||
+      tether_any_str(TRX_TVM_JSON_VERSION, sizeof(TRX_TVM_JSON_VERSION) - 1, &kv[1]) != 0 ||
+      tether_map_new(kv, 1, &map) != 0) {
+    goto fail;
+  }
+  meta = tether_any_object(map);
+  if (indent == 0) {
+    /* the compact text is ffi.ToJSONGraphString's, through the global (one writer) */
+    if (trx__to_json_graph_string == NULL) {
+      static const TVMFFIByteArray name = {"ffi.ToJSONGraphString", 21};
+      if (TVMFFIFunctionGetGlobal(&name, (TVMFFIObjectHandle*)&trx__to_json_graph_string) != 0) {
+        goto fail;
+      }
+      if (trx__to_json_graph_string == NULL) {
+        tether_raise("RuntimeError", "%s: ffi.ToJSONGraphString is not registered", fn);
+        goto fail;
+      }
+    }
+    TVMFFIAny args[2] = {*value, meta};
+    rc = TVMFFIFunctionCall(trx__to_json_graph_string, args, 2, out);
+  } else if (tether_to_json_graph(value, &meta, &graph) == 0) {
+    rc = tether_json_stringify(&graph, indent, out);
+  }
+fail:
+  tether_any_release(&graph);
+  tether_any_release(&kv[0]);
+  tether_any_release(&kv[1]);
+  if (map != NULL) TVMFFIObjectDecRef(map);
+  return rc;
+}
+
+/* ir.SaveJSON(value) -> str */
+static int trx__g_save_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  if (tether_check_nargs("ir.SaveJSON", "(0: Any) -> str", n, 1) != 0) return -1;
+  return trx_save_json(&args[0], 0, rv);
+}
+
+/* Appends `s` as TVM's printer escapes the metadata text: printable ASCII as it is except
+ * '"' and '\\' (backslash-escaped), tab, CR and LF as they are, any other byte as \xHH. */
+static void put_meta_escaped(trx__buf_t* b, const char* s, size_t n) {
+  static const char hex[] = "0123456789ABCDEF";
+  size_t run = 0;
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char c = (unsigned char)s[i];
+    bool plain = (c >= ' ' && c <= '~' && c != '"' && c != '\\') || c == '\t' || c == '\r' ||
+                 c == '\n';
+    if (plain) continue;
+    trx__buf_put(b, s + run, i - run);
+    run = i + 1;
+    if (c == '"' || c == '\\') {
+      char e[2] = {'\\', (char)c};
+      trx__buf_put(b, e, 2);
+    } else {
+      char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+      trx__buf_put(b, e, 4);
+    }
+  }
+  trx__buf_put(b, s + run, n - run);
+}
+
+/* The line `metadata = tvm.ir.load_json("""...""")` and its newline, for the objects printed
+ * as metadata["key"][i]: a Map from each key (in order of first use) to its objects in index
+ * order.  0, or -1 with an error raised. */
+static int p_metadata_header(trx__P* P, trx__buf_t* b) {
+  size_t nkeys = 0;
+  TVMFFIAny* kvs = calloc(2 * P->nmeta, sizeof(TVMFFIAny));
+  TVMFFIAny* objs = calloc(P->nmeta, sizeof(TVMFFIAny));
+  TVMFFIObjectHandle map = NULL;
+  TVMFFIAny text = tether_any_none();
+  int rc = -1;
+  if (kvs == NULL || objs == NULL) {
+    tether_raise("MemoryError", "ir.Print: out of memory writing the metadata");
+    goto fail;
+  }
+  for (size_t i = 0; i < P->nmeta; ++i) {
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j) seen = strcmp(P->meta[j].key, P->meta[i].key) == 0;
+    if (seen) continue;
+    size_t m = 0;
+    for (size_t j = i; j < P->nmeta; ++j) {
+      if (strcmp(P->meta[j].key, P->meta[i].key) == 0) {
+        objs[m++] = tether_any_object((TVMFFIObject*)P->meta[j].obj);
+      }
+    }
+    TVMFFIObjectHandle arr = NULL;
+    if (tether_any_str(P->meta[i].key, strlen(P->meta[i].key), &kvs[2 * nkeys]) != 0 ||
+        tether_array_new(objs, (int64_t)m, &arr) != 0) {
+      ++nkeys;
+      goto fail;
+    }
+    kvs[2 * nkeys + 1] = tether_any_object(arr);
+    ++nkeys;
+  }
+  if (tether_map_new(kvs, (int64_t)nkeys, &map) != 0) goto fail;
+  TVMFFIAny root = tether_any_object(map);
+  TVMFFIByteArray json;
+  if (trx_save_json(&root, 2, &text) != 0 || !tether_any_get_str(&text, &json)) goto fail;
+  trx__buf_puts(b, "metadata = tvm.ir.load_json(\"\"\"");
+  put_meta_escaped(b, json.data, json.size);
+  trx__buf_puts(b, "\"\"\")\n");
+  rc = 0;
+fail:
+  for (size_t i = 0; kvs != NULL && i < 2 * nkeys; ++i) tether_any_release(&kvs[i]);
+  free(kvs);
+  free(objs);
+  if (map != NULL) TVMFFIObjectDecRef(map);
+  tether_any_release(&text);
+  return rc;
+}
+
 /* Renders the root into a malloc'd string (NULL with an error raised). */
 static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, size_t* len) {
   if (node == NULL || !is_ir_object(node)) {
@@ -1660,6 +1787,7 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
   P.show_all = opts ? opts->show_all_ty : true;
   P.tir = is_tir_root(node);
   char* result = NULL;
+  bool failed = false;
   trx__stmts final = {0};
   if (trx_is(node, TRX_ATTRS) || trx_is(node, TRX_OP)) {
     result = print_reflected(&P, node);
@@ -1727,7 +1855,8 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
     if (!P.verbose) stmts_free(root);
     stmts_push_line(&P, root, &b);
   }
-  if (P.nmeta > 0) {
+  bool show_meta = opts != NULL && opts->show_meta;
+  if (P.nmeta > 0 && !show_meta) {
     stmts_push_cstr(&P, root, "# Metadata omitted. Use show_meta=True in script() method to show it.");
   }
   if (header) p_header(&P, &final);
@@ -1739,6 +1868,11 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
   stmts_move(&P, &final, root);
   if (!P.oom) {
     trx__buf_t out = {0};
+    if (P.nmeta > 0 && show_meta && p_metadata_header(&P, &out) != 0) {
+      trx__buf_free(&out);
+      failed = true;
+      goto done;
+    }
     render_list(&out, &final, 0, true);
     while (out.n > 0 && out.s[out.n - 1] == '\n') out.s[--out.n] = '\0';
     if (out.oom) P.oom = true;
@@ -1747,6 +1881,7 @@ static char* print_root(TVMFFIObject* node, const trx_print_options_t* opts, siz
 done:
   stmts_free(&final);
   p_free(&P);
+  if (failed) return NULL; /* the metadata's error stays raised */
   if (P.oom || result == NULL) {
     free(result);
     tether_raise("MemoryError", "ir.Print: out of memory printing %s",
@@ -1758,12 +1893,12 @@ done:
 }
 
 char* trx__print_cstr(TVMFFIObject* node, size_t* len) {
-  trx_print_options_t opts = {false, true};
+  trx_print_options_t opts = {false, true, false};
   return print_root(node, &opts, len);
 }
 
 int trx_print(TVMFFIObject* node, const trx_print_options_t* opts, TVMFFIAny* out) {
-  trx_print_options_t dflt = {false, true};
+  trx_print_options_t dflt = {false, true, false};
   size_t n = 0;
   char* s = print_root(node, opts ? opts : &dflt, &n);
   if (s == NULL) return -1;
@@ -1774,17 +1909,18 @@ int trx_print(TVMFFIObject* node, const trx_print_options_t* opts, TVMFFIAny* ou
 
 /* ---- globals and type attributes ---------------------------------------------------------------- */
 
-static const char trx__print_sig[] = "(0: Object, 1: bool, 2: bool) -> str";
+static const char trx__print_sig[] = "(0: Object, 1: bool, 2: bool, 3: bool) -> str";
 
-/* ir.Print(node, verbose_expr=False, show_all_ty=True) -> str */
+/* ir.Print(node, verbose_expr=False, show_all_ty=True, show_meta=False) -> str */
 static int trx__g_print(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
   static const char fn[] = "ir.Print";
-  if (n < 1 || n > 3) return tether_check_nargs(fn, trx__print_sig, n, 3);
+  if (n < 1 || n > 4) return tether_check_nargs(fn, trx__print_sig, n, 4);
   TVMFFIObject* node = NULL;
-  trx_print_options_t opts = {false, true};
+  trx_print_options_t opts = {false, true, false};
   if (tether_arg_object(fn, args, 0, kTVMFFIObject, &node) != 0) return -1;
   if (n > 1 && tether_arg_bool(fn, args, 1, &opts.verbose_expr) != 0) return -1;
   if (n > 2 && tether_arg_bool(fn, args, 2, &opts.show_all_ty) != 0) return -1;
+  if (n > 3 && tether_arg_bool(fn, args, 3, &opts.show_meta) != 0) return -1;
   return trx_print(node, &opts, rv);
 }
 
@@ -1812,8 +1948,11 @@ static int register_repr(int32_t index) {
 
 int trx__printer_init(void) {
   if (trx__register_global("ir.Print", trx__g_print,
-                           "ir.Print(node, verbose_expr=False, show_all_ty=True) -> str: the "
-                           "TVMScript text of an IR node") != 0) {
+                           "ir.Print(node, verbose_expr=False, show_all_ty=True, show_meta=False) "
+                           "-> str: the TVMScript text of an IR node") != 0 ||
+      trx__register_global("ir.SaveJSON", trx__g_save_json,
+                           "ir.SaveJSON(value) -> str: the JSON graph text with TVM's metadata "
+                           "{\"tvm_version\": ...}") != 0) {
     return -1;
   }
   if (TVMFFIFunctionCreate(NULL, trx__ffi_repr, NULL, (TVMFFIObjectHandle*)&trx__repr_fn) != 0) {
@@ -1839,4 +1978,6 @@ int trx__printer_init(void) {
 void trx__printer_fini(void) {
   TVMFFIObjectDecRef(trx__repr_fn);
   trx__repr_fn = NULL;
+  if (trx__to_json_graph_string != NULL) TVMFFIObjectDecRef(trx__to_json_graph_string);
+  trx__to_json_graph_string = NULL;
 }

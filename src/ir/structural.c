@@ -153,8 +153,12 @@ static bool trx__is_free_var(const TVMFFIObject* o) {
   return ((m >> TRX_VAR) & 1) || ((m >> TRX_GLOBAL_VAR) & 1);
 }
 
-/* Byte size of a compact tensor's data, or -1 if it is not compact (then identity rules). */
+/* Byte size of a compact tensor's data, or -1 if it is not compact (then identity rules).
+ * A tensor without elements is compact whatever its strides (numpy gives (0, 3) strides 0). */
 static int64_t trx__tensor_nbytes(const DLTensor* t) {
+  for (int32_t i = 0; i < t->ndim; ++i) {
+    if (t->shape[i] == 0) return 0;
+  }
   int64_t n = 1, stride = 1;
   for (int32_t i = t->ndim - 1; i >= 0; --i) {
     if (t->strides != NULL && t->shape[i] != 1 && t->strides[i] != stride) return -1;

@@ -453,7 +453,34 @@ static PyGetSetDef tpy_error_getset[] = {
     {NULL},
 };
 
+/* Pickles by value as Error(kind, message, backtrace), as in tvm-ffi (ffi.Error has no JSON
+ * graph form).  The extra context (e.g. the Python exception it came from) is not kept. */
+static PyObject* tpy_error_reduce(PyObject* self, PyObject* unused) {
+  if (((TpyObject*)self)->handle == NULL) {
+    PyObject* fn = PyObject_GetAttrString(tpy_module, "_new_object");
+    return fn != NULL ? Py_BuildValue("(N(O))", fn, (PyObject*)Py_TYPE(self)) : NULL;
+  }
+  TVMFFIErrorCell* cell = tpy_error_cell(self);
+  if (cell == NULL) return NULL;
+  return Py_BuildValue("(O(NNN))", (PyObject*)Py_TYPE(self), tpy_str_from_bytes(cell->kind),
+                       tpy_str_from_bytes(cell->message), tpy_str_from_bytes(cell->backtrace));
+}
+
+/* copy.copy and copy.deepcopy: a new Error with the same three strings. */
+static PyObject* tpy_error_copy(PyObject* self, PyObject* unused) {
+  PyObject* r = tpy_error_reduce(self, NULL);
+  if (r == NULL) return NULL;
+  PyObject* copy = PyObject_Call(PyTuple_GET_ITEM(r, 0), PyTuple_GET_ITEM(r, 1), NULL);
+  Py_DECREF(r);
+  return copy;
+}
+
 static PyMethodDef tpy_error_methods[] = {
+    {"__reduce__", tpy_error_reduce, METH_NOARGS,
+     "(Error, (kind, message, backtrace)): pickle by value"},
+    {"__copy__", tpy_error_copy, METH_NOARGS, "a new Error with the same kind, message, backtrace"},
+    {"__deepcopy__", tpy_error_copy, METH_O,
+     "a new Error with the same kind, message, backtrace"},
     {"update_backtrace", tpy_error_update_backtrace, METH_VARARGS,
      "update_backtrace(text, mode=0): replace (0) or append to (1) the backtrace"},
     {"py_error", tpy_error_py_error, METH_NOARGS, "the attached Python exception, or None"},

@@ -156,7 +156,9 @@ static PyObject* tpy_call_handle(TVMFFIObject* f, TVMFFIAny* views, int32_t n) {
   return tpy_from_any_steal(&result);
 }
 
-/* ---- pickling: rebuild from the reflected fields with ffi.MakeObjectFromPackedArgs ---------- */
+static int32_t tpy_index_of_key(PyObject* key);
+
+/* ---- reflected fields ---------------------------------------------------------------------- */
 
 typedef struct {
   PyObject* items; /* list [name0, value0, ...] */
@@ -193,57 +195,251 @@ static int tpy_collect_field(const TVMFFIFieldInfo* f, void* vctx) {
   return rc;
 }
 
-static PyObject* tpy_object_reduce(PyObject* self, PyObject* unused) {
-  TVMFFIObject* h = ((TpyObject*)self)->handle;
-  const TVMFFITypeInfo* info = h ? TVMFFIGetTypeInfo(h->type_index) : NULL;
-  if (info == NULL || info->type_index < kTVMFFIDynObjectBegin || info->metadata == NULL) {
-    PyErr_Format(PyExc_TypeError, "cannot pickle '%s' object", Py_TYPE(self)->tp_name);
+/* _object_fields(obj) -> (name0, value0, ...): the reflected fields, ancestors' first. */
+PyObject* tpy_py_object_fields(PyObject* self, PyObject* obj) {
+  TVMFFIObject* h = tpy_is_object(obj) ? ((TpyObject*)obj)->handle : NULL;
+  if (h == NULL) {
+    PyErr_Format(PyExc_TypeError, "_object_fields: expected an FFI object with a handle, got %.200s",
+                 Py_TYPE(obj)->tp_name);
     return NULL;
   }
-  PyObject *items = PyList_New(0), *fn = NULL, *r = NULL;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
+  PyObject* items = PyList_New(0);
   if (items == NULL) return NULL;
   tpy_collect_ctx ctx = {items, h};
-  if (tpy_for_each_field(info, tpy_collect_field, &ctx) != 0) goto done;
-  fn = PyObject_GetAttrString(tpy_module, "_object_from_fields");
-  if (fn == NULL) goto done;
-  r = Py_BuildValue("(O(s#N))", fn, info->type_key.data, (Py_ssize_t)info->type_key.size,
-                    PyList_AsTuple(items));
-done:
-  Py_XDECREF(fn);
+  PyObject* r = NULL;
+  if (info == NULL || tpy_for_each_field(info, tpy_collect_field, &ctx) == 0) {
+    r = PyList_AsTuple(items);
+  }
   Py_DECREF(items);
   return r;
 }
 
-/* _object_from_fields(type_key, (name0, value0, ...)) -> ffi.MakeObjectFromPackedArgs(...) */
-PyObject* tpy_py_object_from_fields(PyObject* self, PyObject* const* args, Py_ssize_t n) {
-  static TVMFFIObject* make = NULL;
-  if (n != 2 || !PyTuple_Check(args[1])) {
-    PyErr_SetString(PyExc_TypeError, "_object_from_fields(type_key, (name, value, ...))");
+/* ---- pickle and copy: through the JSON graph -----------------------------------------------
+ * As in tvm-ffi, an object pickles as (_new_object, (cls,), {"handle": <JSON graph text>})
+ * and __setstate__ adopts the object read back from the text: the unpickled object has the
+ * pickled object's Python class, and references shared inside the graph stay shared.
+ * copy.copy calls the type's `__ffi_shallow_copy__`; copy.deepcopy calls ffi.DeepCopy.  A
+ * type without `__ffi_shallow_copy__`, or an object (not an Array/List/Map/Dict) whose graph
+ * ffi.DeepCopy cannot copy (it holds a Tensor), is copied through the JSON graph as pickle
+ * does.  Copies keep the Python class. */
+
+static TVMFFIObject* tpy_global_to_json;   /* owned for the life of the process */
+static TVMFFIObject* tpy_global_from_json; /* owned for the life of the process */
+static TVMFFIObject* tpy_global_deep_copy; /* owned for the life of the process */
+
+/* The global function `name`, cached in *slot (borrowed); NULL with an exception set. */
+static TVMFFIObject* tpy_cached_global(const char* name, TVMFFIObject** slot) {
+  if (*slot != NULL) return *slot;
+  TVMFFIByteArray b = tpy_bytes_of(name);
+  TVMFFIObjectHandle f = NULL;
+  if (TVMFFIFunctionGetGlobal(&b, &f) != 0) return (TVMFFIObject*)tpy_raise_ffi_error();
+  if (f == NULL) {
+    PyErr_Format(PyExc_RuntimeError, "%s is not registered", name);
     return NULL;
   }
-  if (make == NULL) {
-    TVMFFIByteArray name = tpy_bytes_of("ffi.MakeObjectFromPackedArgs");
-    if (TVMFFIFunctionGetGlobal(&name, (TVMFFIObjectHandle*)&make) != 0) return tpy_raise_ffi_error();
-    if (make == NULL) {
-      PyErr_SetString(PyExc_RuntimeError, "ffi.MakeObjectFromPackedArgs is not registered");
-      return NULL;
-    }
+  *slot = f;
+  return *slot;
+}
+
+/* The JSON graph text of `h` (a str), or NULL with an exception set. */
+static PyObject* tpy_json_graph_text(TVMFFIObject* h) {
+  TVMFFIObject* f = tpy_cached_global("ffi.ToJSONGraphString", &tpy_global_to_json);
+  if (f == NULL) return NULL;
+  TVMFFIAny args[2] = {tether_any_object(h), tether_any_none()};
+  TVMFFIAny out = tether_any_none();
+  if (TVMFFIFunctionCall(f, args, 2, &out) != 0) return tpy_raise_ffi_error();
+  TVMFFIByteArray text;
+  PyObject* r = NULL;
+  if (tether_any_get_str(&out, &text)) {
+    r = PyUnicode_FromStringAndSize(text.data, (Py_ssize_t)text.size);
+  } else {
+    PyErr_Format(PyExc_TypeError, "ffi.ToJSONGraphString returned %s, not a str",
+                 tether_any_type_key(&out));
   }
-  Py_ssize_t m = PyTuple_GET_SIZE(args[1]);
-  TVMFFIAny* views = PyMem_Calloc((size_t)m + 1, sizeof(TVMFFIAny));
-  if (views == NULL) return PyErr_NoMemory();
+  tether_any_release(&out);
+  return r;
+}
+
+/* Gives `self` the handle `h` (steals) after checking that an object of h's type may live in
+ * self's class: the class of h's type and type(self) must be one a subclass of the other. */
+static int tpy_object_adopt_checked(PyObject* self, TVMFFIObject* h, const char* who) {
+  PyTypeObject* cls = tpy_class_for_index(h->type_index);
+  if (cls == NULL || !(PyType_IsSubtype(Py_TYPE(self), cls) || PyType_IsSubtype(cls, Py_TYPE(self)))) {
+    if (cls != NULL) {
+      PyErr_Format(PyExc_TypeError, "%s: the state holds a `%s`, which cannot be a %.200s", who,
+                   tether_type_key(h->type_index), Py_TYPE(self)->tp_name);
+    }
+    TVMFFIObjectDecRef(h);
+    return -1;
+  }
+  tpy_object_adopt(self, h);
+  return 0;
+}
+
+/* self.__setstate__({"handle": text or None}) */
+static PyObject* tpy_object_setstate(PyObject* self, PyObject* state) {
+  static const char who[] = "Object.__setstate__";
+  PyObject* text = PyDict_Check(state) ? PyDict_GetItemString(state, "handle") : NULL;
+  if (text == NULL || (text != Py_None && !PyUnicode_Check(text))) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a dict {\"handle\": str or None}, got %.200s", who,
+                 Py_TYPE(state)->tp_name);
+    return NULL;
+  }
+  if (text == Py_None) {
+    tpy_object_adopt(self, NULL);
+    Py_RETURN_NONE;
+  }
+  TVMFFIObject* f = tpy_cached_global("ffi.FromJSONGraphString", &tpy_global_from_json);
+  if (f == NULL) return NULL;
+  TVMFFIAny arg, out = tether_any_none();
   tpy_temps temps;
   tpy_temps_init(&temps);
-  PyObject* r = NULL;
-  if (tpy_arg_from_py(args[0], &views[0], &temps) != 0) goto done;
-  for (Py_ssize_t i = 0; i < m; ++i) {
-    if (tpy_arg_from_py(PyTuple_GET_ITEM(args[1], i), &views[i + 1], &temps) != 0) goto done;
+  int rc = tpy_arg_from_py(text, &arg, &temps);
+  if (rc == 0 && TVMFFIFunctionCall(f, &arg, 1, &out) != 0) {
+    tpy_raise_ffi_error();
+    rc = -1;
   }
-  r = tpy_call_handle(make, views, (int32_t)m + 1);
-done:
   tpy_temps_release(&temps);
-  PyMem_Free(views);
+  if (rc != 0) return NULL;
+  if (out.type_index < kTVMFFIStaticObjectBegin || out.v_obj == NULL) {
+    PyErr_Format(PyExc_TypeError, "%s: the state holds a `%s`, not an object", who,
+                 tether_any_type_key(&out));
+    tether_any_release(&out);
+    return NULL;
+  }
+  if (tpy_object_adopt_checked(self, out.v_obj, who) != 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject* tpy_object_getstate(PyObject* self, PyObject* unused) {
+  TVMFFIObject* h = ((TpyObject*)self)->handle;
+  PyObject* text = h != NULL ? tpy_json_graph_text(h) : Py_NewRef(Py_None);
+  return text != NULL ? Py_BuildValue("{s:N}", "handle", text) : NULL;
+}
+
+/* _new_object(cls) -> cls.__new__(cls): an instance without a handle (unpickling).  `cls`
+ * may also be a type key (the class made for a type no Python class was registered for is
+ * not importable, so its objects pickle with their type key). */
+PyObject* tpy_py_new_object(PyObject* self, PyObject* cls) {
+  if (PyUnicode_Check(cls)) {
+    int32_t index = tpy_index_of_key(cls);
+    PyTypeObject* resolved = index >= kTVMFFIStaticObjectBegin ? tpy_class_for_index(index) : NULL;
+    if (resolved == NULL) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "_new_object: `%U` is not an object type", cls);
+      return NULL;
+    }
+    cls = (PyObject*)resolved;
+  }
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &TpyObject_Type)) {
+    PyErr_Format(PyExc_TypeError, "_new_object: expected a subclass of Object, got %.200R", cls);
+    return NULL;
+  }
+  PyObject* empty = PyTuple_New(0);
+  if (empty == NULL) return NULL;
+  PyObject* r = ((PyTypeObject*)cls)->tp_new((PyTypeObject*)cls, empty, NULL);
+  Py_DECREF(empty);
   return r;
+}
+
+static PyObject* tpy_object_reduce(PyObject* self, PyObject* unused) {
+  TVMFFIObject* h = ((TpyObject*)self)->handle;
+  PyObject* cls = Py_NewRef((PyObject*)Py_TYPE(self));
+  PyObject* auto_made = PyDict_GetItemString(Py_TYPE(self)->tp_dict, "__tether_auto_class__");
+  if (auto_made != NULL && h != NULL) {
+    Py_SETREF(cls, PyUnicode_FromString(tether_type_key(h->type_index)));
+    if (cls == NULL) return NULL;
+  }
+  PyObject* state = tpy_object_getstate(self, NULL);
+  PyObject* fn = state != NULL ? PyObject_GetAttrString(tpy_module, "_new_object") : NULL;
+  if (fn == NULL) {
+    Py_DECREF(cls);
+    Py_XDECREF(state);
+    return NULL;
+  }
+  return Py_BuildValue("(N(N)N)", fn, cls, state);
+}
+
+/* A new instance of type(self) holding `h` (steals). */
+static PyObject* tpy_object_like(PyObject* self, TVMFFIObject* h, const char* who) {
+  PyObject* r = tpy_py_new_object(NULL, (PyObject*)Py_TYPE(self));
+  if (r == NULL) {
+    TVMFFIObjectDecRef(h);
+    return NULL;
+  }
+  if (tpy_object_adopt_checked(r, h, who) != 0) {
+    Py_DECREF(r);
+    return NULL;
+  }
+  return r;
+}
+
+/* A copy of self read back from its JSON graph text (pickle's round trip, without pickle). */
+static PyObject* tpy_object_json_copy(PyObject* self) {
+  PyObject* state = tpy_object_getstate(self, NULL);
+  if (state == NULL) return NULL;
+  PyObject* r = tpy_py_new_object(NULL, (PyObject*)Py_TYPE(self));
+  PyObject* ok = r != NULL ? tpy_object_setstate(r, state) : NULL;
+  Py_DECREF(state);
+  if (ok == NULL) {
+    Py_XDECREF(r);
+    return NULL;
+  }
+  Py_DECREF(ok);
+  return r;
+}
+
+/* The type attribute `name` of `type_index` (borrowed), or NULL when unset. */
+static const TVMFFIAny* tpy_type_attr(int32_t type_index, const char* name) {
+  TVMFFIByteArray b = tpy_bytes_of(name);
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&b);
+  if (col == NULL || type_index < col->begin_index || type_index - col->begin_index >= col->size) {
+    return NULL;
+  }
+  const TVMFFIAny* v = &col->data[type_index - col->begin_index];
+  return v->type_index == kTVMFFINone ? NULL : v;
+}
+
+static PyObject* tpy_object_copy(PyObject* self, PyObject* unused) {
+  TVMFFIObject* h = ((TpyObject*)self)->handle;
+  const TVMFFIAny* fn = h != NULL ? tpy_type_attr(h->type_index, "__ffi_shallow_copy__") : NULL;
+  if (fn == NULL || fn->type_index != kTVMFFIFunction) return tpy_object_json_copy(self);
+  TVMFFIAny arg = tether_any_object(h), out = tether_any_none();
+  if (TVMFFIFunctionCall(fn->v_obj, &arg, 1, &out) != 0) return tpy_raise_ffi_error();
+  if (out.type_index < kTVMFFIStaticObjectBegin || out.v_obj == NULL) {
+    PyErr_Format(PyExc_TypeError, "__ffi_shallow_copy__ of `%s` returned `%s`",
+                 tether_type_key(h->type_index), tether_any_type_key(&out));
+    tether_any_release(&out);
+    return NULL;
+  }
+  return tpy_object_like(self, out.v_obj, "__copy__");
+}
+
+/* __deepcopy__(memo): the copy module keeps `memo` (one copy per Python object). */
+static PyObject* tpy_object_deepcopy(PyObject* self, PyObject* memo) {
+  TVMFFIObject* h = ((TpyObject*)self)->handle;
+  if (h == NULL) return tpy_object_json_copy(self);
+  TVMFFIObject* f = tpy_cached_global("ffi.DeepCopy", &tpy_global_deep_copy);
+  if (f == NULL) return NULL;
+  TVMFFIAny arg = tether_any_object(h), out = tether_any_none();
+  int32_t t = h->type_index;
+  bool container = t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict;
+  if (TVMFFIFunctionCall(f, &arg, 1, &out) != 0) {
+    /* Not copy-constructible somewhere inside (a Tensor, a Function).  A container raises
+     * that (tvm-ffi's containers deep-copy with ffi.DeepCopy alone); any other object is
+     * copied through the JSON graph, which copies tensors by value and names what it cannot
+     * write (tvm-ffi copies those through pickle's protocol). */
+    if (container) return tpy_raise_ffi_error();
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err != NULL) TVMFFIObjectDecRef(err);
+    return tpy_object_json_copy(self);
+  }
+  if (out.type_index < kTVMFFIStaticObjectBegin || out.v_obj == NULL) {
+    /* a value DeepCopy shares (e.g. a String) comes back as itself */
+    return tpy_from_any_steal(&out);
+  }
+  return tpy_object_like(self, out.v_obj, "__deepcopy__");
 }
 
 static PyMethodDef tpy_object_methods[] = {
@@ -252,7 +448,14 @@ static PyMethodDef tpy_object_methods[] = {
     {"_move", tpy_object_move, METH_NOARGS, "pass this object as an rvalue reference"},
     {"__init_handle_by_constructor__", (PyCFunction)(void (*)(void))tpy_object_init_by_constructor,
      METH_FASTCALL, "adopt the object returned by fconstructor(*args)"},
-    {"__reduce__", tpy_object_reduce, METH_NOARGS, NULL},
+    {"__reduce__", tpy_object_reduce, METH_NOARGS,
+     "(_new_object, (cls,), {\"handle\": JSON graph text}): pickle through the JSON graph"},
+    {"__getstate__", tpy_object_getstate, METH_NOARGS, "{\"handle\": JSON graph text or None}"},
+    {"__setstate__", tpy_object_setstate, METH_O, "adopt the object a __getstate__ dict holds"},
+    {"__copy__", tpy_object_copy, METH_NOARGS,
+     "copy.copy: the type's __ffi_shallow_copy__ (else the JSON graph round trip)"},
+    {"__deepcopy__", tpy_object_deepcopy, METH_O,
+     "copy.deepcopy: ffi.DeepCopy (else the JSON graph round trip)"},
     {NULL},
 };
 
@@ -726,7 +929,8 @@ static PyTypeObject* tpy_make_auto_class(const TVMFFITypeInfo* info, PyTypeObjec
     if (doc == NULL || PyDict_SetItemString(ns, "__doc__", doc) != 0) goto done;
   }
   if (PyDict_SetItemString(ns, "__module__", mod) != 0 ||
-      PyDict_SetItemString(ns, "__qualname__", name) != 0) {
+      PyDict_SetItemString(ns, "__qualname__", name) != 0 ||
+      PyDict_SetItemString(ns, "__tether_auto_class__", Py_True) != 0) {
     goto done;
   }
   cls = PyObject_CallFunction((PyObject*)Py_TYPE(parent), "O(O)O", name, (PyObject*)parent, ns);

@@ -67,8 +67,9 @@ PyObject* tpy_py_register_object(PyObject* self, PyObject* const* args, Py_ssize
 PyObject* tpy_py_lookup_type_key(PyObject* self, PyObject* arg);
 PyObject* tpy_py_type_key_to_index(PyObject* self, PyObject* arg);
 PyObject* tpy_py_object_type_index(PyObject* self, PyObject* arg);
+PyObject* tpy_py_object_fields(PyObject* self, PyObject* obj);
+PyObject* tpy_py_new_object(PyObject* self, PyObject* cls);
 PyObject* tpy_py_type_fields(PyObject* self, PyObject* arg);
-PyObject* tpy_py_object_from_fields(PyObject* self, PyObject* const* args, Py_ssize_t n);
 
 int tpy_object_init(PyObject* module);
 

@@ -10,25 +10,60 @@
 
 /* ---- String / Bytes / Shape -------------------------------------------------------------- */
 
+/* String and Bytes pickle and copy as the plain str / bytes they hold (as in tvm-ffi). */
+static PyObject* tpy_string_reduce_ex(PyObject* self, PyObject* protocol) {
+  PyObject* text = PyUnicode_FromObject(self); /* an exact str */
+  return text != NULL ? Py_BuildValue("(O(N))", (PyObject*)&PyUnicode_Type, text) : NULL;
+}
+
+static PyObject* tpy_bytes_reduce_ex(PyObject* self, PyObject* protocol) {
+  PyObject* data = PyBytes_FromStringAndSize(PyBytes_AS_STRING(self), PyBytes_GET_SIZE(self));
+  return data != NULL ? Py_BuildValue("(O(N))", (PyObject*)&PyBytes_Type, data) : NULL;
+}
+
+static PyMethodDef tpy_string_methods[] = {
+    {"__reduce_ex__", tpy_string_reduce_ex, METH_O, "pickle and copy as a plain str"},
+    {NULL},
+};
+
+static PyMethodDef tpy_bytes_methods[] = {
+    {"__reduce_ex__", tpy_bytes_reduce_ex, METH_O, "pickle and copy as plain bytes"},
+    {NULL},
+};
+
 PyTypeObject TpyString_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.String",
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "str holding the text of an ffi.String",
+    .tp_methods = tpy_string_methods,
 };
 
 PyTypeObject TpyBytes_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Bytes",
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "bytes holding the content of an ffi.Bytes",
+    .tp_methods = tpy_bytes_methods,
 };
 
 static PyObject* tpy_shape_repr(PyObject* self) { return PyTuple_Type.tp_repr(self); }
+
+/* Pickles (any protocol) and copies as Shape(tuple of its ints). */
+static PyObject* tpy_shape_reduce(PyObject* self, PyObject* unused) {
+  PyObject* dims = PyTuple_GetSlice(self, 0, PyTuple_GET_SIZE(self));
+  return dims != NULL ? Py_BuildValue("(O(N))", (PyObject*)Py_TYPE(self), dims) : NULL;
+}
+
+static PyMethodDef tpy_shape_methods[] = {
+    {"__reduce__", tpy_shape_reduce, METH_NOARGS, "(Shape, (dims,)): pickle by value"},
+    {NULL},
+};
 
 PyTypeObject TpyShape_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Shape",
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "tuple of ints holding an ffi.Shape",
     .tp_repr = tpy_shape_repr,
+    .tp_methods = tpy_shape_methods,
 };
 
 /* Calls base->tp_new(type, (arg,)) -- how a static subclass of an immutable builtin is made. */

@@ -153,7 +153,7 @@ static bool struct_eq(TVMFFIObject* a, TVMFFIObject* b) {
 #define CHECK_PRINT(node, expected)                                                          \
   do {                                                                                       \
     TVMFFIAny test__s = tether_any_none();                                                   \
-    trx_print_options_t test__o = {false, true};                                             \
+    trx_print_options_t test__o = {false, true, false};                                      \
     CHECK_OK(trx_print((node), &test__o, &test__s));                                         \
     TVMFFIByteArray test__b = str_of(&test__s);                                              \
     if (test__b.size != strlen(expected) || memcmp(test__b.data, expected, test__b.size) != 0) { \
@@ -1254,7 +1254,7 @@ static void test_func_output_erases_symbolic_vars(void) {
 /* The printed text of `ty` (a Type) as a C string into buf. */
 static const char* print_ty(TVMFFIObject* ty, char* buf, size_t n) {
   TVMFFIAny s = tether_any_none();
-  trx_print_options_t o = {false, true};
+  trx_print_options_t o = {false, true, false};
   snprintf(buf, n, "<print failed>");
   if (ty != NULL && trx_print(ty, &o, &s) == 0) {
     TVMFFIByteArray b = str_of(&s);

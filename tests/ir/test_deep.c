@@ -81,7 +81,7 @@ static char* chain_text(int depth) {
 
 static void check_print(TVMFFIObject* node, const char* expected) {
   TVMFFIAny out = tether_any_none();
-  trx_print_options_t opts = {false, true};
+  trx_print_options_t opts = {false, true, false};
   CHECK_OK(trx_print(node, &opts, &out));
   TVMFFIByteArray b = str_of(&out);
   bool same = b.size == strlen(expected) && memcmp(b.data, expected, b.size) == 0;
@@ -204,7 +204,7 @@ static void test_deep_call_chain_emit(void) {
   TVMFFIObject* mod = trx_block_builder_finalize(bb);
   CHECK(mod != NULL);
   TVMFFIAny text = tether_any_none();
-  trx_print_options_t opts = {false, true};
+  trx_print_options_t opts = {false, true, false};
   CHECK_OK(trx_print(mod, &opts, &text));
   TVMFFIByteArray s = str_of(&text);
   const char* first = "            lv: R.Tensor((2, 3), dtype=\"float32\") = R.add(x, x)\n";

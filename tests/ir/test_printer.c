@@ -178,7 +178,7 @@ static TVMFFIObject* vector_const(DLDataType dt, int64_t n) {
   expect_print(__FILE__, __LINE__, (node), (verbose), (show_all), (expected))
 static void expect_print(const char* file, int line, TVMFFIObject* node, bool verbose, bool show_all,
                          const char* expected) {
-  trx_print_options_t opts = {verbose, show_all};
+  trx_print_options_t opts = {verbose, show_all, false};
   TVMFFIAny out = tether_any_none();
   TVMFFIByteArray text = {"", 0};
   if (node == NULL || trx_print(node, &opts, &out) != 0 || !tether_any_get_str(&out, &text)) {
@@ -654,6 +654,114 @@ static void test_consts(void) {
   drain();
 }
 
+/* The escaping of TVM's metadata header: printable ASCII as it is but '"' and '\\', tab / CR /
+ * LF as they are, any other byte as \xHH (malloc'd, NUL-terminated). */
+static char* meta_escape(const char* s, size_t n) {
+  char* out = malloc(4 * n + 1);
+  size_t k = 0;
+  for (size_t i = 0; out != NULL && i < n; ++i) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') {
+      out[k++] = '\\';
+      out[k++] = (char)c;
+    } else if ((c >= ' ' && c <= '~') || c == '\t' || c == '\r' || c == '\n') {
+      out[k++] = (char)c;
+    } else {
+      k += (size_t)snprintf(out + k, 5, "\\x%02X", c);
+    }
+  }
+  if (out != NULL) out[k] = '\0';
+  return out;
+}
+
+/* trx_print with show_meta into a malloc'd string (NULL when it fails; the error stays raised). */
+static char* print_meta(TVMFFIObject* node) {
+  trx_print_options_t opts = {false, true, true};
+  TVMFFIAny out = tether_any_none();
+  TVMFFIByteArray text;
+  if (trx_print(node, &opts, &out) != 0 || !tether_any_get_str(&out, &text)) return NULL;
+  char* r = malloc(text.size + 1);
+  if (r != NULL) {
+    memcpy(r, text.data, text.size);
+    r[text.size] = '\0';
+  }
+  tether_any_release(&out);
+  return r;
+}
+
+static void test_show_meta(void) {
+  TVMFFIObject* a = vector_const(f32, 2);
+  TVMFFIObject* b = vector_const(i8, 3);
+  TVMFFIObject* c = call(op("relax.add"), arr(2, O(a), O(b)));
+  TVMFFIObject* c2 = call(op("relax.add"), arr(2, O(c), O(a)));
+  /* the header: the JSON graph of {"ir.GenericConst": [a, b]} with TVM's metadata, indented
+   * by 2, escaped; then the text as without show_meta, less the trailing comment */
+  TVMFFIAny kv[2] = {tether_any_raw_str("ir.GenericConst"), O(arr(2, O(a), O(b)))};
+  TVMFFIObjectHandle map = NULL;
+  CHECK_OK(tether_map_new(kv, 1, &map));
+  TVMFFIAny root = O(map), json = tether_any_none();
+  TVMFFIByteArray doc = {"", 0};
+  CHECK_OK(trx_save_json(&root, 2, &json));
+  CHECK(tether_any_get_str(&json, &doc));
+  CHECK(strstr(doc.data, "\n  \"metadata\": {\n    \"tvm_version\": \"" TRX_TVM_JSON_VERSION "\"\n  }\n}") != NULL);
+  char* escaped = meta_escape(doc.data, doc.size);
+  char* expected = malloc(strlen(escaped) + 256);
+  sprintf(expected, "metadata = tvm.ir.load_json(\"\"\"%s\"\"\")\n"
+          "R.add(R.add(metadata[\"ir.GenericConst\"][0], metadata[\"ir.GenericConst\"][1]), "
+          "metadata[\"ir.GenericConst\"][0])", escaped);
+  char* got = print_meta(c2);
+  CHECK(got != NULL && strcmp(got, expected) == 0);
+  if (got != NULL && strcmp(got, expected) != 0) fprintf(stderr, "got\n%s\nexpected\n%s\n", got, expected);
+  free(got);
+  free(escaped);
+  free(expected);
+  tether_any_release(&json);
+  TVMFFIObjectDecRef(map);
+
+  /* no metadata: show_meta changes nothing */
+  TVMFFIObject* x = var("x", tt(arr(1, I(2)), f32));
+  got = print_meta(call(op("relax.add"), arr(2, O(x), O(x))));
+  CHECK(got != NULL && strcmp(got, "R.add(x, x)") == 0);
+  free(got);
+
+  /* every kind of byte in a string node, escaped as TVM does */
+  static const char text[] = "q\"\\\n\x01\xc3\xa9";
+  got = print_meta(keep(trx_string_imm_new(text, sizeof(text) - 1)));
+  CHECK(got != NULL && strstr(got, "      \\\"data\\\": \\\"q\\\\\\\"\\\\\\\\\\\\n\\\\u0001\\xC3\\xA9\\\"\n") != NULL);
+  CHECK(got != NULL && strstr(got, "\"\"\")\nmetadata[\"ir.StringImm\"][0]") != NULL);
+  free(got);
+
+  /* a constant whose tensor has no JSON form (not on the CPU): the writer's error */
+  static float data[2];
+  static int64_t shape[1] = {2};
+  DLManagedTensor mt = {{data, {kDLCUDA, 0}, 1, {kDLFloat, 32, 1}, shape, NULL, 0}, NULL, NULL};
+  TVMFFIObjectHandle gpu = NULL;
+  CHECK_OK(TVMFFITensorFromDLPack(&mt, 0, 0, &gpu));
+  TVMFFIObject* gc = keep(trx_tensor_const_new(gpu, NULL));
+  TVMFFIObjectDecRef(gpu);
+  trx_print_options_t opts = {false, true, true};
+  TVMFFIAny out = tether_any_none();
+  CHECK_RAISED(trx_print(gc, &opts, &out), "ValueError", "only CPU tensors");
+  EXPECT(gc, "metadata[\"ir.GenericConst\"][0]\n"
+             "# Metadata omitted. Use show_meta=True in script() method to show it.");
+
+  /* ir.SaveJSON is the compact form; bad arguments */
+  TVMFFIObjectHandle save = tether_func_get("ir.SaveJSON");
+  TVMFFIAny arg = O(a), via_global = tether_any_none(), direct = tether_any_none();
+  TVMFFIByteArray g = {"", 0}, d = {"", 1};
+  CHECK(save != NULL);
+  CHECK_OK(tether_func_call(save, &arg, 1, &via_global));
+  CHECK_OK(trx_save_json(&arg, 0, &direct));
+  CHECK(tether_any_get_str(&via_global, &g) && tether_any_get_str(&direct, &d));
+  CHECK(g.size == d.size && memcmp(g.data, d.data, g.size) == 0);
+  CHECK(g.size > 0 && strstr(g.data, ",\"metadata\":{\"tvm_version\":\"" TRX_TVM_JSON_VERSION "\"}}") != NULL);
+  tether_any_release(&via_global);
+  tether_any_release(&direct);
+  TVMFFIObjectDecRef(save);
+  CHECK_RAISED(trx_save_json(NULL, 0, &out), "ValueError", "ir.SaveJSON");
+  drain();
+}
+
 static void test_shapes_tuples(void) {
   TVMFFIObject* x = var("x", tt(arr(2, I(2), I(3)), f32));
   EXPECT(keep(trx_shape_expr_new(arr(3, I(1), I(2), I(3)))), "R.shape([1, 2, 3])");
@@ -901,6 +1009,7 @@ static void test_roots(void) {
 }
 
 TEST_MAIN(TEST_CASE(test_call_seed), TEST_CASE(test_print_errors), TEST_CASE(test_vars), TEST_CASE(test_types),
-          TEST_CASE(test_imms), TEST_CASE(test_consts), TEST_CASE(test_shapes_tuples), TEST_CASE(test_prim_exprs),
+          TEST_CASE(test_imms), TEST_CASE(test_consts), TEST_CASE(test_show_meta),
+          TEST_CASE(test_shapes_tuples), TEST_CASE(test_prim_exprs),
           TEST_CASE(test_names), TEST_CASE(test_callees_and_attrs), TEST_CASE(test_blog_module),
           TEST_CASE(test_function_forms), TEST_CASE(test_module_full), TEST_CASE(test_roots))

@@ -263,6 +263,26 @@ static void test_tensor_constants(void) {
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) decref(objs[i]);
 }
 
+/* Tensors without elements are equal whatever their strides (numpy gives a (0, 3) array
+ * strides (0, 0); a tensor read back from JSON has none). */
+static void test_empty_tensor_constants(void) {
+  int64_t shape[] = {0, 3}, odd_strides[] = {0, 0}, other[] = {0, 4};
+  DLDevice cpu = {kDLCPU, 0};
+  TVMFFIObjectHandle ta = NULL, tb = NULL, tc = NULL;
+  CHECK_OK(tether_tensor_empty(shape, 2, f32, cpu, &ta));
+  CHECK_OK(tether_tensor_empty(shape, 2, f32, cpu, &tb));
+  CHECK_OK(tether_tensor_empty(other, 2, f32, cpu, &tc));
+  int64_t* saved = tether_tensor_dl(tb)->strides;
+  tether_tensor_dl(tb)->strides = odd_strides;
+  TVMFFIObject* ca = trx_tensor_const_new(ta, NULL), *cb = trx_tensor_const_new(tb, NULL),
+               *cc = trx_tensor_const_new(tc, NULL);
+  CHECK(eq(ca, cb, false) && hash(ca, false) == hash(cb, false));
+  CHECK(!eq(ca, cc, false));
+  tether_tensor_dl(tb)->strides = saved;
+  TVMFFIObject* objs[] = {ta, tb, tc, ca, cb, cc};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) decref(objs[i]);
+}
+
 static TVMFFIObject* make_module(const int64_t* dims) {
   TVMFFIObject* f = make_func(dims, 2, NULL, "x", false);
   TVMFFIObject* gv = trx_global_var_new("main", 4);
@@ -337,5 +357,6 @@ static void test_globals(void) {
 }
 
 TEST_MAIN(TEST_CASE(test_alpha_equivalent_functions), TEST_CASE(test_free_vars), TEST_CASE(test_symbolic_dims),
-          TEST_CASE(test_values), TEST_CASE(test_tensor_constants), TEST_CASE(test_modules),
+          TEST_CASE(test_values), TEST_CASE(test_tensor_constants), TEST_CASE(test_empty_tensor_constants),
+          TEST_CASE(test_modules),
           TEST_CASE(test_globals))

@@ -88,7 +88,7 @@ def _reachable(obj, seen):
             _reachable(v, seen)
         return
     try:
-        fields = core.Object.__reduce__(obj)[1][1]
+        fields = core._object_fields(obj)
     except TypeError:
         return
     for value in fields[1::2]:

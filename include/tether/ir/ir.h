@@ -440,9 +440,25 @@ TRX_API TVMFFIObject* trx_type_lca(TVMFFIObject* a, TVMFFIObject* b);
 typedef struct {
   bool verbose_expr;
   bool show_all_ty; /* default true */
+  /* false: a text that refers to metadata["..."][i] ends with the comment "# Metadata
+   * omitted. ..."; true: it starts with the line `metadata = tvm.ir.load_json("""...""")`
+   * holding those objects (the JSON graph of a Map {type key: [objects]}, 2-space indented,
+   * with TRX_TVM_JSON_VERSION as metadata), escaped as TVM does. */
+  bool show_meta;
 } trx_print_options_t;
-/* The TVMScript text of `node` as an owning string Any. */
+/* The TVMScript text of `node` as an owning string Any.  Errors: TypeError (not an IR node),
+ * MemoryError, and with show_meta any error of writing the metadata's JSON graph. */
 TRX_API int trx_print(TVMFFIObject* node, const trx_print_options_t* opts, TVMFFIAny* out);
+
+/* The "tvm_version" that ir.SaveJSON and show_meta record under the JSON graph's "metadata":
+ * the apache-tvm release whose node schema tether writes (its loader reads no metadata), so
+ * that the text is byte for byte what that release writes for the same IR. */
+#define TRX_TVM_JSON_VERSION "0.27.0.post1"
+/* The JSON graph text of `value` (a view) with {"tvm_version": TRX_TVM_JSON_VERSION} as its
+ * metadata, compact (indent 0) or indented by `indent` spaces, into *out (an owning string).
+ * The global "ir.SaveJSON"(value) is the compact form.  Errors: those of ffi.ToJSONGraph
+ * (TypeError for a value with no JSON form, e.g. a Function), MemoryError. */
+TRX_API int trx_save_json(const TVMFFIAny* value, int indent, TVMFFIAny* out);
 
 /* ---- structural equality and hash (structural.c) -------------------------------------------- */
 TRX_API bool trx_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_vars);
