@@ -113,7 +113,9 @@ class Builder:
         import numpy as np
 
         arr = np.array(c["data"], dtype=c["dtype"]).reshape(c["shape"])
-        return self.relax.const(arr)
+        if c.get("implicit"):  # numpy's int64 / float64 become int32 / float32
+            return self.relax.const(arr)
+        return self.relax.const(arr, c["dtype"])
 
     def arg(self, a, vals, syms):
         if isinstance(a, list):
@@ -718,7 +720,10 @@ class NumpyEval:
                 return vals[a["v"]]
             if "c" in a:
                 c = a["c"]
-                return np.array(c["data"], dtype=c["dtype"]).reshape(c["shape"])
+                arr = np.array(c["data"], dtype=c["dtype"]).reshape(c["shape"])
+                if c.get("implicit") and arr.dtype in (np.int64, np.float64):
+                    arr = arr.astype("int32" if arr.dtype == np.int64 else "float32")
+                return arr
             if "d" in a:
                 return _dim_value(a["d"], self.recipe["sizes"])
             return {k: self.arg(v, vals) for k, v in a.items()}
