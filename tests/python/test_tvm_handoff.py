@@ -220,3 +220,35 @@ def test_numpy_reference_catches_a_wrong_result():
     assert "values differ" in handoff.compare_outputs(
         [np.ones((2, 2), "float32") * 1.01, np.arange(3, dtype="int32")], want)
     assert "int32[3]" in handoff.compare_outputs([np.ones((2, 2), "float32"), np.arange(3)], want)
+
+
+# ---- examples/tvm_handoff.py ----------------------------------------------------------------------
+
+def test_example_cnn_runs_in_tvm(tmp_path):
+    """The example: tether builds and saves the CNN, apache-tvm loads, compiles and runs it, and
+    its output matches numpy; the saved JSON reads back in tether as the same module."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    from tether import ir
+
+    example = os.path.join(REPO, "examples", "tvm_handoff.py")
+    proc = subprocess.run([sys.executable, example, "--tvm-python", tvm_python(), "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "TVM's output matches numpy" in proc.stdout
+    assert "max |TVM - numpy| = " in proc.stdout
+    text = (tmp_path / "cnn.json").read_text()
+    mod = ir.load_json(text)
+    assert ir.save_json(mod) == text
+    assert 'R.nn.conv2d(x, metadata["ir.GenericConst"][0]' in str(mod)
+
+    # the TVM side reports a wrong expected output as a mismatch
+    io = dict(np.load(tmp_path / "cnn_io.npz"))
+    io["expected"] = io["expected"] + 0.01
+    np.savez(tmp_path / "wrong.npz", **io)
+    proc = subprocess.run([tvm_python(), example, "--tvm", str(tmp_path / "cnn.json"), str(tmp_path / "wrong.npz")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1 and "MISMATCH" in proc.stdout, proc.stdout + proc.stderr
