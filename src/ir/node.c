@@ -232,6 +232,18 @@ static trx__ftab_t* trx__ftab_build(int32_t ti, const TVMFFITypeInfo* info) {
       }
     }
   }
+  /* A SeqExpr's own fields (blocks, body) come before the Expr fields (span, ty): as in TVM's
+   * structural equality, its type may name vars its blocks define (a MatchCast's). */
+  if (t->isa & (UINT64_C(1) << TRX_SEQ_EXPR)) {
+    int32_t nbase = 0; /* the inherited fields */
+    for (int32_t d = 0; d < info->type_depth; ++d) nbase += info->type_ancestors[d]->num_fields;
+    trx__fdesc_t tmp[4];
+    if (nbase > 0 && nbase <= 4 && nbase < t->n) {
+      memcpy(tmp, t->f, sizeof(trx__fdesc_t) * (size_t)nbase);
+      memmove(t->f, t->f + nbase, sizeof(trx__fdesc_t) * (size_t)(t->n - nbase));
+      memcpy(t->f + (t->n - nbase), tmp, sizeof(trx__fdesc_t) * (size_t)nbase);
+    }
+  }
   return t;
 }
 

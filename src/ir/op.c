@@ -14,8 +14,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static int trx__iarr_shared_init(void);
-static void trx__iarr_shared_fini(void);
 
 int32_t trx__attrs_type_index[TRX_NUM_ATTRS];
 DLDataType trx__dtype_bool = {kDLUInt, 1, 1};
@@ -349,7 +347,7 @@ static TVMFFIObject* trx__op_new(const trx__op_def_t* def) {
 int trx__op_init(void) {
   TVMFFIByteArray bool_str = {"bool", 4};
   if (TVMFFIDataTypeFromString(&bool_str, &trx__dtype_bool) != 0) return -1;
-  if (trx__register_attrs_types() != 0 || trx__iarr_shared_init() != 0) return -1;
+  if (trx__register_attrs_types() != 0) return -1;
   for (int i = 0; i < TRX_NUM_OPS; ++i) {
     trx__op_def_t* d = &trx__defs[i];
     size_t nlen = strlen(trx__op_rows[i].name);
@@ -394,7 +392,6 @@ int trx__op_init(void) {
 }
 
 void trx__op_fini(void) {
-  trx__iarr_shared_fini();
   for (int i = 0; i < TRX_NUM_OPS; ++i) {
     if (trx__ops[i] != NULL) TVMFFIObjectDecRef(trx__ops[i]);
     trx__ops[i] = NULL;
@@ -444,10 +441,6 @@ int trx__arg_opt_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i
   return trx__arg_expr(def, args, i, out);
 }
 
-/* The shared Array equal to the plain ints e[0..n) (new reference), or NULL: the
- * trx__iarr_intern lookup without copying the values out first. */
-static TVMFFIObject* trx__iarr_intern_items(const TVMFFIAny* e, int64_t n);
-
 static int trx__arg_int_array_slow(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
                                    bool allow_none, TVMFFIObject** out);
 
@@ -455,15 +448,15 @@ int trx__arg_int_array(const trx__op_def_t* def, const TVMFFIAny* args, int32_t 
                        bool allow_none, TVMFFIObject** out) {
   const TVMFFIAny* v = &args[i];
   /* The common case, kept lean (the rest is out of line): an Array of plain ints (what
-   * Python tuples and C callers pass) is kept as it is, or swapped for the equal shared one. */
+   * Python tuples and C callers pass) is kept as it is (as TVM keeps it: two attrs fields
+   * given equal values hold two Arrays). */
   if (v->type_index == kTVMFFIArray) {
     int64_t n;
     const TVMFFIAny* e = trx__arr_items(v->v_obj, &n);
     int64_t k = 0;
     while (k < n && e[k].type_index == kTVMFFIInt) ++k;
     if (k == n) {
-      *out = trx__iarr_intern_items(e, n);
-      if (*out == NULL) *out = trx__ref(v->v_obj);
+      *out = trx__ref(v->v_obj);
       return 0;
     }
   }
@@ -485,7 +478,7 @@ static __attribute__((noinline)) int trx__arg_int_array_slow(const trx__op_def_t
   int64_t n = 0;
   const TVMFFIAny* elems = is_list ? NULL : trx__arr_items(v->v_obj, &n);
   if (is_list) n = tether_list_size(v->v_obj);
-  int64_t small[TRX__IARR_INLINE];
+  int64_t small[TRX__IARR_INLINE] = {0};
   int64_t* vals = n <= TRX__IARR_INLINE ? small : malloc(sizeof(int64_t) * (size_t)n);
   bool all_int = true; /* every element a plain int: an Array of them can be kept as it is */
   if (vals == NULL) return tether_raise("MemoryError", "%s: out of memory", def->fname);
@@ -505,10 +498,8 @@ static __attribute__((noinline)) int trx__arg_int_array_slow(const trx__op_def_t
     }
   }
   /* An Array is immutable (copy-on-write when shared): the caller's Array of ints is kept
-   * as is rather than copied, unless an equal shared one exists (trx__iarr_new). */
-  *out = trx__iarr_intern(vals, n);
-  if (*out == NULL && all_int && !is_list) *out = trx__ref(v->v_obj);
-  if (*out == NULL) *out = trx__iarr_new(vals, n);
+   * as is rather than copied. */
+  *out = all_int && !is_list ? trx__ref(v->v_obj) : trx__iarr_new(vals, n);
   if (vals != small) free(vals);
   return *out != NULL ? 0 : -1;
 }
@@ -586,62 +577,7 @@ int trx__arg_opt_dtype(const trx__op_def_t* def, const TVMFFIAny* args, int32_t 
 
 /* ---- int arrays ---------------------------------------------------------------------------------- */
 
-/* Shared small int Arrays: every Array of 1 to 4 ints in 0..2 (strides, dilations, paddings,
- * pool sizes, axes), made at load so that they count in every test's baseline, and handed
- * out instead of equal new ones.  Index: TRX__IARR_BASE[n] + the values as base-3 digits. */
-enum { TRX__IARR_MAXLEN = 4, TRX__IARR_RADIX = 3, TRX__IARR_COUNT = 3 + 9 + 27 + 81 };
-static const int32_t TRX__IARR_BASE[TRX__IARR_MAXLEN + 1] = {0, 0, 3, 12, 39};
-static TVMFFIObject* trx__iarr_shared[TRX__IARR_COUNT];
-
-TVMFFIObject* trx__iarr_intern(const int64_t* v, int64_t n) {
-  if (n < 1 || n > TRX__IARR_MAXLEN) return NULL;
-  int32_t idx = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (v[i] < 0 || v[i] >= TRX__IARR_RADIX) return NULL;
-    idx = idx * TRX__IARR_RADIX + (int32_t)v[i];
-  }
-  TVMFFIObject* arr = trx__iarr_shared[TRX__IARR_BASE[n] + idx];
-  return arr != NULL ? trx__ref(arr) : NULL;
-}
-
-static TVMFFIObject* trx__iarr_intern_items(const TVMFFIAny* e, int64_t n) {
-  if (n < 1 || n > TRX__IARR_MAXLEN) return NULL;
-  int32_t idx = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (e[i].v_int64 < 0 || e[i].v_int64 >= TRX__IARR_RADIX) return NULL;
-    idx = idx * TRX__IARR_RADIX + (int32_t)e[i].v_int64;
-  }
-  TVMFFIObject* arr = trx__iarr_shared[TRX__IARR_BASE[n] + idx];
-  return arr != NULL ? trx__ref(arr) : NULL;
-}
-
-static int trx__iarr_shared_init(void) {
-  for (int64_t n = 1; n <= TRX__IARR_MAXLEN; ++n) {
-    int32_t count = 1;
-    for (int64_t i = 0; i < n; ++i) count *= TRX__IARR_RADIX;
-    for (int32_t idx = 0; idx < count; ++idx) {
-      TVMFFIAny items[TRX__IARR_MAXLEN];
-      for (int64_t i = n - 1, x = idx; i >= 0; --i, x /= TRX__IARR_RADIX) {
-        items[i] = tether_any_int(x % TRX__IARR_RADIX);
-      }
-      TVMFFIObjectHandle arr = NULL;
-      if (tether_array_new(items, n, &arr) != 0) return -1;
-      trx__iarr_shared[TRX__IARR_BASE[n] + idx] = (TVMFFIObject*)arr;
-    }
-  }
-  return 0;
-}
-
-static void trx__iarr_shared_fini(void) {
-  for (int32_t i = 0; i < TRX__IARR_COUNT; ++i) {
-    if (trx__iarr_shared[i] != NULL) TVMFFIObjectDecRef(trx__iarr_shared[i]);
-    trx__iarr_shared[i] = NULL;
-  }
-}
-
 TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n) {
-  TVMFFIObject* shared = trx__iarr_intern(v, n);
-  if (shared != NULL) return shared;
   TVMFFIAny items[16] = {{0}};
   TVMFFIAny* buf = n <= 16 ? items : malloc(sizeof(TVMFFIAny) * (size_t)n);
   if (buf == NULL) {

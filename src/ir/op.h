@@ -451,8 +451,8 @@ int trx__arg_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, TV
 int trx__arg_opt_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
                       TVMFFIObject** out);
 /* Array<int> (a list/array of ints; allow_none: Optional -> *out NULL for None).
- * *out: new reference to an Array of int Anys: a shared one (trx__iarr_intern), the
- * caller's own Array when it already holds only ints, or a new one. */
+ * *out: new reference to an Array of int Anys: the caller's own Array when it already
+ * holds only ints, else a new one. */
 int trx__arg_int_array(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
                        bool allow_none, TVMFFIObject** out);
 int trx__arg_i64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, int64_t* out);
@@ -483,11 +483,8 @@ static inline int64_t trx__iarr_at(TVMFFIObject* arr, int64_t i) {
   if (tether_any_is_object(v) && trx_is(v->v_obj, TRX_INT_IMM)) return ((trx_int_imm_t*)v->v_obj)->value;
   return v->v_int64;
 }
-/* An Array of ints (new reference; a shared one for small values, see trx__iarr_intern). */
+/* A new Array of the ints v[0..n) (new reference), NULL with an error raised. */
 TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n);
-/* The shared Array equal to v[0..n) (new reference), or NULL (no error) when there is none:
- * small int arrays are made once at load and shared (Arrays are immutable). */
-TVMFFIObject* trx__iarr_intern(const int64_t* v, int64_t n);
 #define TRX__IARR_INLINE 16
 
 /* ---- error-text rendering ---------------------------------------------------------------------

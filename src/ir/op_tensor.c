@@ -374,7 +374,14 @@ static int trx__reshape_shape(const trx__op_def_t* def, TVMFFIObject* x, TVMFFIO
     if (known) TVMFFIObjectDecRef(known);
     if (d[infer_at] == NULL) goto fail;
   }
-  values = trx__array_of(d, n);
+  /* Nothing resolved or simplified: the ShapeExpr of the given Array itself (as TVM, whose
+   * ShapeExpr converts plain ints once for itself and once for its ShapeType). */
+  bool as_given = infer_at == -1 && !copy;
+  for (int64_t i = 0; i < n && as_given; ++i) {
+    const TVMFFIAny* e = tether_array_at(arr, i);
+    as_given = e->type_index == kTVMFFIInt || d[i] == e->v_obj;
+  }
+  values = as_given ? trx__ref(arr) : trx__array_of(d, n);
   trx__dims_free(d, n);
   d = NULL;
   if (values == NULL) return -1;
@@ -1085,7 +1092,7 @@ TVMFFIObject* trx__infer_strided_slice(const trx__op_def_t* def, trx_call_t* cal
       return NULL;
     }
   }
-  TVMFFIObject* v = trx__shape_values(tt);
+  TVMFFIObject* v = trx__shape_type_values(tt);
   TVMFFIObject* ty = NULL;
   TVMFFIObject** d = NULL;
   if (v == NULL) {

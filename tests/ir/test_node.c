@@ -555,6 +555,102 @@ static void test_function_ret_erasure(void) {
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) decref(objs[i]);
 }
 
+/* true if the bytes contain `needle`. */
+static bool bytes_have(TVMFFIByteArray b, const char* needle) {
+  size_t k = strlen(needle);
+  for (size_t i = 0; i + k <= b.size; ++i) {
+    if (memcmp(b.data + i, needle, k) == 0) return true;
+  }
+  return false;
+}
+
+/* The text of ffi.ToJSONGraphString(v) compared with `want`; the result released. */
+static void check_json(TVMFFIAny v, const char* want) {
+  TVMFFIAny out, args[2] = {v, tether_any_none()}; /* no metadata */
+  CHECK_OK(call("ffi.ToJSONGraphString", args, 2, &out));
+  TVMFFIByteArray s = {"", 0};
+  CHECK(tether_any_get_str(&out, &s));
+  CHECK_BYTES(s, want);
+  tether_any_release(&out);
+}
+
+/* TVM 0.27's schema as a JSON graph shows it (texts written by apache-tvm's save_json). */
+static void test_tvm_schema_json(void) {
+  /* declared types: IntImm.value and ConcatAttrs.axis are boxed (node references) */
+  const TVMFFIFieldInfo* f = tether_type_find_field(trx_type_index[TRX_INT_IMM], "value", 5);
+  CHECK(f != NULL && f->field_static_type_index == kTVMFFIAny);
+  CHECK(f != NULL && bytes_have(f->metadata, "ffi.BigInt"));
+  f = tether_type_find_field(trx_type_index[TRX_TENSOR_TYPE], "dtype", 5);
+  CHECK(f != NULL && bytes_have(f->metadata, "{\\\"type\\\":\\\"ir.PrimType\\\"}"));
+  TVMFFIByteArray concat_key = {"relax.attrs.ConcatAttrs", 23};
+  int32_t concat_index = -1;
+  CHECK_OK(TVMFFITypeKeyToIndex(&concat_key, &concat_index));
+  f = tether_type_find_field(concat_index, "axis", 4);
+  CHECK(f != NULL && f->field_static_type_index == kTVMFFIAny);
+
+  /* TensorType((2, 3), "float32"): the dtype a PrimType node, IntImm values int nodes, the
+   * ShapeType's IntImms distinct from the ShapeExpr's (as TVM converts plain ints twice) */
+  const int64_t dims[] = {2, 3};
+  TVMFFIObject* t = tensor_type(dims, 2, f32);
+  check_json(tether_any_object(t),
+             "{\"root_index\":13,\"nodes\":[{\"type\":\"None\"},{\"type\":\"ir.PrimType\",\"data\":{\"span\":0,"
+             "\"dtype\":\"int64\"}},{\"type\":\"int\",\"data\":2},{\"type\":\"ir.IntImm\",\"data\":{\"span\":0,"
+             "\"ty\":1,\"value\":2}},{\"type\":\"int\",\"data\":3},{\"type\":\"ir.IntImm\",\"data\":{\"span\":0,"
+             "\"ty\":1,\"value\":4}},{\"type\":\"ffi.Array\",\"data\":[3,5]},{\"type\":\"relax.ShapeType\",\"data\":"
+             "{\"span\":0,\"values\":6,\"ndim\":2}},{\"type\":\"ir.IntImm\",\"data\":{\"span\":0,\"ty\":1,"
+             "\"value\":2}},{\"type\":\"ir.IntImm\",\"data\":{\"span\":0,\"ty\":1,\"value\":4}},{\"type\":"
+             "\"ffi.Array\",\"data\":[8,9]},{\"type\":\"relax.expr.ShapeExpr\",\"data\":{\"span\":0,\"ty\":7,"
+             "\"values\":10}},{\"type\":\"ir.PrimType\",\"data\":{\"span\":0,\"dtype\":\"float32\"}},{\"type\":"
+             "\"relax.TensorType\",\"data\":{\"span\":0,\"shape\":11,\"dtype\":12,\"vdevice\":0,\"ndim\":2}}]}");
+
+  /* ir.Op: its name as a JSON string; read back by name to the registered Op */
+  TVMFFIObject* add = trx_op_get("relax.add", 9);
+  CHECK(add != NULL);
+  check_json(tether_any_object(add), "{\"root_index\":0,\"nodes\":[{\"type\":\"ir.Op\",\"data\":\"relax.add\"}]}");
+  TVMFFIAny text = tether_any_raw_str("{\"root_index\":0,\"nodes\":[{\"type\":\"ir.Op\",\"data\":\"relax.add\"}]}");
+  TVMFFIAny back;
+  CHECK_OK(call("ffi.FromJSONGraphString", &text, 1, &back));
+  CHECK(tether_any_is_object(&back) && back.v_obj == add);
+  tether_any_release(&back);
+  text = tether_any_raw_str("{\"root_index\":0,\"nodes\":[{\"type\":\"ir.Op\",\"data\":\"relax.nope\"}]}");
+  CHECK_RAISED(call("ffi.FromJSONGraphString", &text, 1, &back), "ValueError", "unknown op `relax.nope`");
+  text = tether_any_raw_str("{\"root_index\":0,\"nodes\":[{\"type\":\"ir.Op\",\"data\":[1]}]}");
+  CHECK_RAISED(call("ffi.FromJSONGraphString", &text, 1, &back), "TypeError", "node 0");
+
+  /* ConcatAttrs.axis: an int node, or the None node */
+  TVMFFIObject* x = trx_var_new("x", 1, t, false);
+  TVMFFIObject* xs[] = {x, x};
+  TVMFFIObject* arr = objs_array(xs, 2);
+  TVMFFIObject* tup = trx_tuple_new(arr);
+  TVMFFIAny cargs[2] = {tether_any_object(tup), tether_any_int(1)};
+  TVMFFIAny c1, c2;
+  CHECK_OK(call("relax.op.concat", cargs, 2, &c1));
+  cargs[1] = tether_any_none();
+  CHECK_OK(call("relax.op.concat", cargs, 2, &c2));
+  check_json(tether_any_object(((trx_call_t*)c1.v_obj)->attrs),
+             "{\"root_index\":1,\"nodes\":[{\"type\":\"int\",\"data\":1},"
+             "{\"type\":\"relax.attrs.ConcatAttrs\",\"data\":{\"axis\":0}}]}");
+  check_json(tether_any_object(((trx_call_t*)c2.v_obj)->attrs),
+             "{\"root_index\":1,\"nodes\":[{\"type\":\"None\"},"
+             "{\"type\":\"relax.attrs.ConcatAttrs\",\"data\":{\"axis\":0}}]}");
+  tether_any_release(&c1);
+  tether_any_release(&c2);
+  decref(tup);
+  decref(arr);
+  decref(x);
+
+  /* an IRModule: source_map, attrs and global_infos, each a distinct empty object */
+  TVMFFIObject* mod = trx_ir_module_new();
+  check_json(tether_any_object(mod),
+             "{\"root_index\":7,\"nodes\":[{\"type\":\"ffi.Map\",\"data\":[]},{\"type\":\"ffi.Map\",\"data\":[]},"
+             "{\"type\":\"ffi.Map\",\"data\":[]},{\"type\":\"ir.SourceMap\",\"data\":{\"source_map\":2}},"
+             "{\"type\":\"ffi.Map\",\"data\":[]},{\"type\":\"ir.DictAttrs\",\"data\":{\"__dict__\":4}},"
+             "{\"type\":\"ffi.Map\",\"data\":[]},{\"type\":\"ir.IRModule\",\"data\":{\"functions\":0,"
+             "\"global_var_map_\":1,\"source_map\":3,\"attrs\":5,\"global_infos\":6}}]}");
+  decref(mod);
+  decref(t);
+}
+
 TEST_MAIN(TEST_CASE(test_registration), TEST_CASE(test_var), TEST_CASE(test_imms), TEST_CASE(test_types),
           TEST_CASE(test_exprs), TEST_CASE(test_function_ret_erasure), TEST_CASE(test_tensor_const), TEST_CASE(test_reflection_round_trip),
-          TEST_CASE(test_globals))
+          TEST_CASE(test_globals), TEST_CASE(test_tvm_schema_json))

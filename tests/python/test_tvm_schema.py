@@ -60,3 +60,129 @@ def test_every_ir_type_is_recorded():
     missing = sorted(ours - set(TVM_SCHEMA))
     assert not missing, f"not in tests/python/data/tvm_schema.json: {missing}"
     assert sorted(k for k in ours if TVM_SCHEMA.get(k) is None) == sorted(TETHER_ONLY)
+
+
+# ---- JSON graph text against TVM's save_json ---------------------------------------------
+
+sys.path.insert(0, os.path.join(REPO, "tools"))
+import tvm_json_cases  # noqa: E402  (the programs, importable without TVM)
+
+CASES = sorted(tvm_json_cases.CASES)
+# Cases whose text differs from TVM's only in which equal-valued objects are shared (the op
+# inference of some nn/tensor ops builds its result types from other objects than TVM's):
+# loaded by either side, they are structurally equal and print the same.
+NOT_BYTE_IDENTICAL = {"conv_net", "nn_attrs", "tensor_attrs"}
+
+
+def _tvm_text(case):
+    with open(os.path.join(DATA, "tvm_json", case + ".json")) as f:
+        return f.read()
+
+
+def _tvm_version(text):
+    return json.loads(text)["metadata"]["tvm_version"]
+
+
+def test_every_case_is_recorded():
+    recorded = sorted(f[:-5] for f in os.listdir(os.path.join(DATA, "tvm_json")) if f.endswith(".json"))
+    assert recorded == CASES
+
+
+@pytest.mark.parametrize("case", sorted(set(CASES) - NOT_BYTE_IDENTICAL))
+def test_tether_writes_tvm_text(case):
+    want = _tvm_text(case)
+    mod = tvm_json_cases.build_tether(case)
+    assert to_json_graph_str(mod, {"tvm_version": _tvm_version(want)}) == want
+
+
+@pytest.mark.parametrize("case", sorted(NOT_BYTE_IDENTICAL))
+def test_tether_writes_tvm_nodes(case):
+    # Not byte-identical: the same node types and the same field names, in a graph of
+    # the same size give or take shared nodes.
+    want = json.loads(_tvm_text(case))["nodes"]
+    got = json.loads(to_json_graph_str(tvm_json_cases.build_tether(case)))["nodes"]
+    fields = lambda ns: {(n["type"], tuple(sorted(n["data"])) if isinstance(n.get("data"), dict) else None) for n in ns}
+    assert fields(got) == fields(want)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_tether_loads_tvm_text(case):
+    mod = tvm_json_cases.build_tether(case)
+    loaded = from_json_graph_str(_tvm_text(case))
+    assert type(loaded) is ir.IRModule
+    assert loaded.script() == mod.script()
+    assert ir.structural_equal(loaded, mod)
+    assert ir.structural_hash(loaded) == ir.structural_hash(mod)
+    # and it writes back the text it was read from
+    if case not in NOT_BYTE_IDENTICAL:
+        want = _tvm_text(case)
+        assert to_json_graph_str(loaded, {"tvm_version": _tvm_version(want)}) == want
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_round_trip_in_tether(case):
+    mod = tvm_json_cases.build_tether(case)
+    back = from_json_graph_str(to_json_graph_str(mod))
+    assert back.script() == mod.script() and ir.structural_equal(back, mod)
+
+
+# ---- bad input: a typed error naming the node and the field ----------------------------------
+
+def _mutated(case, mutate):
+    doc = json.loads(_tvm_text(case))
+    mutate(doc["nodes"])
+    return json.dumps(doc)
+
+
+def _first(nodes, type_key):
+    return next(i for i, n in enumerate(nodes) if n["type"] == type_key)
+
+
+def _set(type_key, field, value_of):
+    def mutate(nodes):
+        nodes[_first(nodes, type_key)]["data"][field] = value_of(nodes)
+    return mutate
+
+
+def _drop(type_key, field):
+    def mutate(nodes):
+        del nodes[_first(nodes, type_key)]["data"][field]
+    return mutate
+
+
+def _op_data(value):
+    def mutate(nodes):
+        nodes[_first(nodes, "ir.Op")]["data"] = value
+    return mutate
+
+
+BAD = [
+    # (mutation, error type, texts the message must contain)
+    (_op_data("relax.no_such_op"), ValueError, ["node ", "ir.Op", "unknown op `relax.no_such_op`"]),
+    (_op_data(7), TypeError, ["node ", "ir.Op", "its name (a JSON string)", "`int`"]),
+    (_set("ir.IntImm", "value", lambda ns: _first(ns, "ffi.String")), TypeError,
+     ["(`ir.IntImm`), field `value`"]),
+    (_drop("ir.IntImm", "value"), TypeError, ["Required field `value`", "`ir.IntImm`"]),
+    (_set("relax.TensorType", "dtype", lambda ns: _first(ns, "ir.IntImm")), TypeError,
+     ["(`relax.TensorType`), field `dtype`", "ir.PrimType"]),
+    (_set("relax.TensorType", "ndim", lambda ns: "two"), TypeError, ["field `ndim`"]),
+    (_drop("relax.TensorType", "ndim"), TypeError, ["Required field `ndim`"]),
+    (_set("relax.attrs.ConcatAttrs", "axis", lambda ns: _first(ns, "ffi.String")), TypeError,
+     ["(`relax.attrs.ConcatAttrs`), field `axis`"]),
+    (_set("relax.attrs.TakeAttrs", "axis", lambda ns: 10 ** 6), (IndexError, ValueError),
+     ["node "]),
+    (_set("ir.IRModule", "attrs", lambda ns: 0), TypeError, ["(`ir.IRModule`), field `attrs`"]),
+    (_drop("ir.IRModule", "source_map"), TypeError, ["Required field `source_map`"]),
+    (_set("ir.Call", "args", lambda ns: _first(ns, "ir.Var")), TypeError, ["(`ir.Call`), field `args`"]),
+    (_set("relax.FuncType", "derive_func", lambda ns: _first(ns, "ffi.String")), TypeError,
+     ["(`relax.FuncType`), field `derive_func`"]),
+]
+
+
+@pytest.mark.parametrize("mutate,kind,texts", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
+def test_bad_input_is_a_typed_error(mutate, kind, texts):
+    text = _mutated("concat_take_axes", mutate)
+    with pytest.raises(kind) as info:
+        from_json_graph_str(text)
+    for t in texts:
+        assert t in str(info.value)
