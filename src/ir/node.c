@@ -213,7 +213,6 @@ static trx__ftab_t* trx__ftab_build(int32_t ti, const TVMFFITypeInfo* info) {
   if (t == NULL) return NULL;
   t->n = 0;
   t->info = info;
-  t->late = -1;
   t->isa = trx__isa_mask_slow(ti);
   t->tree_node = ti >= kTVMFFIDynObjectBegin && info->metadata != NULL && info->metadata->total_size > 0 &&
                  (info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindTreeNode ||
@@ -226,10 +225,6 @@ static trx__ftab_t* trx__ftab_build(int32_t ti, const TVMFFITypeInfo* info) {
       f->offset = a->fields[i].offset;
       f->flags = a->fields[i].flags;
       f->kind = tether_field_kind_of_getter(a->fields[i].getter);
-      if (((t->isa >> TRX_SEQ_EXPR) & 1) && a->fields[i].name.size == 2 &&
-          memcmp(a->fields[i].name.data, "ty", 2) == 0) {
-        t->late = t->n - 1;
-      }
     }
   }
   /* A SeqExpr's own fields (blocks, body) come before the Expr fields (span, ty): as in TVM's
@@ -247,7 +242,7 @@ static trx__ftab_t* trx__ftab_build(int32_t ti, const TVMFFITypeInfo* info) {
   return t;
 }
 
-static const trx__ftab_t trx__ftab_empty = {0, false, 0, NULL, -1};
+static const trx__ftab_t trx__ftab_empty = {0, false, 0, NULL};
 
 const trx__ftab_t* trx__ftab_slow(int32_t ti) {
   bool cacheable = (uint32_t)ti < TRX__TYPE_CACHE;

@@ -50,16 +50,8 @@ typedef struct {
   bool tree_node; /* dynamic type with a reflected layout compared field by field */
   uint64_t isa;   /* trx__isa_mask of the type */
   const TVMFFITypeInfo* info;
-  int32_t late;   /* a field structural equality and hash visit last, or -1 (trx__ford) */
   trx__fdesc_t f[];
 } trx__ftab_t;
-/* The index of the i-th field in structural order: reflection order, except that a
- * SeqExpr's `ty` comes after its blocks and body (as TVM compares them), so that the
- * symbolic vars its blocks define (by match_cast) are defined before the type uses them. */
-static inline int32_t trx__ford(const trx__ftab_t* t, int32_t i) {
-  if (t->late < 0 || i < t->late) return i;
-  return i == t->n - 1 ? t->late : i + 1;
-}
 /* The cached field table of runtime type `type_index` (borrowed, lives until unload; an
  * empty non-tree table, isa 0, for types without metadata).  Thread-safe. */
 extern _Atomic(trx__ftab_t*) trx__ftabs[TRX__TYPE_CACHE];

@@ -1,8 +1,7 @@
 /*
  * structural.c -- structural equality and hash of IR nodes (relax.md section 7), driven by
  * reflection: objects compare field by field over their type's and ancestors' fields
- * (ancestors first; a SeqExpr's ty last, see trx__ford), skipping fields flagged
- * SEqHashIgnore (span, Var.name).
+ * (ancestors first), skipping fields flagged SEqHashIgnore (span, Var.name).
  *
  * Rules:
  * - Vars (ir.Var, relax DataflowVar) and GlobalVars are "free var" kinds.  Inside a
@@ -331,7 +330,7 @@ static int trx__eq_next(trx__seq* c, trx__eframe* f, const TVMFFIAny** x, const 
   switch (f->kind) {
     case EF_FIELDS:
       for (; f->i < f->tab->n; ++f->i) {
-        const trx__fdesc_t* fd = &f->tab->f[trx__ford(f->tab, (int32_t)f->i)];
+        const trx__fdesc_t* fd = &f->tab->f[f->i];
         if (fd->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
         f->ln = c->lp.n;
         f->rn = c->rp.n;
@@ -953,7 +952,7 @@ static bool trx__h_step(trx__shash* h) {
       TVMFFIObject* o = f->o;
       uint64_t r = f->r;
       for (int64_t i = f->i; i < tab->n; ++i) {
-        const trx__fdesc_t* fd = &tab->f[trx__ford(tab, (int32_t)i)];
+        const trx__fdesc_t* fd = &tab->f[i];
         if (fd->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
         bool owned;
         TVMFFIAny v = trx__field_read(o, fd, &owned);
