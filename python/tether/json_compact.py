@@ -6,7 +6,9 @@ node types tether has:
 
 - the Relax and primitive variable types ``relax.expr.Var`` and ``tirx.Var`` became ``ir.Var``;
 - the field ``name_hint`` of ``ir.Var`` and ``relax.expr.DataflowVar`` became ``name``;
-- the primitive arithmetic nodes ``tirx.Add`` ... ``tirx.Max`` became ``ir.prim.Add`` ...
+- the primitive arithmetic nodes ``tirx.Add`` ... ``tirx.Max`` became ``prim.Add`` ...
+  (apache-tvm 0.27's own table renames them to ``ir.prim.Add`` ..., keys that neither it nor
+  tether registers; ``prim.Add`` is the key both register).
 
 Nodes keep their indices, so shared references stay shared.  The old graph format (a
 top-level ``attrs`` and no ``metadata``) is refused with ValueError, as TVM does.  A text
@@ -23,20 +25,22 @@ __all__ = ["upgrade_json", "LEGACY_TYPE_KEYS"]
 LEGACY_TYPE_KEYS = {
     "relax.expr.Var": "ir.Var",
     "tirx.Var": "ir.Var",
-    "tirx.Add": "ir.prim.Add",
-    "tirx.Sub": "ir.prim.Sub",
-    "tirx.Mul": "ir.prim.Mul",
-    "tirx.FloorDiv": "ir.prim.FloorDiv",
-    "tirx.FloorMod": "ir.prim.FloorMod",
-    "tirx.Min": "ir.prim.Min",
-    "tirx.Max": "ir.prim.Max",
+    "tirx.Add": "prim.Add",
+    "tirx.Sub": "prim.Sub",
+    "tirx.Mul": "prim.Mul",
+    "tirx.FloorDiv": "prim.FloorDiv",
+    "tirx.FloorMod": "prim.FloorMod",
+    "tirx.Min": "prim.Min",
+    "tirx.Max": "prim.Max",
 }
 
 # Variable types (after renaming) whose field `name_hint` is now `name`.
 _VAR_TYPE_KEYS = ("ir.Var", "relax.expr.DataflowVar")
 # The quoted type keys that may hold a `name_hint` to rename (old or current spelling).
 _VAR_KEYS_QUOTED = tuple('"%s"' % k for k in _VAR_TYPE_KEYS + ("relax.expr.Var", "tirx.Var"))
-_LEGACY_KEYS_QUOTED = tuple('"%s"' % k for k in LEGACY_TYPE_KEYS)
+# What every quoted old key starts with (one scan of the text each; a test checks that these
+# cover LEGACY_TYPE_KEYS).
+_LEGACY_KEY_PREFIXES = ('"tirx.', '"relax.expr.Var"')
 
 
 def _type_key_near(text: str, pos: int, step: int) -> str:
@@ -65,7 +69,7 @@ def _var_has_name_hint(text: str) -> bool:
 def _needs_upgrade(text: str) -> bool:
     if '"root_index"' not in text:  # the old format, or not a graph: let the parse decide
         return True
-    return any(k in text for k in _LEGACY_KEYS_QUOTED) or _var_has_name_hint(text)
+    return any(p in text for p in _LEGACY_KEY_PREFIXES) or _var_has_name_hint(text)
 
 
 def upgrade_json(json_str: str) -> str:

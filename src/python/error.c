@@ -462,8 +462,15 @@ static PyObject* tpy_error_reduce(PyObject* self, PyObject* unused) {
   }
   TVMFFIErrorCell* cell = tpy_error_cell(self);
   if (cell == NULL) return NULL;
-  return Py_BuildValue("(O(NNN))", (PyObject*)Py_TYPE(self), tpy_str_from_bytes(cell->kind),
-                       tpy_str_from_bytes(cell->message), tpy_str_from_bytes(cell->backtrace));
+  PyObject* kind = tpy_str_from_bytes(cell->kind);
+  PyObject* message = kind != NULL ? tpy_str_from_bytes(cell->message) : NULL;
+  PyObject* backtrace = message != NULL ? tpy_str_from_bytes(cell->backtrace) : NULL;
+  if (backtrace == NULL) {
+    Py_XDECREF(kind);
+    Py_XDECREF(message);
+    return NULL;
+  }
+  return Py_BuildValue("(O(NNN))", (PyObject*)Py_TYPE(self), kind, message, backtrace);
 }
 
 /* copy.copy and copy.deepcopy: a new Error with the same three strings. */

@@ -413,3 +413,40 @@ def test_unpickled_module_prints_and_runs_the_same_checks():
     assert back.script(show_meta=True) == mod.script(show_meta=True)
     ir.assert_structural_equal(back, mod)
     ir.assert_structural_equal(copy.deepcopy(mod), mod)
+
+
+def test_no_leak(check_no_leak):
+    """Pickling, copying and their error paths leave no FFI object or Python memory behind."""
+    from meta_programs import PROGRAMS
+
+    mod = PROGRAMS["two_constants"](relax, np)
+    x = relax.Var("x", relax.TensorType([2], "float32"))
+    call = relax.op.add(x, relax.const(np.ones(2, dtype="float32")))
+    arr = tether.convert([1, "text that is not small", tether.Map({"k": [2]})])
+    err = core.Error("ValueError", "m", "b")
+    f = tether.get_global_func("ffi.Array")
+    with_tensor = tether.convert([tether.from_dlpack(np.ones(3, dtype="float32"))])
+    bad_var = core._new_object(relax.Var)
+
+    def body():
+        pickle.loads(pickle.dumps(mod))
+        copy.copy(call), copy.deepcopy(call)
+        copy.copy(arr), copy.deepcopy(arr), pickle.loads(pickle.dumps(arr))
+        pickle.loads(pickle.dumps(err)), copy.deepcopy(err)
+        for op in (pickle.dumps, copy.deepcopy):
+            try:
+                op(f)
+            except TypeError:
+                pass
+        try:
+            copy.deepcopy(with_tensor)
+        except RuntimeError:
+            pass
+        try:
+            bad_var.__setstate__({"handle": arr.__getstate__()["handle"]})
+        except TypeError:
+            pass
+        ir.load_json(ir.save_json(call))
+        mod.script(show_meta=True)
+
+    check_no_leak(body)

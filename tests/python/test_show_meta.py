@@ -103,10 +103,15 @@ def test_show_meta_is_tvms(name):
 
 @needs_schema
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_save_json_is_tvms(name):
+    node = PROGRAMS[name](relax, np)
+    assert ir.save_json(node) == _recorded(name, "json")
+
+
+@needs_schema
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_save_json_of_tvms_module_is_tvms_text(name):
-    """What TVM's save_json wrote, loaded and saved again, is the same text byte for byte
-    (a module built by tether's constructors shares fewer objects than TVM's -- each of TVM's
-    TensorType shapes has its own IntImm objects -- so its text differs in node numbering)."""
+    """What TVM's save_json wrote, loaded and saved again, is the same text byte for byte."""
     text = _recorded(name, "json")
     assert ir.save_json(ir.load_json(text)) == text
 
@@ -263,12 +268,17 @@ def _graph(nodes, root=None):
                        "metadata": {"tvm_version": "0.20.0"}})
 
 
-def test_upgrade_renames_old_var_keys_and_name_hint():
-    nodes = [
+# Nodes 0-3: None, PrimType int64, "n", and the old-style primitive variable n.
+_OLD_VAR_N = [
         {"type": "None"},
         {"type": "ir.PrimType", "data": {"span": 0, "dtype": "int64"}},
         {"type": "ffi.String", "data": "n"},
         {"type": "tirx.Var", "data": {"span": 0, "ty": 1, "name_hint": 2}},
+]
+
+
+def test_upgrade_renames_old_var_keys_and_name_hint():
+    nodes = _OLD_VAR_N + [
         {"type": "ffi.String", "data": "x"},
         {"type": "relax.expr.Var", "data": {"span": 0, "ty": 0, "name_hint": 4}},
         {"type": "ffi.String", "data": "d"},
@@ -292,10 +302,27 @@ def test_upgrade_renames_old_var_keys_and_name_hint():
     assert arr[1].same_as(arr[4])  # indices kept: the shared node stays shared
 
 
+def test_upgrade_scans_for_every_old_key():
+    from tether import json_compact
+
+    for key in json_compact.LEGACY_TYPE_KEYS:
+        assert any(('"%s"' % key).startswith(p) for p in json_compact._LEGACY_KEY_PREFIXES)
+
+
 def test_upgrade_renames_prim_expressions_and_keeps_current_text():
-    text = _graph([{"type": "None"}, {"type": "tirx.Add", "data": {"span": 0, "ty": 0, "a": 0,
-                                                                    "b": 0}}])
-    assert json.loads(upgrade_json(text))["nodes"][1]["type"] == "ir.prim.Add"
+    nodes = _OLD_VAR_N + [
+        {"type": "int", "data": 1},
+        {"type": "ir.IntImm", "data": {"span": 0, "ty": 1, "value": 4}},
+        {"type": "tirx.Add", "data": {"span": 0, "ty": 1, "a": 3, "b": 5}},
+        {"type": "tirx.Mul", "data": {"span": 0, "ty": 1, "a": 6, "b": 3}},
+    ]
+    text = _graph(nodes)
+    assert [n["type"] for n in json.loads(upgrade_json(text))["nodes"][6:]] == ["prim.Add",
+                                                                               "prim.Mul"]
+    expr = ir.load_json(text)
+    n = expr.b
+    ir.assert_structural_equal(expr, (n + 1) * n, map_free_vars=True)
+    assert str(expr) == "(n + T.int64(1)) * n"
     current = ir.save_json(PROGRAMS["two_constants"](relax, np))
     assert upgrade_json(current) is current  # nothing to rename: not even parsed
     # a name_hint inside a string value or on a GlobalVar needs no rewrite either
