@@ -848,36 +848,32 @@ def tvm_job(job, note):
         except Exception as ex:
             res["tvm_json_error"] = _short(ex)
 
+    def read_back(key, reader, name):
+        """TVM's reader on tether's text job[key]: (what it read or None, [status, detail])."""
+        if job.get(key) is None:
+            return None, ["raised", "tether did not write it: " + job.get(key + "_error", "")]
+        try:
+            obj = reader(job[key])
+        except Exception as ex:
+            return None, ["raised", f"{name}: " + _short(ex)]
+        return obj, equal(obj)
+
     if "from_source" not in skip:
         note(res, "from_source")
-        if job.get("tether_script") is None:
-            res["d"] = ["raised", "tether did not print: " + job.get("tether_script_error", "")]
-        else:
+        _, res["d"] = read_back("tether_script", tvm.script.from_source, "tvm.script.from_source")
+        if job.get("tether_script") is not None and res["d"][0] != "identical":
+            # n/a when TVM's own text of the program fails the same way
             try:
-                parsed = tvm.script.from_source(job["tether_script"])
-                res["d"] = equal(parsed)
+                own = equal(tvm.script.from_source(mod.script(show_meta=True)))
             except Exception as ex:
-                res["d"] = ["raised", "tvm.script.from_source: " + _short(ex)]
-            if res["d"][0] != "identical":
-                # n/a when TVM's own text of the program fails the same way
-                try:
-                    own = equal(tvm.script.from_source(mod.script(show_meta=True)))
-                except Exception as ex:
-                    own = ["raised", _short(ex)]
-                if own[0] == res["d"][0]:
-                    res["d"] = ["n/a", "TVM's own show_meta text fails too: " + res["d"][1]]
+                own = ["raised", _short(ex)]
+            if own[0] == res["d"][0]:
+                res["d"] = ["n/a", "TVM's own show_meta text fails too: " + res["d"][1]]
 
     loaded = None
     if "load_json" not in skip:
         note(res, "load_json")
-        if job.get("tether_json") is None:
-            res["a"] = ["raised", "tether did not write: " + job.get("tether_json_error", "")]
-        else:
-            try:
-                loaded = tvm.ir.load_json(job["tether_json"])
-                res["a"] = equal(loaded)
-            except Exception as ex:
-                res["a"] = ["raised", "tvm.ir.load_json: " + _short(ex)]
+        loaded, res["a"] = read_back("tether_json", tvm.ir.load_json, "tvm.ir.load_json")
 
     if job.get("run_tvm_build"):  # (--run-tvm-build: c on TVM's own build)
         loaded = mod

@@ -252,3 +252,46 @@ def test_example_cnn_runs_in_tvm(tmp_path):
     proc = subprocess.run([tvm_python(), example, "--tvm", str(tmp_path / "cnn.json"), str(tmp_path / "wrong.npz")],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1 and "MISMATCH" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_worker_crash_is_reported_and_the_batch_goes_on(tmp_path):
+    """A TVM process that dies in tvm.ir.load_json (apache-tvm segfaults on some malformed
+    graphs) makes check a of that program raised; its other checks and the next programs
+    still run, in a new worker."""
+    fake = tmp_path / "python"
+    fake.write_text(f"#!{tvm_python()}\n" + "\n".join([
+        "import os, runpy, signal, sys",
+        "import tvm",
+        "real = tvm.ir.load_json",
+        "def load_json(text):",
+        "    if 'CRASH-ME' in text:",
+        "        os.kill(os.getpid(), signal.SIGSEGV)",
+        "    return real(text)",
+        "tvm.ir.load_json = load_json",
+        "sys.argv = sys.argv[1:]",
+        "runpy.run_path(sys.argv[0], run_name='__main__')",
+    ]) + "\n")
+    fake.chmod(0o755)
+    recipes = [HAND["tuples"], HAND["implicit_const_dtypes"]]
+    mods, jobs = zip(*[handoff.tether_side(r, k) for k, r in enumerate(recipes)])
+    jobs[0]["tether_json"] = jobs[0]["tether_json"].replace('"root_index"', '"CRASH-ME": 0, "root_index"')
+    results = handoff.run_tvm_batch(str(fake), list(jobs))
+    first, second = results[0], results[1]
+    assert first["a"][0] == "raised" and "the TVM process died (exit status -11)" in first["a"][1]
+    assert first["c"][0] == "raised" and first["d"][0] == "identical" and "tvm_json" in first
+    assert [second[c][0] for c in "acd"] == ["identical"] * 3
+    assert handoff.check_b(mods[1], second) == ["identical", ""]
+
+
+def test_typevars_declared_per_function_in_order():
+    """The module-level TypeVars: each function's new ones after those of the functions
+    before it, sorted among themselves (the order apache-tvm 0.27 printed for this module)."""
+    from tether import relax
+
+    bb = relax.BlockBuilder()
+    for name, dims in [("f", ["z", "b"]), ("g", ["a", "z", "c"]), ("h", ["y", "a"])]:
+        x = relax.Var("x", relax.TensorType([relax.Var(d, "int64") for d in dims], "float32"))
+        with bb.function(name, [x]):
+            bb.emit_func_output(x)
+    lines = [line for line in str(bb.get()).splitlines() if "= TypeVar(" in line]
+    assert lines == [f'{v} = TypeVar("{v}")' for v in ["b", "z", "a", "c", "y"]]
