@@ -30,8 +30,8 @@ __all__ = [
     "InternalError", "Node", "Expr", "Type", "Attrs", "DictAttrs", "Var", "Constant",
     "IntImm", "FloatImm", "StringImm", "DataTypeImm", "GenericConst", "Add", "Sub", "Mul",
     "FloorDiv", "FloorMod", "Min", "Max", "Op", "Call", "Tuple", "TupleGetItem", "GlobalVar",
-    "BaseFunc", "IRModule", "TupleType", "PrimType", "structural_equal", "structural_hash",
-    "assert_structural_equal", "load_library", "save_json", "load_json",
+    "BaseFunc", "IRModule", "SourceMap", "TupleType", "PrimType", "structural_equal",
+    "structural_hash", "assert_structural_equal", "load_library", "save_json", "load_json",
 ]
 
 
@@ -178,6 +178,14 @@ class Type(Node):
 @register_object("ir.Attrs")
 class Attrs(Node):
     """Attributes of an op call (each op's attrs type has reflected fields in TVM's order)."""
+
+    __slots__ = ()
+
+
+@register_object("ir.SourceMap")
+class SourceMap(core.Object):
+    """The source map of an IRModule (its `source_map` field): a Map, empty in modules tether
+    builds; kept so that a module's JSON graph is the one TVM reads and writes."""
 
     __slots__ = ()
 

@@ -1,6 +1,7 @@
 /*
  * node.c -- the IR's node types: registers every kind of TRX_NODE_KINDS as a reflected FFI
- * type (TVM's type keys, parents and field names/order), the C constructors of ir.h with
+ * type (TVM 0.27's type keys, parents, field names/order and declared field types, so that a
+ * JSON graph of tether's IR is the one TVM reads and writes), the C constructors of ir.h with
  * TVM's validation and error texts, and the Python-facing constructor globals ("ir.Var",
  * "relax.TensorType", ...) that accept Python-natural arguments.
  *

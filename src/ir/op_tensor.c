@@ -600,7 +600,7 @@ TVMFFIObject* trx__infer_squeeze(const trx__op_def_t* def, trx_call_t* call) {
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   int64_t ndim = tt[0]->ndim;
   if (ndim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
-  TVMFFIObject* v = trx__shape_values(tt[0]);
+  TVMFFIObject* v = trx__shape_type_values(tt[0]);
   bool* drop = calloc((size_t)(ndim > 0 ? ndim : 1), sizeof(bool));
   if (drop == NULL) return NULL;
   TVMFFIObject* ty = NULL;

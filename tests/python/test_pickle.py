@@ -340,7 +340,27 @@ def _ir_values():
         "Conv2DAttrs": body.blocks[0].bindings[2].value.attrs,
         "GlobalVar": mod.get_global_var("main"), "Op": tether.ir.Op.get("relax.add"),
         "Tuple": body.blocks[0].bindings[3].value,
+        "TupleGetItem": body.blocks[0].bindings[4].value,
+        "FloatImm": ir.FloatImm("float32", 0.5), "DataTypeImm": ir.DataTypeImm("int8"),
+        "PrimExpr": (ir.Var("m", "int64") + 1) * 2,
+        "ShapeExpr": relax.ShapeExpr([1, ir.Var("k", "int64")]),
+        "AnyType": relax.AnyType(), "PackedFuncType": relax.PackedFuncType(),
+        "ExternFunc": relax.ExternFunc("my_kernel"),
+        "DictAttrs": main.attrs,
     }
+    # If and MatchCast, in a function of their own
+    c = relax.Var("c", relax.TensorType([], "bool"))
+    v = relax.Var("v", relax.TensorType(None, "float32", ndim=1))
+    bb = relax.BlockBuilder()
+    with bb.function("branchy", [c, v]):
+        n = ir.Var("n", "int64")
+        w = bb.match_cast(v, relax.TensorType([n], "float32"))
+        values["If"] = relax.If(c, w, w)
+        out = bb.emit(values["If"])
+        bb.emit_func_output(out)
+    branchy = bb.get()["branchy"]
+    values["MatchCast"] = branchy.body.blocks[0].bindings[0]
+    values["FunctionWithIf"] = branchy
     return values
 
 
