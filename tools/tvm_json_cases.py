@@ -217,10 +217,33 @@ def impure_function(relax, V, np):
     return bb.get()
 
 
+def clip_and_if(relax, V, np):
+    x = relax.Var("x", _t(relax, [2, 3]))
+    c = relax.Var("c", relax.TensorType([], "bool"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, c]):
+        a = bb.emit(relax.op.clip(x, 0, 6))
+        b = bb.emit(relax.op.clip(a, 0.5, 2.5))
+        then = relax.SeqExpr([], relax.op.negative(b))
+        other = relax.SeqExpr([], b)
+        r = bb.emit(relax.If(c, then, other))
+        bb.emit_func_output(r)
+    return bb.get()
+
+
+def extern_func(relax, V, np):
+    bb = relax.BlockBuilder()
+    bb.add_func(relax.ExternFunc("my_kernel"), "kernel")
+    x = relax.Var("x", _t(relax, [4]))
+    with bb.function("main", [x]):
+        bb.emit_func_output(relax.op.add(x, x))
+    return bb.get()
+
+
 CASES = {f.__name__: f for f in (
     static_add_const, symbolic_shapes, match_cast, tuples_and_split, several_functions,
     function_attrs, concat_take_axes, conv_net, nn_attrs, tensor_attrs, constants,
-    unknown_shapes, impure_function,
+    unknown_shapes, impure_function, clip_and_if, extern_func,
 )}
 
 

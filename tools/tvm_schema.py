@@ -27,7 +27,7 @@ TYPE_KEYS = (
     "relax.expr.Binding", "relax.expr.VarBinding", "relax.expr.MatchCast",
     "relax.expr.BindingBlock", "relax.expr.DataflowBlock",
     # module and attributes
-    "ir.IRModule", "ir.SourceMap", "ir.Attrs", "ir.DictAttrs",
+    "ir.IRModule", "ir.SourceMap", "ir.EnvFunc", "ir.Attrs", "ir.DictAttrs",
     # types
     "ir.Type", "relax.TensorType", "relax.ShapeType", "ir.TupleType", "relax.AnyType",
     "relax.PackedFuncType", "ir.PrimType", "relax.FuncType",

@@ -141,6 +141,8 @@ static const trx__field_t trx__fields[] = {
     MAP(IR_MODULE, trx_ir_module_t, global_infos, "global_infos",
         "ffi.Map<ffi.String,ffi.Array<ir.GlobalInfo>>"),
     MAP(SOURCE_MAP, trx_source_map_t, source_map, "source_map", "ffi.Map<ir.SourceName,ir.Source>"),
+    VAL(ENV_FUNC, trx_env_func_t, name, "name", STRING, 0, "ffi.String"),
+    FLD(ENV_FUNC, trx_env_func_t, func, "func", OPT_OBJECT, IGN, -1, kTVMFFIFunction, "ffi.Function"),
     MAP(DICT_ATTRS, trx_dict_attrs_t, dict, "__dict__", "ffi.Map<ffi.String,Any>"),
     OBJ(TENSOR_TYPE, trx_tensor_type_t, shape, "shape", OPT_OBJECT, 0, EXPR, "Optional<ir.Expr>"),
     OBJ(TENSOR_TYPE, trx_tensor_type_t, dtype, "dtype", OPT_OBJECT, 0, PRIM_TYPE, "Optional<ir.PrimType>"),
@@ -152,7 +154,7 @@ static const trx__field_t trx__fields[] = {
     VAL(PRIM_TYPE, trx_prim_type_t, dtype, "dtype", DTYPE, 0, "DataType"),
     ARR(FUNC_TYPE, trx_func_type_t, params, "params", OPT_OBJECT, DEF, "Optional<ffi.Array<ir.Type>>"),
     OBJ(FUNC_TYPE, trx_func_type_t, ret, "ret", OBJECT, 0, TYPE, "ir.Type"),
-    VAL(FUNC_TYPE, trx_func_type_t, derive_func, "derive_func", OPT_OBJECT, 0, "Optional<ir.EnvFunc>"),
+    OBJ(FUNC_TYPE, trx_func_type_t, derive_func, "derive_func", OPT_OBJECT, 0, ENV_FUNC, "Optional<ir.EnvFunc>"),
     VAL(FUNC_TYPE, trx_func_type_t, purity, "purity", BOOL, 0, "bool"),
 };
 
@@ -1260,6 +1262,65 @@ fail:
   return (TVMFFIObject*)f;
 }
 
+/* ir.EnvFunc named `name` (new reference), NULL with an error raised. */
+static TVMFFIObject* trx__env_func_new(const char* name, size_t len) {
+  trx_env_func_t* e = (trx_env_func_t*)trx__alloc(TRX_ENV_FUNC);
+  if (e != NULL && tether_any_str(name, len, &e->name) != 0) {
+    TVMFFIObjectDecRef(e);
+    e = NULL;
+  }
+  return (TVMFFIObject*)e;
+}
+
+/* ir.EnvFunc's JSON graph encoding (type attributes __data_to_json__ / __data_from_json__):
+ * its name as a JSON string. */
+static int trx__env_func_to_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  static const char fn[] = "ir.EnvFunc.__data_to_json__";
+  (void)self;
+  if (tether_check_nargs(fn, "(0: ir.EnvFunc) -> str", n, 1) != 0) return -1;
+  if (!tether_any_is_object(&args[0]) || !trx_is(args[0].v_obj, TRX_ENV_FUNC)) {
+    return tether_raise("TypeError", "%s: argument 0 must be an ir.EnvFunc, but got `%s`", fn,
+                        tether_any_type_key(&args[0]));
+  }
+  TVMFFIByteArray name = trx__str(&((const trx_env_func_t*)args[0].v_obj)->name);
+  return tether_any_str(name.data, name.size, rv);
+}
+
+static int trx__env_func_from_json(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  static const char fn[] = "ir.EnvFunc.__data_from_json__";
+  (void)self;
+  TVMFFIByteArray name;
+  if (tether_check_nargs(fn, "(0: str) -> ir.EnvFunc", n, 1) != 0) return -1;
+  if (!tether_any_get_str(&args[0], &name)) {
+    return tether_raise("TypeError", "%s: an ir.EnvFunc is written as its name (a JSON string), but got `%s`",
+                        fn, tether_any_type_key(&args[0]));
+  }
+  TVMFFIObject* e = trx__env_func_new(name.data, name.size);
+  if (e == NULL) return -1;
+  *rv = tether_any_object(e); /* the Any takes over the new reference */
+  return 0;
+}
+
+int trx__register_json_hooks(int32_t type_index, TVMFFISafeCallType to_json, TVMFFISafeCallType from_json) {
+  const struct {
+    const char* column;
+    TVMFFISafeCallType fn;
+  } hooks[] = {{"__data_to_json__", to_json}, {"__data_from_json__", from_json}};
+  for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); ++i) {
+    TVMFFIObjectHandle f = NULL;
+    TVMFFIByteArray column = {hooks[i].column, strlen(hooks[i].column)};
+    if (TVMFFIFunctionCreate(NULL, hooks[i].fn, NULL, &f) != 0) return -1;
+    TVMFFIAny v = tether_any_object(f);
+    int rc = TVMFFITypeRegisterAttr(type_index, &column, &v);
+    TVMFFIObjectDecRef(f);
+    if (rc != 0) return -1;
+  }
+  return 0;
+}
+
+/* The derive_func TVM gives an ExternFunc's default type. */
+static const char trx__infer_by_ty_args[] = "tvm.relax.type.infer_by_ty_args";
+
 TVMFFIObject* trx_extern_func_new(const char* global_symbol, size_t len, TVMFFIObject* ty) {
   if (trx__check_kind("relax.ExternFunc", "ty", ty, TRX_TYPE, true) != 0) return NULL;
   TVMFFIObject* own_ty = NULL;
@@ -1271,6 +1332,12 @@ TVMFFIObject* trx_extern_func_new(const char* global_symbol, size_t len, TVMFFIO
     own_ty = trx_func_type_new(NULL, any, false);
     TVMFFIObjectDecRef(any);
     if (own_ty == NULL) return NULL;
+    TVMFFIObject* derive = trx__env_func_new(trx__infer_by_ty_args, sizeof(trx__infer_by_ty_args) - 1);
+    if (derive == NULL) {
+      TVMFFIObjectDecRef(own_ty);
+      return NULL;
+    }
+    ((trx_func_type_t*)own_ty)->derive_func = derive;
   }
   trx_extern_func_t* f = (trx_extern_func_t*)trx__alloc(TRX_EXTERN_FUNC);
   if (f == NULL || tether_any_str(global_symbol ? global_symbol : "", global_symbol ? len : 0,
@@ -2184,6 +2251,9 @@ int trx__node_init(void) {
   }
   atomic_store_explicit(&trx__types_ready, true, memory_order_release);
   if (trx__shared_init() != 0) return -1;
+  if (trx__register_json_hooks(trx_type_index[TRX_ENV_FUNC], trx__env_func_to_json, trx__env_func_from_json) != 0) {
+    return -1;
+  }
   return trx__node_register_globals();
 }
 

@@ -136,6 +136,10 @@ TVMFFIObject* trx__array_obj(TVMFFIObject* arr, int64_t i);
 int trx__def_field(int32_t owner, const char* name, tether_field_kind kind, int64_t offset, int64_t flags,
                    int32_t object_type_index, const char* declared);
 
+/* Registers a type's custom JSON graph encoding: `to_json` and `from_json` as its
+ * `__data_to_json__` / `__data_from_json__` type attributes.  0, or -1 with the error raised. */
+int trx__register_json_hooks(int32_t type_index, TVMFFISafeCallType to_json, TVMFFISafeCallType from_json);
+
 /* Registers `fn` as global `name` (allow_override so re-loading the library is harmless). */
 int trx__register_global(const char* name, TVMFFISafeCallType fn, const char* doc);
 

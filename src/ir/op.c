@@ -251,23 +251,6 @@ static int trx__op_from_json(void* self, const TVMFFIAny* args, int32_t n, TVMFF
                       (int)name.size, name.data);
 }
 
-static int trx__register_op_json(void) {
-  static const struct {
-    const char* column;
-    TVMFFISafeCallType fn;
-  } hooks[] = {{"__data_to_json__", trx__op_to_json}, {"__data_from_json__", trx__op_from_json}};
-  for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); ++i) {
-    TVMFFIObjectHandle f = NULL;
-    TVMFFIByteArray column = {hooks[i].column, strlen(hooks[i].column)};
-    if (TVMFFIFunctionCreate(NULL, hooks[i].fn, NULL, &f) != 0) return -1;
-    TVMFFIAny v = tether_any_object(f);
-    int rc = TVMFFITypeRegisterAttr(trx_type_index[TRX_OP], &column, &v);
-    TVMFFIObjectDecRef(f);
-    if (rc != 0) return -1;
-  }
-  return 0;
-}
-
 static int trx__global_list_op_names(void* self, const TVMFFIAny* args, int32_t n,
                                      TVMFFIAny* result) {
   (void)self;
@@ -388,7 +371,7 @@ int trx__op_init(void) {
                                  "Names of all registered ops.", NULL, TETHER_FUNC_KEEPS_GIL,
                                  1) != 0)
     return -1;
-  return trx__register_op_json();
+  return trx__register_json_hooks(trx_type_index[TRX_OP], trx__op_to_json, trx__op_from_json);
 }
 
 void trx__op_fini(void) {

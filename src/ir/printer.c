@@ -1959,8 +1959,8 @@ int trx__printer_init(void) {
     return -1;
   }
   for (int k = 0; k < TRX_NUM_KINDS; ++k) {
-    /* an IRModule's SourceMap is not printed as TVMScript: ffi.ReprPrint's default form */
-    if (k != TRX_SOURCE_MAP && register_repr(trx_type_index[k]) != 0) return -1;
+    /* SourceMap and EnvFunc are not printed as TVMScript: ffi.ReprPrint's default form */
+    if (k != TRX_SOURCE_MAP && k != TRX_ENV_FUNC && register_repr(trx_type_index[k]) != 0) return -1;
   }
   /* Types derived from the IR's roots outside the kind table (the ops' attrs types). */
   static const trx_kind roots[] = {TRX_EXPR, TRX_TYPE, TRX_ATTRS, TRX_BINDING, TRX_BINDING_BLOCK};

@@ -639,6 +639,24 @@ static void test_tvm_schema_json(void) {
   decref(arr);
   decref(x);
 
+  /* an ExternFunc's default type: derive_func an ir.EnvFunc, written as its name; read back
+   * by name (func stays None) */
+  TVMFFIObject* ext = trx_extern_func_new("k", 1, NULL);
+  TVMFFIObject* fty = ((trx_expr_t*)ext)->ty;
+  check_json(tether_any_object(((trx_func_type_t*)fty)->derive_func),
+             "{\"root_index\":0,\"nodes\":[{\"type\":\"ir.EnvFunc\",\"data\":\"tvm.relax.type.infer_by_ty_args\"}]}");
+  text = tether_any_raw_str("{\"root_index\":0,\"nodes\":[{\"type\":\"ir.EnvFunc\",\"data\":\"f\"}]}");
+  CHECK_OK(call("ffi.FromJSONGraphString", &text, 1, &back));
+  CHECK(tether_any_is_object(&back) && trx_is(back.v_obj, TRX_ENV_FUNC));
+  if (tether_any_is_object(&back) && trx_is(back.v_obj, TRX_ENV_FUNC)) {
+    TVMFFIByteArray name = {"", 0};
+    CHECK(tether_any_get_str(&((trx_env_func_t*)back.v_obj)->name, &name));
+    CHECK_BYTES(name, "f");
+    CHECK(((trx_env_func_t*)back.v_obj)->func == NULL);
+  }
+  tether_any_release(&back);
+  decref(ext);
+
   /* an IRModule: source_map, attrs and global_infos, each a distinct empty object */
   TVMFFIObject* mod = trx_ir_module_new();
   check_json(tether_any_object(mod),

@@ -101,6 +101,11 @@ def test_module_and_function_members():
     assert type(f.attrs) is ir.DictAttrs and len(f.attrs) == 0
     op = ir.Op.get("relax.add")
     assert op.description == "" and op.support_level == 10 and op.num_inputs == 2
+    # An ExternFunc's default type derives its result as TVM's does, by a named EnvFunc.
+    derive = R.ExternFunc("k").ty.derive_func
+    assert derive.name == "tvm.relax.type.infer_by_ty_args" and derive.func is None
+    assert repr(derive) == 'ir.EnvFunc(name="tvm.relax.type.infer_by_ty_args", func=None)'
+    assert ir.structural_equal(R.ExternFunc("k"), R.ExternFunc("k"))
 
 
 # ---- JSON graph text against TVM's save_json ---------------------------------------------
@@ -222,7 +227,16 @@ BAD = [
     (_set("ir.Call", "args", lambda ns: _first(ns, "ir.Var")), TypeError, ["(`ir.Call`), field `args`"]),
     (_set("relax.FuncType", "derive_func", lambda ns: _first(ns, "ffi.String")), TypeError,
      ["(`relax.FuncType`), field `derive_func`"]),
+    (_set("relax.FuncType", "derive_func", lambda ns: _first(ns, "ir.PrimType")), TypeError,
+     ["(`relax.FuncType`), field `derive_func`", "ir.EnvFunc"]),
 ]
+
+
+def test_bad_env_func_is_a_typed_error():
+    def mutate(nodes):
+        nodes[_first(nodes, "ir.EnvFunc")]["data"] = 3
+    with pytest.raises(TypeError, match=r"node 2 .*ir.EnvFunc.*its name \(a JSON string\)"):
+        from_json_graph_str(_mutated("extern_func", mutate))
 
 
 @pytest.mark.parametrize("mutate,kind,texts", BAD, ids=[f"bad{i}" for i in range(len(BAD))])

@@ -71,6 +71,7 @@ extern "C" {
   X(DATAFLOW_BLOCK, "relax.expr.DataflowBlock", BINDING_BLOCK, trx_binding_block_t) \
   X(IR_MODULE, "ir.IRModule", NONE, trx_ir_module_t)                           \
   X(SOURCE_MAP, "ir.SourceMap", NONE, trx_source_map_t)                         \
+  X(ENV_FUNC, "ir.EnvFunc", NONE, trx_env_func_t)                               \
   X(DICT_ATTRS, "ir.DictAttrs", ATTRS, trx_dict_attrs_t)                       \
   /* types */                                                                  \
   X(TENSOR_TYPE, "relax.TensorType", TYPE, trx_tensor_type_t)                  \
@@ -257,6 +258,14 @@ typedef struct {
   TVMFFIObject* source_map; /* Map<SourceName, Source> (empty) */
 } trx_source_map_t;
 
+/* A function known by its global name (FuncType.derive_func); written to a JSON graph as the
+ * name alone, as TVM does.  `func` is NULL: tether does not run it. */
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIAny name;     /* "tvm.relax.type.infer_by_ty_args" */
+  TVMFFIObject* func; /* NULL */
+} trx_env_func_t;
+
 typedef struct {
   trx_attrs_t base;
   TVMFFIObject* dict; /* Map<str, Any>; reflected as "__dict__" */
@@ -297,7 +306,7 @@ typedef struct {
   trx_type_t base;
   TVMFFIObject* params;      /* Array<Type> or NULL (opaque) */
   TVMFFIObject* ret;
-  TVMFFIObject* derive_func; /* NULL (an EnvFunc in TVM) */
+  TVMFFIObject* derive_func; /* EnvFunc or NULL */
   bool purity;
 } trx_func_type_t;
 
