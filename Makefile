@@ -159,12 +159,33 @@ venv-core: $(VENV)/.core-deps-installed
 
 venv: $(VENV)/.deps-installed venv-core
 
-test-python: venv
+test-python: venv venv-tvm
 	$(call configure_build,$(BUILD),-DTETHER_WERROR=ON $(TETHER_PYTHON_FLAG),add_one_kernel)
-	TETHER_BUILD_DIR=$(abspath $(BUILD)) $(VENV_PY) -m pytest tests/python -q
+	TETHER_BUILD_DIR=$(abspath $(BUILD)) TETHER_TVM_PYTHON=$(abspath $(TVM_PY)) \
+	  $(VENV_PY) -m pytest tests/python -q
 
 clean-python:
-	rm -rf $(VENV) build-py
+	rm -rf $(VENV) $(TVM_VENV) build-py
+
+# ---- the TVM virtualenv: apache-tvm in an interpreter of its own ---------------------------
+# The handoff tests (tests/python/test_tvm_handoff.py, tools/tvm_handoff.py,
+# examples/tvm_handoff.py) hand modules built with tether to apache-tvm and back: a separate
+# interpreter, so that TVM runs on its own apache-tvm-ffi, never beside tether.
+# apache-tvm-ffi is pinned to 0.1.14.post1 (apache-tvm 0.27.0.post1 accepts it): under
+# 0.1.15.post2, apache-tvm 0.27.0.post1's own tvm.ir.save_json segfaults inside libtvm_ffi for
+# any object with a DataType field (ir.PrimType, relax.TensorType, ir.IntImm), i.e. for every
+# Relax module; under 0.1.14.post1 it works.
+TVM_VENV ?= .venv-tvm
+TVM_PY := $(TVM_VENV)/bin/python
+TVM_DEPS := apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 numpy
+
+.PHONY: venv-tvm
+$(TVM_VENV)/.installed: Makefile
+	test -x $(TVM_PY) || $(PYTHON) -m venv $(TVM_VENV)
+	$(TVM_PY) -m pip install -q $(TVM_DEPS)
+	touch $@
+
+venv-tvm: $(TVM_VENV)/.installed
 
 # apache-tvm-ffi's own C++ suite (tests/cpp of its sdist, downloaded from PyPI into
 # $(BUILD_UPSTREAM) at test time), each file built against upstream's libtvm_ffi.so (the

@@ -10,8 +10,8 @@ tests/python/test_relax_tvm_parity.py and tests/ir/test_arith.c).
     python tools/tvm_parity.py --seeds 500 --show 3 # more, printing the first 3 diffs
     python tools/tvm_parity.py --tvm-python PATH    # an interpreter with apache-tvm 0.27
 
-Without --tvm-python it uses bench/python/build/venv-tvm (made by bench/python/bench_relax.py,
-which installs apache-tvm==0.27.0.post1).  Run it with a Python that has tether installed.
+Without --tvm-python it uses $TETHER_TVM_PYTHON, else the repository's .venv-tvm (`make
+venv-tvm` creates it: apache-tvm 0.27.0.post1).  Run it with a Python that has tether installed.
 """
 import argparse
 import difflib
@@ -95,12 +95,12 @@ def main():
     ap.add_argument("--seeds", type=int, default=100)
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--show", type=int, default=1, help="print this many diffs in full")
-    ap.add_argument("--tvm-python",
-                    default=os.path.join(ROOT, "bench", "python", "build", "venv-tvm", "bin", "python"))
+    ap.add_argument("--tvm-python", default=os.environ.get("TETHER_TVM_PYTHON")
+                    or os.path.join(ROOT, ".venv-tvm", "bin", "python"))
     args = ap.parse_args()
     if not os.path.exists(args.tvm_python):
-        sys.exit(f"no apache-tvm interpreter at {args.tvm_python}: run bench/python/bench_relax.py "
-                 "once (it creates that venv) or pass --tvm-python")
+        sys.exit(f"no apache-tvm interpreter at {args.tvm_python}: run `make venv-tvm` "
+                 "or pass --tvm-python")
     differ = []
     for seed in range(args.first, args.first + args.seeds):
         ours, theirs = run(sys.executable, "tether", seed), run(args.tvm_python, "tvm", seed)

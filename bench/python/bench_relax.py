@@ -21,9 +21,10 @@ apache-tvm on construction and emission, <= half its memory per node.
     python bench/python/bench_relax.py --quick          # fewer rounds, no callgrind
     python bench/python/bench_relax.py --tvm-python /path/to/venv/bin/python
 
-Without --tvm-python, the apache-tvm side runs in bench/python/build/venv-tvm, created on first use
-with `pip install apache-tvm==0.27.0.post1`.  Run it with a Python that has tether installed
-(e.g. .venv/bin/python after `make venv`).
+Without --tvm-python, the apache-tvm side runs in $TETHER_TVM_PYTHON, else the repository's
+.venv-tvm (apache-tvm 0.27.0.post1 on apache-tvm-ffi 0.1.14.post1), created on first use by
+`make venv-tvm`.  Run it with a Python that has tether installed (e.g. .venv/bin/python after
+`make venv`).
 """
 import argparse
 import gc
@@ -188,17 +189,10 @@ def worker_construct(side, n):
 def ensure_tvm_python(path):
     if path:
         return path
-    venv = os.path.join(HERE, "build", "venv-tvm")  # build*/ is git-ignored
-    py = os.path.join(venv, "bin", "python")
-    stamp = os.path.join(venv, ".installed")
-    if not os.path.exists(stamp):
-        if not os.path.exists(py):
-            print(f"[bench-relax] creating {venv}", flush=True)
-            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-        print(f"[bench-relax] pip install {TVM_REQUIREMENT}", flush=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", TVM_REQUIREMENT], check=True)
-        with open(stamp, "w") as f:
-            f.write(TVM_REQUIREMENT + "\n")
+    py = os.environ.get("TETHER_TVM_PYTHON") or os.path.join(ROOT, ".venv-tvm", "bin", "python")
+    if not os.path.exists(py):
+        print(f"[bench-relax] creating {os.path.dirname(os.path.dirname(py))} (make venv-tvm)", flush=True)
+        subprocess.run(["make", "-C", ROOT, "venv-tvm"], check=True)
     return py
 
 
@@ -338,8 +332,8 @@ def main():
             "",
         ]
     lines += [
-        "Command: `python bench/python/bench_relax.py` (apache-tvm runs in bench/python/build/venv-tvm, "
-        f"`pip install {TVM_REQUIREMENT}`).",
+        "Command: `python bench/python/bench_relax.py` (apache-tvm runs in .venv-tvm, made by "
+        f"`make venv-tvm`: {TVM_REQUIREMENT} on apache-tvm-ffi 0.1.14.post1).",
         "",
     ]
     text = "\n".join(lines)

@@ -132,8 +132,9 @@ typedef struct {
   size_t hcap;
   trx__meta* meta;
   size_t nmeta, capmeta;
-  char** tvars; /* TypeVar names, sorted, unique */
+  char** tvars; /* TypeVar names, unique: per top-level function in order, each one's sorted */
   size_t ntv, captv;
+  size_t tv_first; /* the current function's first TypeVar */
   struct trx__task* tasks; /* p_expr's work stack, shared by nested p_expr calls */
   size_t ntasks, captasks;
 } trx__P;
@@ -292,8 +293,13 @@ static const char* name_define(trx__P* P, const void* obj, const char* raw, size
   return name;
 }
 
+/* As TVM orders them: the names a function adds follow those of the functions before it,
+ * sorted among themselves. */
 static void add_typevar(trx__P* P, const char* name) {
-  size_t i = 0;
+  for (size_t j = 0; j < P->tv_first; ++j) {
+    if (strcmp(P->tvars[j], name) == 0) return;
+  }
+  size_t i = P->tv_first;
   while (i < P->ntv && strcmp(P->tvars[i], name) < 0) ++i;
   if (i < P->ntv && strcmp(P->tvars[i], name) == 0) return;
   char* copy = strdup(name);
@@ -1509,6 +1515,7 @@ static void p_module(trx__P* P, TVMFFIObject* m, trx__stmts* out) {
     trx__buf_t nm = {0};
     trx__buf_put(&nm, fns[i].name.data, fns[i].name.size);
     if (trx_is(fns[i].fn, TRX_FUNCTION)) {
+      P->tv_first = P->ntv;
       p_function(P, fns[i].fn, nm.s ? nm.s : "", true, frame_body(P, fr));
     } else {
       trx__buf_puts(&nm, " = ");

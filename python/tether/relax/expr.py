@@ -158,8 +158,9 @@ class DataflowBlock(BindingBlock):
 def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
     """A tensor constant from a Python scalar, a (nested) list, a numpy array or a Tensor.
 
-    Without dtype, Python scalars and lists give int32 / float32 / bool (as TVM does); numpy
-    values keep their dtype.  The data lives on the CPU (a numpy array shared through DLPack)."""
+    Without dtype, int64 and float64 values (Python scalars and lists, and numpy values too)
+    become int32 and float32, bool stays bool, other numpy dtypes are kept (as TVM does).  The
+    data lives on the CPU (a numpy array shared through DLPack)."""
     import numpy as np
 
     if isinstance(value, core.Tensor):
@@ -168,6 +169,8 @@ def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
         return GenericConst(value)
     if isinstance(value, (np.ndarray, np.generic)):
         arr = np.asarray(value) if dtype is None else np.asarray(value).astype(str(dtype))
+        if dtype is None and arr.dtype in (np.int64, np.float64):
+            arr = arr.astype("int32" if arr.dtype == np.int64 else "float32")
     elif dtype is not None:
         arr = np.array(value, dtype=str(dtype))
     else:
