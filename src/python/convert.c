@@ -335,70 +335,6 @@ static int tpy_bytes_arg(const char* s, Py_ssize_t n, TVMFFIAny* out, tpy_temps*
   return tpy_push_owned(&owned, out, temps);
 }
 
-/* ---- shared Arrays of small int tuples ---------------------------------------------------
- * Most tuples that cross the boundary are short runs of small ints: strides, paddings,
- * kernel sizes, axes.  A tuple of 1..TPY_SMALL_TUPLE_MAXLEN exact ints in
- * [TPY_SMALL_INT_MIN, TPY_SMALL_INT_MIN + TPY_SMALL_INT_RADIX) converts to one shared Array
- * per distinct value, made on first use and kept for the life of the process, so passing
- * it allocates nothing.  Arrays are immutable (a callee that wants to change one copies it
- * unless it is the only owner), so the sharing shows only through same_as -- as with
- * CPython's own small-int cache.  The table is only touched with the GIL held. */
-enum {
-  TPY_SMALL_TUPLE_MAXLEN = 4,
-  TPY_SMALL_INT_MIN = -1,
-  TPY_SMALL_INT_RADIX = 8, /* -1 .. 6 */
-  TPY_SMALL_TUPLE_SLOTS = 8 + 64 + 512 + 4096,
-};
-static const int32_t tpy_small_tuple_base[TPY_SMALL_TUPLE_MAXLEN + 1] = {0, 0, 8, 72, 584};
-static TVMFFIObject* tpy_small_tuples[TPY_SMALL_TUPLE_SLOTS];
-
-/* The table slot of values[0..n), or -1 if they are not a small int run. */
-static inline int32_t tpy_small_slot(const int64_t* values, Py_ssize_t n) {
-  if (n < 1 || n > TPY_SMALL_TUPLE_MAXLEN) return -1;
-  int32_t slot = tpy_small_tuple_base[n];
-  int32_t digits = 0;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    uint64_t digit = (uint64_t)(values[i] - TPY_SMALL_INT_MIN);
-    if (digit >= TPY_SMALL_INT_RADIX) return -1;
-    digits = digits * TPY_SMALL_INT_RADIX + (int32_t)digit;
-  }
-  return slot + digits;
-}
-
-TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n) {
-  int32_t slot = tpy_small_slot(values, n);
-  if (slot < 0) return NULL;
-  if (tpy_small_tuples[slot] != NULL) return tpy_small_tuples[slot];
-  TVMFFIAny items[TPY_SMALL_TUPLE_MAXLEN];
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    tpy_set_tag(&items[i], kTVMFFIInt);
-    items[i].v_int64 = values[i];
-  }
-  TVMFFIObjectHandle made = NULL;
-  if (tether_array_new(items, (int64_t)n, &made) != 0) {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err); /* out of memory: the caller makes a fresh Array */
-    if (err != NULL) TVMFFIObjectDecRef(err);
-    return NULL;
-  }
-  /* Two references: a shared Array never looks uniquely owned, so even a callee that
-   * (wrongly) appends to a borrowed argument copies it instead of changing the shared one. */
-  TVMFFIObjectIncRef(made);
-  tpy_small_tuples[slot] = made;
-  return made;
-}
-
-/* The shared Array for a tuple of small exact ints (borrowed), or NULL. */
-static TVMFFIObject* tpy_small_tuple_array(PyObject* tuple) {
-  Py_ssize_t n = PyTuple_GET_SIZE(tuple);
-  if (n < 1 || n > TPY_SMALL_TUPLE_MAXLEN) return NULL;
-  int64_t values[TPY_SMALL_TUPLE_MAXLEN];
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    if (!tpy_small_long(PyTuple_GET_ITEM(tuple, i), &values[i])) return NULL;
-  }
-  return tpy_small_int_array(values, n);
-}
-
 /* Nesting of containers being converted on this thread.  Python's recursion limit alone
  * does not bound the C stack (a program may raise the limit far beyond what the stack
  * holds), so conversion also stops at TPY_MAX_NESTING levels, with the same error. */
@@ -421,16 +357,10 @@ static void tpy_leave_nested(void) {
   Py_LeaveRecursiveCall();
 }
 
-/* tuple/list -> Array: a shared one for a small int tuple, else a temporary. */
+/* tuple/list -> a new Array per conversion (a temporary), as tvm_ffi makes one: two equal
+ * tuples never become one shared Array, so a JSON graph of what a callee keeps has the nodes
+ * apache-tvm's has. */
 static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
-  if (PyTuple_CheckExact(obj)) {
-    TVMFFIObject* shared = tpy_small_tuple_array(obj);
-    if (shared != NULL) {
-      tpy_set_tag(out, kTVMFFIArray);
-      out->v_obj = shared;
-      return 0;
-    }
-  }
   bool is_list = PyList_Check(obj);
   Py_ssize_t n = is_list ? PyList_GET_SIZE(obj) : PyTuple_GET_SIZE(obj);
   TVMFFIAny stack[TPY_STACK_ARGS];

@@ -127,12 +127,6 @@ static inline bool tpy_small_long(PyObject* obj, int64_t* out) {
   return true;
 }
 
-/* The process-wide shared Array of the ints values[0..n) when n is 1..4 and every value is
- * in -1..6 (borrowed; made on first use), else NULL.  Such Arrays (strides, paddings,
- * kernel sizes, axes) are what most tuples crossing the boundary become; see convert.c.
- * GIL held. */
-TVMFFIObject* tpy_small_int_array(const int64_t* values, Py_ssize_t n);
-
 /* ---- the argument fast path, inlined into Function's vectorcall ----------------------- */
 
 /* Exact int/float/str/Object first; everything else via tpy_arg_from_py. */

@@ -11,9 +11,11 @@
  *     pointer first, then by value), with Python's own error texts for a missing, repeated or
  *     unknown argument;
  *   - an omitted parameter takes its default, converted to an FFI value once, at creation;
+ *     an Array default is copied per call, as TVM's wrapper converts its tuple per call
+ *     (a callee that keeps it keeps its own, so equal defaults are not one shared node);
  *   - a parameter with `expand` n > 0 turns an exact int argument v into the Array
- *     (v, ..., v) of n items (shared for small values, see tpy_small_int_array) -- TVM's
- *     "an int stride means the same stride on every axis";
+ *     (v, ..., v) of n items, a new one per call -- TVM's "an int stride means the same
+ *     stride on every axis";
  *   - everything else converts as any Function argument does (convert.h).
  *
  * Then the Function is called with every parameter, positionally.  Metadata (__name__,
@@ -122,24 +124,38 @@ static int tpy_sig_arg(TpySignatureFunction* s, int32_t i, PyObject* arg, TVMFFI
     v = PyLong_AsLongLong(arg);
     if (v == -1 && PyErr_Occurred()) return -1;
   }
-  int64_t values[TPY_SIG_MAX_EXPAND];
-  for (int k = 0; k < n; ++k) values[k] = v;
-  TVMFFIObject* arr = tpy_small_int_array(values, n);
-  if (arr == NULL) {
-    TVMFFIAny items[TPY_SIG_MAX_EXPAND];
-    for (int k = 0; k < n; ++k) {
-      items[k].type_index = kTVMFFIInt;
-      items[k].zero_padding = 0;
-      items[k].v_int64 = v;
-    }
-    TVMFFIObjectHandle fresh = NULL;
-    if (tether_array_new(items, n, &fresh) != 0) {
-      tpy_raise_ffi_error();
-      return -1;
-    }
-    if (tpy_temps_push(temps, fresh) != 0) return -1;
-    arr = fresh;
+  TVMFFIAny items[TPY_SIG_MAX_EXPAND];
+  for (int k = 0; k < n; ++k) {
+    items[k].type_index = kTVMFFIInt;
+    items[k].zero_padding = 0;
+    items[k].v_int64 = v;
   }
+  TVMFFIObjectHandle arr = NULL;
+  if (tether_array_new(items, n, &arr) != 0) {
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  if (tpy_temps_push(temps, arr) != 0) return -1;
+  out->type_index = kTVMFFIArray;
+  out->zero_padding = 0;
+  out->v_obj = arr;
+  return 0;
+}
+
+/* Parameter i's default: a view of the value the SignatureFunction owns, or for an Array a
+ * copy of it made for this call. */
+static int tpy_sig_default(TpySignatureFunction* s, int32_t i, TVMFFIAny* out, tpy_temps* temps) {
+  const TVMFFIAny* d = &s->defaults[i];
+  if (d->type_index != kTVMFFIArray) {
+    *out = *d;
+    return 0;
+  }
+  TVMFFIObjectHandle arr = NULL;
+  if (tether_array_new(tether_array_at(d->v_obj, 0), tether_array_size(d->v_obj), &arr) != 0) {
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  if (tpy_temps_push(temps, arr) != 0) return -1;
   out->type_index = kTVMFFIArray;
   out->zero_padding = 0;
   out->v_obj = arr;
@@ -177,7 +193,10 @@ TPY_BACKTRACE_VISIBLE PyObject* tpy_signature_vectorcall(PyObject* self, PyObjec
   tpy_temps_init(&temps);
   for (int32_t i = 0; i < np; ++i) {
     if (slots[i] == NULL) {
-      views[i] = s->defaults[i]; /* a view of the value the SignatureFunction owns */
+      if (tpy_sig_default(s, i, &views[i], &temps) != 0) {
+        tpy_temps_release(&temps);
+        return NULL;
+      }
     } else if (tpy_sig_arg(s, i, slots[i], &views[i], &temps) != 0) {
       tpy_temps_release(&temps);
       return NULL;
