@@ -320,12 +320,7 @@ def main():
         (", with --callgrind." if instr else "."),
         "",
     ]
-    text = "\n".join(lines)
-    print(text)
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
-        f.write(text)
-    print(f"[bench-json] wrote {args.out}")
+    machine.write_report("\n".join(lines), args.out, "bench-json")
 
 
 if __name__ == "__main__":
