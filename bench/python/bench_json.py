@@ -146,6 +146,17 @@ def worker_memory(side, which):
     return {"label": label, "round_trip_kb": peak - before}
 
 
+def worker_instructions(side, which, stage, n_ops):
+    """Builds the module; then nothing, save, or save and load (the callgrind bodies)."""
+    relax, save, load, _, _ = _import(side)
+    mod = _build(relax, which, n_ops)
+    if stage != "build":
+        text = save(mod)
+        if stage == "both":
+            load(text)
+    return {}
+
+
 # ---- the driver ------------------------------------------------------------------------------------
 
 def ensure_tvm_python(path):
@@ -170,12 +181,19 @@ def ensure_tvm_python(path):
     return py
 
 
-def run_worker(python, side, case, which, reps):
+def run_worker(python, side, case, which, reps, *extra, valgrind=False):
     cmd = [python, os.path.abspath(__file__), "--worker", side, "--case", case, "--module", which,
-           "--reps", str(reps)]
+           "--reps", str(reps), *extra]
+    if valgrind:
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"{side} worker {case} {which} failed:\n{proc.stderr[-4000:]}")
+    if valgrind:
+        for line in proc.stderr.splitlines():
+            if "refs:" in line:
+                return int(line.split(":")[1].strip().replace(",", ""))
+        raise RuntimeError("callgrind printed no instruction count:\n" + proc.stderr[-2000:])
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -190,7 +208,11 @@ def fmt_kb(kb):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worker", choices=["tether", "tvm"])
-    ap.add_argument("--case", default="timings", choices=["timings", "memory"])
+    ap.add_argument("--case", default="timings", choices=["timings", "memory", "instructions"])
+    ap.add_argument("--stage", default="both", choices=["build", "save", "both"])
+    ap.add_argument("--callgrind", action="store_true",
+                    help="also count instructions under callgrind (slow for apache-tvm)")
+    ap.add_argument("--callgrind-ops", type=int, default=2000)
     ap.add_argument("--module", default="chain", choices=MODULES)
     ap.add_argument("--tvm-python", default=os.environ.get("BENCH_TVM_PYTHON"))
     ap.add_argument("--rounds", type=int, default=3)
@@ -203,8 +225,10 @@ def main():
     if args.worker:
         if args.case == "timings":
             res = worker_timings(args.worker, args.module, args.reps)
-        else:
+        elif args.case == "memory":
             res = worker_memory(args.worker, args.module)
+        else:
+            res = worker_instructions(args.worker, args.module, args.stage, args.callgrind_ops)
         print(json.dumps(res))
         return
 
@@ -228,6 +252,17 @@ def main():
                     b[k] = min(v, b.get(k, v)) if k.endswith("_s") else v
                 res = run_worker(py, side, "memory", which, 1)
                 mem[(side, which)].append(res["round_trip_kb"])
+
+    instr = {}
+    if args.callgrind:
+        for side, py in sides.items():
+            print(f"[bench-json] {side}: instructions under callgrind (chain of "
+                  f"{args.callgrind_ops:,} ops)", flush=True)
+            counts = {stage: run_worker(py, side, "instructions", "chain", 1, "--stage", stage,
+                                        "--callgrind-ops", str(args.callgrind_ops), valgrind=True)
+                      for stage in ("build", "save", "both")}
+            instr[side] = {"save": counts["save"] - counts["build"],
+                           "load": counts["both"] - counts["save"]}
 
     rows = []
     for which in modules:
@@ -257,6 +292,15 @@ def main():
         "|---|---|---:|---:|---:|:---:|",
     ]
     lines += [f"| {' | '.join(r)} |" for r in rows]
+    if instr:
+        t, v = instr["tether"], instr["tvm"]
+        lines += ["", f"Instructions (callgrind; the machine's load cannot move them), a chain of "
+                  f"{args.callgrind_ops:,} ops: a run that builds the module and saves it minus one "
+                  "that only builds it, and a run that also loads the text minus the one that saves:",
+                  "", "| measurement | tether | apache-tvm | ratio |", "|---|---:|---:|---:|"]
+        for op in ("save", "load"):
+            lines.append(f"| {op}_json | {t[op] / 1e6:,.1f} M | {v[op] / 1e6:,.1f} M | "
+                         f"{v[op] / t[op]:.1f}x |")
     lines += ["", "| module | side | JSON text | nodes | written again after reading: same text |",
               "|---|---|---:|---:|:---:|"]
     for which in modules:
@@ -272,15 +316,11 @@ def main():
         "read back is structurally equal to the one written (checked before timing).",
         "",
         "Command: `make bench-json` (or `python bench/python/bench_json.py "
-        "[--tvm-python PY]` with tether installed).",
+        "[--tvm-python PY] [--callgrind]` with tether installed)" +
+        (", with --callgrind." if instr else "."),
         "",
     ]
-    text = "\n".join(lines)
-    print(text)
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
-        f.write(text)
-    print(f"[bench-json] wrote {args.out}")
+    machine.write_report("\n".join(lines), args.out, "bench-json")
 
 
 if __name__ == "__main__":

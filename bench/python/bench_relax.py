@@ -336,12 +336,7 @@ def main():
         f"`make venv-tvm`: {TVM_REQUIREMENT} on apache-tvm-ffi 0.1.14.post1).",
         "",
     ]
-    text = "\n".join(lines)
-    print(text)
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
-        f.write(text)
-    print(f"[bench-relax] wrote {args.out}")
+    machine.write_report("\n".join(lines), args.out, "bench-relax")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""machine.py -- the one line the bench reports print about the machine they ran on."""
+"""machine.py -- what the bench reports share: the line about the machine they ran on, and
+writing the report."""
 import os
 import platform
 
@@ -23,3 +24,12 @@ def describe():
         load = (float("nan"),) * 3
     return (f"Machine: {cpu_model()}, {os.cpu_count()} CPUs, load average {load[0]:.1f} / "
             f"{load[1]:.1f} / {load[2]:.1f}; Python {platform.python_version()}.")
+
+
+def write_report(text, path, tag):
+    """Prints the report `text` and writes it to `path` (creating its directory)."""
+    print(text)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"[{tag}] wrote {path}")

@@ -127,7 +127,9 @@ typedef struct {
 } tether_jdoc;
 
 /* Parses `len` bytes of text into *doc (which must be zeroed; tether__jdoc_free it even on
- * failure).  Errors as tether__json_parse (error_msg: see tether_json_parse). */
+ * failure).  0 on success; -1 with an error raised (error_msg NULL: ValueError for a
+ * syntax error, as tether__json_parse; MemoryError); with error_msg != NULL a syntax error
+ * returns 1 and stores its message in *error_msg (owning) instead of raising. */
 int tether__jdoc_parse(const char* who, const char* text, size_t len, tether_jdoc* doc,
                        TVMFFIAny* error_msg);
 /* Mirrors the JSON value `value` (a view; None, bool, int, float, strings, ffi.Array,
