@@ -275,7 +275,7 @@ class Generator:
         return t.shape is not None and all(_is_int(d) for d in _shape_values(t))
 
     def random_step(self, vals, fn, helpers):
-        rng, R = self.rng, self.relax
+        rng = self.rng
         kind = rng.random()
         fl = self.is_float
         num = lambda t: str(t.dtype) != "bool"  # noqa: E731

@@ -369,7 +369,10 @@ static int trx__reshape_shape(const trx__op_def_t* def, TVMFFIObject* x, TVMFFIO
       TVMFFIObjectDecRef(known);
       known = q;
     }
-    if (total != NULL && known != NULL) d[infer_at] = trx_floordiv(total, known);
+    /* The other dims multiply to 0 (a copied 0 dim, so the input is empty too): the inferred
+     * dim is 0, as in TVM (never the division 0 // 0). */
+    bool zero = known != NULL && trx_is(known, TRX_INT_IMM) && ((trx_int_imm_t*)known)->value == 0;
+    if (total != NULL && known != NULL) d[infer_at] = zero ? trx_int64(0) : trx_floordiv(total, known);
     if (total) TVMFFIObjectDecRef(total);
     if (known) TVMFFIObjectDecRef(known);
     if (d[infer_at] == NULL) goto fail;

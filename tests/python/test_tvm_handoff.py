@@ -295,3 +295,21 @@ def test_typevars_declared_per_function_in_order():
             bb.emit_func_output(x)
     lines = [line for line in str(bb.get()).splitlines() if "= TypeVar(" in line]
     assert lines == [f'{v} = TypeVar("{v}")' for v in ["b", "z", "a", "c", "y"]]
+
+
+@pytest.mark.parametrize("shape, new_shape, expected", [
+    # (observed with apache-tvm 0.27: the -1 of an empty tensor whose other dims multiply to 0
+    # is 0, never 0 // 0, which TVM's loader rejects as a division by zero)
+    ([0], [0, -1], "(0, 0)"),
+    ([0, 3], [0, -1], "(0, 0)"),
+    ([4, 0], [-1, 0, 2], "(0, 0, 2)"),
+    ([0, 3], [-1, 0], "(0, 3)"),
+    ([0], [2, -1], "(2, 0)"),
+    ([6], [0, -1], "(6, 1)"),
+])
+def test_reshape_infers_zero_for_an_empty_tensor(shape, new_shape, expected):
+    from tether import relax
+
+    x = relax.Var("x", relax.TensorType(shape, "float32"))
+    ty = relax.BlockBuilder().normalize(relax.op.reshape(x, new_shape)).ty
+    assert str(ty) == f'R.Tensor({expected}, dtype="float32")'
