@@ -8,7 +8,7 @@ and string_imm.show_meta.txt for a StringImm (the header's escaping of every kin
 Run it with an interpreter that has apache-tvm 0.27.0.post1 and apache-tvm-ffi 0.1.14.post1
 (TVM's save_json crashes under apache-tvm-ffi 0.1.15.post2) and numpy:
 
-    <tvm-python> tools/record_tvm_meta.py [OUT_DIR]
+    make venv-tvm && .venv-tvm/bin/python tools/record_tvm_meta.py [OUT_DIR]
 
 tests/python/test_show_meta.py compares tether's texts for the same programs with these.
 """

@@ -5,7 +5,7 @@ tether's ffi.ToJSONGraphString with, byte for byte, and loads into tether.
 Regenerate the record with the Python of a virtualenv that has apache-tvm 0.27.0.post1
 (apache-tvm-ffi 0.1.14.post1, under which TVM's save_json works):
 
-    /tmp/scratch/tvm14/bin/python tools/tvm_json_cases.py tests/python/data/tvm_json
+    make venv-tvm && .venv-tvm/bin/python tools/tvm_json_cases.py tests/python/data/tvm_json
 
 It writes <case>.json (TVM's save_json text, "metadata" member included) for every case of
 CASES.  Each case is a function build(relax, V, np) -> IRModule using only the API the two

@@ -4,7 +4,7 @@ reflection against.
 
 Run with the Python of a virtualenv that has apache-tvm 0.27.0.post1 (no tether needed):
 
-    /tmp/scratch/tvm14/bin/python tools/tvm_schema.py > tests/python/data/tvm_schema.json
+    make venv-tvm && .venv-tvm/bin/python tools/tvm_schema.py > tests/python/data/tvm_schema.json
 
 For each type key the output holds its parent's type key and its own fields (not the
 inherited ones) in registration order, each with its name, the field_static_type_index
