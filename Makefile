@@ -197,7 +197,7 @@ test-upstream: venv
 	$(VENV_PY) tests/upstream/run.py --build-dir $(BUILD_UPSTREAM) --tether-lib $(BUILD)/libtether.so \
 	  --jobs $(JOBS) --results bench/results/upstream_cpp.md
 
-# ---- bench-python (owner: pybench) -------------------------------------------------------
+# ---- bench-python ------------------------------------------------------------------------
 # The Python-boundary benchmark (bench/python/run.sh): its own venv in bench/python/.venv,
 # tether installed from this tree, the floor / nanobind / pybind11 columns built for it; writes
 # bench/results/python_boundary.md and .png.  BENCH_ARGS passes options (e.g. --quick).
@@ -207,14 +207,13 @@ bench-python:
 	sh bench/python/run.sh $(BENCH_ARGS)
 # ---- end of bench-python -----------------------------------------------------------------
 
-# ---- bench-json (owner: jsonperf) --------------------------------------------------------
+# ---- bench-json --------------------------------------------------------------------------
 # save_json / load_json next to apache-tvm 0.27 (bench/python/bench_json.py): tether from the
-# virtualenv; apache-tvm in its own venv (BENCH_TVM_PYTHON=path/to/python, else created in
-# bench/python/build/venv-tvm-json with apache-tvm-ffi 0.1.14.post1, under which apache-tvm's
-# save_json works).  Writes bench/results/json.md.  BENCH_JSON_ARGS passes options (--quick).
+# virtualenv, apache-tvm in the TVM virtualenv above.  Writes bench/results/json.md.
+# BENCH_JSON_ARGS passes options (--quick, --callgrind).
 BENCH_JSON_ARGS ?=
 .PHONY: bench-json
-bench-json: venv-core
+bench-json: venv-core venv-tvm
 	$(VENV_PY) -m pip install -q numpy
-	$(VENV_PY) bench/python/bench_json.py $(BENCH_JSON_ARGS)
+	$(VENV_PY) bench/python/bench_json.py --tvm-python $(TVM_PY) $(BENCH_JSON_ARGS)
 # ---- end of bench-json -------------------------------------------------------------------

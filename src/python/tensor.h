@@ -1,5 +1,5 @@
 /*
- * tensor.h -- the Tensor side of `tether.core` (owner: pytensor): the `Tensor` type,
+ * tensor.h -- the Tensor side of `tether.core`: the `Tensor` type,
  * DLPack import/export, numpy/torch arguments passed zero-copy, from_dlpack.
  *
  * The rest of the extension calls only the functions below.  convert.c and module.c

@@ -2,7 +2,7 @@
 inline into a stack array (exact int/float/str/Object), the out-of-line conversions
 (tensors first, then the value types and protocols), argument-count boundaries, and the
 recycling of argument Tensors made from numpy arrays (tensor.c's pool, reached through
-tpy_temps_release).  Written with the performance work on those paths (owner: pyperf)."""
+tpy_temps_release)."""
 import gc
 import sys
 
