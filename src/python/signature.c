@@ -114,6 +114,20 @@ static int32_t tpy_sig_find(TpySignatureFunction* s, PyObject* key) {
 
 /* ---- the call ------------------------------------------------------------------------------ */
 
+/* A new Array of items[0..n), owned by `temps` for this call, viewed by `out`. */
+static int tpy_sig_new_array(const TVMFFIAny* items, int64_t n, TVMFFIAny* out, tpy_temps* temps) {
+  TVMFFIObjectHandle arr = NULL;
+  if (tether_array_new(items, n, &arr) != 0) {
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  if (tpy_temps_push(temps, arr) != 0) return -1;
+  out->type_index = kTVMFFIArray;
+  out->zero_padding = 0;
+  out->v_obj = arr;
+  return 0;
+}
+
 /* Parameter i's view of `arg`: an exact int widened to an Array when the parameter expands. */
 static int tpy_sig_arg(TpySignatureFunction* s, int32_t i, PyObject* arg, TVMFFIAny* out,
                        tpy_temps* temps) {
@@ -130,16 +144,7 @@ static int tpy_sig_arg(TpySignatureFunction* s, int32_t i, PyObject* arg, TVMFFI
     items[k].zero_padding = 0;
     items[k].v_int64 = v;
   }
-  TVMFFIObjectHandle arr = NULL;
-  if (tether_array_new(items, n, &arr) != 0) {
-    tpy_raise_ffi_error();
-    return -1;
-  }
-  if (tpy_temps_push(temps, arr) != 0) return -1;
-  out->type_index = kTVMFFIArray;
-  out->zero_padding = 0;
-  out->v_obj = arr;
-  return 0;
+  return tpy_sig_new_array(items, n, out, temps);
 }
 
 /* Parameter i's default: a view of the value the SignatureFunction owns, or for an Array a
@@ -150,16 +155,7 @@ static int tpy_sig_default(TpySignatureFunction* s, int32_t i, TVMFFIAny* out, t
     *out = *d;
     return 0;
   }
-  TVMFFIObjectHandle arr = NULL;
-  if (tether_array_new(tether_array_at(d->v_obj, 0), tether_array_size(d->v_obj), &arr) != 0) {
-    tpy_raise_ffi_error();
-    return -1;
-  }
-  if (tpy_temps_push(temps, arr) != 0) return -1;
-  out->type_index = kTVMFFIArray;
-  out->zero_padding = 0;
-  out->v_obj = arr;
-  return 0;
+  return tpy_sig_new_array(tether_array_at(d->v_obj, 0), tether_array_size(d->v_obj), out, temps);
 }
 
 TPY_BACKTRACE_VISIBLE PyObject* tpy_signature_vectorcall(PyObject* self, PyObject* const* args,
