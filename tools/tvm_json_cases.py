@@ -12,6 +12,7 @@ CASES.  Each case is a function build(relax, V, np) -> IRModule using only the A
 share; V(name) makes a symbolic int64 dimension (tirx.Var in TVM, relax.Var in tether).
 The test imports this file and builds the cases with tether.
 """
+import importlib
 import os
 import sys
 
@@ -240,10 +241,21 @@ def extern_func(relax, V, np):
     return bb.get()
 
 
+def string_imm(relax, V, np):
+    # StringImm lives in the ir module of either package (tvm.ir / tether.ir).
+    ir = importlib.import_module(relax.__name__.split(".")[0] + ".ir")
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", _t(relax, [2, 3]))
+    with bb.function("main", [x]):
+        y = bb.emit(relax.Tuple([x, ir.StringImm("a \"quoted\" \\ string")]))
+        bb.emit_func_output(y)
+    return bb.get()
+
+
 CASES = {f.__name__: f for f in (
     static_add_const, symbolic_shapes, match_cast, tuples_and_split, several_functions,
     function_attrs, concat_take_axes, conv_net, nn_attrs, tensor_attrs, constants,
-    unknown_shapes, impure_function, clip_and_if, extern_func,
+    unknown_shapes, impure_function, clip_and_if, extern_func, string_imm,
 )}
 
 

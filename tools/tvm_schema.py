@@ -30,7 +30,7 @@ TYPE_KEYS = (
     "ir.IRModule", "ir.SourceMap", "ir.EnvFunc", "ir.Attrs", "ir.DictAttrs",
     # types
     "ir.Type", "relax.TensorType", "relax.ShapeType", "ir.TupleType", "relax.AnyType",
-    "relax.PackedFuncType", "ir.PrimType", "relax.FuncType",
+    "relax.PackedFuncType", "ir.PrimType", "relax.FuncType", "ir.StringType",
     # attrs of the ops tether has
     "relax.attrs.Conv1DAttrs", "relax.attrs.Conv2DAttrs", "relax.attrs.Conv2DTransposeAttrs",
     "relax.attrs.Pool2DAttrs", "relax.attrs.AdaptivePool2DAttrs", "relax.attrs.SoftmaxAttrs",

@@ -30,7 +30,7 @@ __all__ = [
     "InternalError", "Node", "Expr", "Type", "Attrs", "DictAttrs", "Var", "Constant",
     "IntImm", "FloatImm", "StringImm", "DataTypeImm", "GenericConst", "Add", "Sub", "Mul",
     "FloorDiv", "FloorMod", "Min", "Max", "Op", "Call", "Tuple", "TupleGetItem", "GlobalVar",
-    "BaseFunc", "IRModule", "SourceMap", "TupleType", "PrimType", "structural_equal",
+    "BaseFunc", "IRModule", "SourceMap", "TupleType", "PrimType", "StringType", "structural_equal",
     "structural_hash", "assert_structural_equal", "load_library", "save_json", "load_json",
 ]
 
@@ -115,6 +115,7 @@ _ir_module = _g("ir.IRModule")
 _dict_attrs = _g("ir.DictAttrs")
 _tuple_type = _g("ir.TupleType")
 _prim_type = _g("ir.PrimType")
+_string_type = _g("ir.StringType")
 _op_get = _g("ir.Op.get")
 _prim = {name: _g("prim." + name)
          for name in ("Add", "Sub", "Mul", "FloorDiv", "FloorMod", "Min", "Max")}
@@ -476,6 +477,16 @@ class TupleType(Type):
 
     def __init__(self, fields: Sequence[Type], span: Any = None) -> None:
         self.__init_handle_by_constructor__(_tuple_type, list(fields))
+
+
+@register_object("ir.StringType")
+class StringType(Type):
+    """StringType(): the type of a StringImm (prints I.StringType())."""
+
+    __slots__ = ()
+
+    def __init__(self, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_string_type)
 
 
 @register_object("ir.PrimType")

@@ -567,6 +567,8 @@ TVMFFIObject* trx_any_type_new(void) { return trx__alloc(TRX_ANY_TYPE); }
 
 TVMFFIObject* trx_packed_func_type_new(void) { return trx__alloc(TRX_PACKED_FUNC_TYPE); }
 
+TVMFFIObject* trx_string_type_new(void) { return trx__alloc(TRX_STRING_TYPE); }
+
 TVMFFIObject* trx_tuple_type_new(TVMFFIObject* fields) {
   TVMFFIObject* arr = trx__array_arg("ir.TupleType", "fields", fields, TRX_TYPE);
   if (arr == NULL) return NULL;
@@ -818,10 +820,12 @@ TVMFFIObject* trx_float_imm_new(DLDataType dtype, double value) {
   return (TVMFFIObject*)imm;
 }
 
+/* As in TVM, a StringImm's type is a StringType of its own. */
 TVMFFIObject* trx_string_imm_new(const char* s, size_t n) {
   trx_string_imm_t* imm = (trx_string_imm_t*)trx__alloc(TRX_STRING_IMM);
   if (imm == NULL) return NULL;
-  if (tether_any_str(s ? s : "", s ? n : 0, &imm->value) != 0) {
+  imm->base.ty = trx_string_type_new();
+  if (imm->base.ty == NULL || tether_any_str(s ? s : "", s ? n : 0, &imm->value) != 0) {
     TVMFFIObjectDecRef(imm);
     return NULL;
   }
@@ -2098,6 +2102,13 @@ TRX__GLOBAL(trx__g_packed_func_type) {
   return trx__return(trx_packed_func_type_new(), rv);
 }
 
+TRX__GLOBAL(trx__g_string_type) {
+  (void)self;
+  (void)args;
+  if (trx__max_args("ir.StringType", n, 0) != 0) return -1;
+  return trx__return(trx_string_type_new(), rv);
+}
+
 TRX__GLOBAL(trx__g_prim_type) {
   static const char fn[] = "ir.PrimType";
   (void)self;
@@ -2166,6 +2177,7 @@ static const struct {
     {"ir.TupleType", trx__g_tuple_type},
     {"relax.AnyType", trx__g_any_type},
     {"relax.PackedFuncType", trx__g_packed_func_type},
+    {"ir.StringType", trx__g_string_type},
     {"ir.PrimType", trx__g_prim_type},
     {"relax.FuncType", trx__g_func_type},
 };

@@ -1100,6 +1100,8 @@ static void p_type(trx__P* P, TVMFFIObject* t, trx__buf_t* b) {
     trx__buf_puts(b, x->purity ? ", True)" : ", False)");
   } else if (trx_is(t, TRX_PACKED_FUNC_TYPE)) {
     put_R(P, b, "PackedFunc");
+  } else if (trx_is(t, TRX_STRING_TYPE)) {
+    trx__buf_puts(b, "I.StringType()");
   } else {
     p_metadata(P, t, b);
   }
@@ -1946,6 +1948,14 @@ static int register_repr(int32_t index) {
   return TVMFFITypeRegisterAttr(index, &name, &v);
 }
 
+/* Whether type index i is one of the kind table's (those get their repr by kind). */
+static bool is_kind_index(int32_t i) {
+  for (int k = 0; k < TRX_NUM_KINDS; ++k) {
+    if (trx_type_index[k] == i) return true;
+  }
+  return false;
+}
+
 int trx__printer_init(void) {
   if (trx__register_global("ir.Print", trx__g_print,
                            "ir.Print(node, verbose_expr=False, show_all_ty=True, show_meta=False) "
@@ -1959,13 +1969,15 @@ int trx__printer_init(void) {
     return -1;
   }
   for (int k = 0; k < TRX_NUM_KINDS; ++k) {
-    /* SourceMap and EnvFunc are not printed as TVMScript: ffi.ReprPrint's default form */
-    if (k != TRX_SOURCE_MAP && k != TRX_ENV_FUNC && register_repr(trx_type_index[k]) != 0) return -1;
+    /* SourceMap, EnvFunc and a StringType on its own are not printed as TVMScript (TVM has
+     * no printer for them as roots): ffi.ReprPrint's default form */
+    bool default_repr = k == TRX_SOURCE_MAP || k == TRX_ENV_FUNC || k == TRX_STRING_TYPE;
+    if (!default_repr && register_repr(trx_type_index[k]) != 0) return -1;
   }
   /* Types derived from the IR's roots outside the kind table (the ops' attrs types). */
   static const trx_kind roots[] = {TRX_EXPR, TRX_TYPE, TRX_ATTRS, TRX_BINDING, TRX_BINDING_BLOCK};
   for (int32_t i = kTVMFFIDynObjectBegin; i < kTVMFFIDynObjectBegin + 16384; ++i) {
-    if (strcmp(tether_type_key(i), "<unknown>") == 0) continue;
+    if (strcmp(tether_type_key(i), "<unknown>") == 0 || is_kind_index(i)) continue;
     for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]); ++r) {
       if (tether_type_is_subclass(i, trx_type_index[roots[r]])) {
         if (register_repr(i) != 0) return -1;

@@ -287,6 +287,7 @@ TVMFFIObject* trx_type_lca(TVMFFIObject* a, TVMFFIObject* b) {
     return trx__is(b, TRX_FUNC_TYPE) ? trx__lca_func((trx_func_type_t*)a, (trx_func_type_t*)b) : trx__any();
   }
   if (trx__is(a, TRX_PACKED_FUNC_TYPE)) return trx__is(b, TRX_PACKED_FUNC_TYPE) ? trx__ref(a) : trx__any();
+  if (trx__is(a, TRX_STRING_TYPE)) return trx__is(b, TRX_STRING_TYPE) ? trx__ref(a) : trx__any();
   TVMFFIAny av = tether_any_object(a), bv = tether_any_object(b);
   return trx_structural_equal(&av, &bv, false) ? trx__ref(a) : trx__any();
 }

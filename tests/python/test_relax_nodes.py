@@ -152,6 +152,12 @@ def test_prim_value_and_imms():
     assert type(one) is ir.IntImm and int(one) == 1 and one.ty.dtype == "int64"
     assert type(R.prim_value(1.5)) is ir.FloatImm and float(R.prim_value(1.5)) == 1.5
     assert str(ir.StringImm("hi")) == '"hi"'
+    # As in TVM, a StringImm's type is a StringType of its own.
+    s, t = ir.StringImm("hi"), ir.StringImm("hi")
+    assert type(s.ty) is ir.StringType and repr(s.ty) == "ir.StringType(span=None)"
+    assert repr(ir.TupleType([s.ty])) == "T.Tuple(I.StringType())"
+    assert not s.ty.same_as(t.ty) and ir.structural_equal(s.ty, t.ty)
+    assert ir.structural_equal(ir.StringType(), s.ty)
     assert ir.DataTypeImm("float16").value == "float16"
 
 

@@ -126,10 +126,11 @@ def test_load_json_of_tvms_text(name):
 
 
 def test_escaping_is_tvms():
-    """Every kind of byte in a string node is escaped as in TVM's text (the line of the
-    string node, which does not depend on the node schema)."""
+    """Every kind of byte in a string node is escaped as in TVM's text, and the whole text
+    (the StringImm with its StringType) is TVM's byte for byte."""
     ours = string_imm(ir).script(show_meta=True)
     theirs = _recorded("string_imm", "show_meta.txt")
+    assert ours == theirs
     line = [ln for ln in theirs.splitlines() if "u0001" in ln]
     assert len(line) == 1 and line[0] in ours.splitlines()
     assert ours.endswith('\nmetadata["ir.StringImm"][0]') and theirs.endswith(

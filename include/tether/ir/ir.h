@@ -80,7 +80,8 @@ extern "C" {
   X(ANY_TYPE, "relax.AnyType", TYPE, trx_type_t)                               \
   X(PRIM_TYPE, "ir.PrimType", TYPE, trx_prim_type_t)                           \
   X(FUNC_TYPE, "relax.FuncType", TYPE, trx_func_type_t)                        \
-  X(PACKED_FUNC_TYPE, "relax.PackedFuncType", TYPE, trx_type_t)
+  X(PACKED_FUNC_TYPE, "relax.PackedFuncType", TYPE, trx_type_t)              \
+  X(STRING_TYPE, "ir.StringType", TYPE, trx_type_t)
 
 typedef enum {
 #define TRX__KIND_ENUM(kind, key, parent, ctype) TRX_##kind,
@@ -480,6 +481,8 @@ TRX_API uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars);
 TRX_API TVMFFIObject* trx_dict_attrs_new(TVMFFIObject* map);
 TRX_API TVMFFIObject* trx_extern_func_new(const char* global_symbol, size_t len, TVMFFIObject* ty);
 TRX_API TVMFFIObject* trx_packed_func_type_new(void);
+/* StringType(): the type of a StringImm (prints I.StringType()).  New reference. */
+TRX_API TVMFFIObject* trx_string_type_new(void);
 /* Symbolic min/max builders (simplify as they go; new references). */
 TRX_API TVMFFIObject* trx_min(TVMFFIObject* a, TVMFFIObject* b);
 TRX_API TVMFFIObject* trx_max(TVMFFIObject* a, TVMFFIObject* b);
