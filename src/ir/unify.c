@@ -113,6 +113,32 @@ static bool trx__dims_defined(const trx__var_set_t* s, TVMFFIObject* dims) {
   return true;
 }
 
+/* The tuple type `ty` with each field mapped by `f` (new reference; `ty` itself when no field
+ * changes), NULL with an error raised. */
+static TVMFFIObject* trx__tuple_type_map(TVMFFIObject* ty, TVMFFIObject* (*f)(const void*, TVMFFIObject*),
+                                        const void* ctx) {
+  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+  int64_t n = tether_array_size(fields);
+  TVMFFIObject *out = trx__empty_array(), *node = NULL;
+  bool changed = false;
+  if (out == NULL) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* field = trx__array_obj(fields, i);
+    TVMFFIObject* nf = f(ctx, field);
+    if (nf == NULL) goto fail;
+    changed |= nf != field;
+    int rc = trx__array_push_obj(&out, nf);
+    trx__unref(nf);
+    if (rc != 0) goto fail;
+  }
+  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
+fail:
+  trx__unref(out);
+  return node;
+}
+
+static TVMFFIObject* trx__erase_field(const void* s, TVMFFIObject* ty) { return trx__type_erase(s, ty); }
+
 TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty) {
   if (ty == NULL) return NULL;
   if (trx__is(ty, TRX_TENSOR_TYPE)) {
@@ -125,25 +151,7 @@ TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty) {
     trx_shape_type_t* t = (trx_shape_type_t*)ty;
     return trx__dims_defined(s, t->values) ? trx__ref(ty) : trx_shape_type_new(NULL, t->ndim);
   }
-  if (!trx__is(ty, TRX_TUPLE_TYPE)) return trx__ref(ty);
-  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
-  int64_t n = tether_array_size(fields);
-  TVMFFIObject *out = trx__array_of(NULL, 0), *node = NULL;
-  bool changed = false;
-  if (out == NULL) return NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    TVMFFIObject* f = trx__array_obj(fields, i);
-    TVMFFIObject* nf = trx__type_erase(s, f);
-    if (nf == NULL) goto fail;
-    changed |= nf != f;
-    int rc = trx__array_push_obj(&out, nf);
-    trx__unref(nf);
-    if (rc != 0) goto fail;
-  }
-  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
-fail:
-  trx__unref(out);
-  return node;
+  return trx__is(ty, TRX_TUPLE_TYPE) ? trx__tuple_type_map(ty, trx__erase_field, s) : trx__ref(ty);
 }
 
 /* ---- call return types ----------------------------------------------------------------------
@@ -299,6 +307,8 @@ fail:
   return r;
 }
 
+static TVMFFIObject* trx__subst_field(const void* m, TVMFFIObject* ty);
+
 /* `ty` with the bound vars substituted (see trx__type_call_ret).  New reference. */
 static TVMFFIObject* trx__type_subst(const trx__var_map_t* m, TVMFFIObject* ty) {
   if (trx__is(ty, TRX_TENSOR_TYPE)) {
@@ -331,26 +341,10 @@ static TVMFFIObject* trx__type_subst(const trx__var_map_t* m, TVMFFIObject* ty) 
     trx__unref(dims);
     return r;
   }
-  if (!trx__is(ty, TRX_TUPLE_TYPE)) return trx__ref(ty);
-  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
-  int64_t n = tether_array_size(fields);
-  TVMFFIObject *out = trx__empty_array(), *node = NULL;
-  bool changed = false;
-  if (out == NULL) return NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    TVMFFIObject* f = trx__array_obj(fields, i);
-    TVMFFIObject* nf = trx__type_subst(m, f);
-    if (nf == NULL) goto fail;
-    changed |= nf != f;
-    int rc = trx__array_push_obj(&out, nf);
-    trx__unref(nf);
-    if (rc != 0) goto fail;
-  }
-  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
-fail:
-  trx__unref(out);
-  return node;
+  return trx__is(ty, TRX_TUPLE_TYPE) ? trx__tuple_type_map(ty, trx__subst_field, m) : trx__ref(ty);
 }
+
+static TVMFFIObject* trx__subst_field(const void* m, TVMFFIObject* ty) { return trx__type_subst(m, ty); }
 
 int trx__type_call_ret(TVMFFIObject* params, TVMFFIObject* args, TVMFFIObject* ret, TVMFFIObject** out,
                        int64_t* mismatch) {
