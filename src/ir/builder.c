@@ -624,7 +624,7 @@ static TVMFFIObject* trx__visit_tuple(trx__builder_t* b, TVMFFIObject* e) {
 }
 
 /* The type of `call` (whose callee and args are normalized): the op's FInferType, or the
- * callee's FuncType return.  New reference. */
+ * callee's FuncType return in terms of the arguments.  New reference. */
 static TVMFFIObject* trx__infer_call(TVMFFIObject* call) {
   trx_call_t* c = (trx_call_t*)call;
   if (trx_is(c->op, TRX_OP)) return trx_infer_type(call);
@@ -638,8 +638,16 @@ static TVMFFIObject* trx__infer_call(TVMFFIObject* call) {
     case TRX_FUNC_TYPE: {
       trx_func_type_t* f = (trx_func_type_t*)fty;
       /* An opaque callee (params unknown) returns what the call's ty_args say, if anything. */
-      if (f->params == NULL && first_ty_arg != NULL) return trx__ref(first_ty_arg);
-      return trx__ref(f->ret);
+      if (f->params == NULL) return trx__ref(first_ty_arg != NULL ? first_ty_arg : f->ret);
+      /* Else the callee's symbolic vars are bound to the argument dims they match. */
+      TVMFFIObject* ret = NULL;
+      int64_t bad = -1;
+      if (trx__type_call_ret(f->params, c->args, f->ret, &ret, &bad) != 0 || ret != NULL) return ret;
+      char r1[512], r2[512];
+      tether_raise("ValueError", "Argument %lld type mismatch: expected %s, given %s", (long long)bad,
+                   trx__b_repr(trx__array_obj(f->params, bad), r1, sizeof(r1)),
+                   trx__b_repr(trx__ty(trx__array_obj(c->args, bad)), r2, sizeof(r2)));
+      return NULL;
     }
     case TRX_PACKED_FUNC_TYPE:
       return first_ty_arg != NULL ? trx__ref(first_ty_arg) : trx_any_type_new();

@@ -8,6 +8,7 @@
  */
 #include "unify.h"
 
+#include "arith.h"
 #include "node.h"
 
 static void trx__unref(TVMFFIObject* o) {
@@ -112,6 +113,32 @@ static bool trx__dims_defined(const trx__var_set_t* s, TVMFFIObject* dims) {
   return true;
 }
 
+/* The tuple type `ty` with each field mapped by `f` (new reference; `ty` itself when no field
+ * changes), NULL with an error raised. */
+static TVMFFIObject* trx__tuple_type_map(TVMFFIObject* ty, TVMFFIObject* (*f)(const void*, TVMFFIObject*),
+                                        const void* ctx) {
+  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+  int64_t n = tether_array_size(fields);
+  TVMFFIObject *out = trx__empty_array(), *node = NULL;
+  bool changed = false;
+  if (out == NULL) return NULL;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject* field = trx__array_obj(fields, i);
+    TVMFFIObject* nf = f(ctx, field);
+    if (nf == NULL) goto fail;
+    changed |= nf != field;
+    int rc = trx__array_push_obj(&out, nf);
+    trx__unref(nf);
+    if (rc != 0) goto fail;
+  }
+  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
+fail:
+  trx__unref(out);
+  return node;
+}
+
+static TVMFFIObject* trx__erase_field(const void* s, TVMFFIObject* ty) { return trx__type_erase(s, ty); }
+
 TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty) {
   if (ty == NULL) return NULL;
   if (trx__is(ty, TRX_TENSOR_TYPE)) {
@@ -124,25 +151,216 @@ TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty) {
     trx_shape_type_t* t = (trx_shape_type_t*)ty;
     return trx__dims_defined(s, t->values) ? trx__ref(ty) : trx_shape_type_new(NULL, t->ndim);
   }
-  if (!trx__is(ty, TRX_TUPLE_TYPE)) return trx__ref(ty);
-  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
-  int64_t n = tether_array_size(fields);
-  TVMFFIObject *out = trx__array_of(NULL, 0), *node = NULL;
+  return trx__is(ty, TRX_TUPLE_TYPE) ? trx__tuple_type_map(ty, trx__erase_field, s) : trx__ref(ty);
+}
+
+/* ---- call return types ----------------------------------------------------------------------
+ * The callee's symbolic vars bound to the argument dims met while matching param types
+ * against argument types (trx__type_call_ret). */
+
+typedef struct {
+  TVMFFIObject** var; /* the callee's vars (a reference each) */
+  TVMFFIObject** val; /* the argument dims they are bound to (a reference each) */
+  size_t n, cap;
+} trx__var_map_t;
+
+static void trx__var_map_clear(trx__var_map_t* m) {
+  for (size_t i = 0; i < m->n; ++i) {
+    trx__unref(m->var[i]);
+    trx__unref(m->val[i]);
+  }
+  free(m->var);
+  free(m->val);
+}
+
+/* The dim bound to `v` (borrowed), or NULL. */
+static TVMFFIObject* trx__var_map_get(const trx__var_map_t* m, const TVMFFIObject* v) {
+  for (size_t i = 0; i < m->n; ++i) {
+    if (m->var[i] == v) return m->val[i];
+  }
+  return NULL;
+}
+
+static int trx__var_map_put(trx__var_map_t* m, TVMFFIObject* var, TVMFFIObject* val) {
+  if (m->n == m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 8;
+    TVMFFIObject** pv = realloc(m->var, cap * sizeof(*pv));
+    if (pv == NULL) return tether_raise("MemoryError", "relax: out of memory while binding symbolic vars");
+    m->var = pv;
+    TVMFFIObject** pw = realloc(m->val, cap * sizeof(*pw));
+    if (pw == NULL) return tether_raise("MemoryError", "relax: out of memory while binding symbolic vars");
+    m->val = pw;
+    m->cap = cap;
+  }
+  m->var[m->n] = trx__ref(var);
+  m->val[m->n++] = trx__ref(val);
+  return 0;
+}
+
+/* The match functions below return 0 (matched, or nothing provable either way), 1 (a
+ * mismatch TVM reports: a different kind, dtype, ndim, arity or constant dim, or an argument
+ * of AnyType / unknown dtype / unknown ndim where the param is specific), -1 (error raised). */
+
+/* Binds the bare var dims of `pdims` (a param's) to the dims of `adims` (an argument's) at the
+ * same position, the first time each var is met.  Both may not be NULL. */
+static int trx__bind_dims(trx__var_map_t* m, TVMFFIObject* pdims, TVMFFIObject* adims) {
+  int64_t n = tether_array_size(pdims);
+  if (n != tether_array_size(adims)) return 1;
+  for (int64_t i = 0; i < n; ++i) {
+    TVMFFIObject *p = trx__array_obj(pdims, i), *a = trx__array_obj(adims, i);
+    int64_t pv, av;
+    if (trx__is_sym_var(p)) {
+      if (a != NULL && trx__var_map_get(m, p) == NULL && trx__var_map_put(m, p, a) != 0) return -1;
+    } else if (trx__int_imm_value(p, &pv) && trx__int_imm_value(a, &av) && pv != av) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Matches the param type `p` against the argument type `a`, binding as it goes. */
+static int trx__bind_type(trx__var_map_t* m, TVMFFIObject* p, TVMFFIObject* a) {
+  if (trx__is(p, TRX_TENSOR_TYPE)) {
+    if (!trx__is(a, TRX_TENSOR_TYPE)) return 1;
+    trx_tensor_type_t *pt = (trx_tensor_type_t*)p, *at = (trx_tensor_type_t*)a;
+    DLDataType pd = trx_tensor_dtype(pt);
+    if (!trx__dtype_is_void(pd) && !trx__dtype_equal(pd, trx_tensor_dtype(at))) return 1;
+    if (pt->ndim != -1 && pt->ndim != at->ndim) return 1;
+    if (pt->shape == NULL || at->shape == NULL || pt->shape == at->shape) return 0;
+    if (!trx__is(pt->shape, TRX_SHAPE_EXPR) || !trx__is(at->shape, TRX_SHAPE_EXPR)) return 0;
+    return trx__bind_dims(m, ((trx_shape_expr_t*)pt->shape)->values, ((trx_shape_expr_t*)at->shape)->values);
+  }
+  if (trx__is(p, TRX_SHAPE_TYPE)) {
+    if (!trx__is(a, TRX_SHAPE_TYPE)) return 1;
+    trx_shape_type_t *pt = (trx_shape_type_t*)p, *at = (trx_shape_type_t*)a;
+    if (pt->ndim != -1 && pt->ndim != at->ndim) return 1;
+    if (pt->values == NULL || at->values == NULL) return 0;
+    return trx__bind_dims(m, pt->values, at->values);
+  }
+  if (trx__is(p, TRX_PRIM_TYPE)) {
+    if (!trx__is(a, TRX_PRIM_TYPE)) return 1;
+    return trx__dtype_equal(((trx_prim_type_t*)p)->dtype, ((trx_prim_type_t*)a)->dtype) ? 0 : 1;
+  }
+  if (trx__is(p, TRX_TUPLE_TYPE)) {
+    if (!trx__is(a, TRX_TUPLE_TYPE)) return 1;
+    TVMFFIObject *pf = ((trx_tuple_type_t*)p)->fields, *af = ((trx_tuple_type_t*)a)->fields;
+    int64_t n = tether_array_size(pf);
+    if (n != tether_array_size(af)) return 1;
+    for (int64_t i = 0; i < n; ++i) {
+      int rc = trx__bind_type(m, trx__array_obj(pf, i), trx__array_obj(af, i));
+      if (rc != 0) return rc;
+    }
+    return 0;
+  }
+  /* A FuncType param binds nothing (its param types say nothing about the caller's dims). */
+  if (trx__is(p, TRX_FUNC_TYPE)) return trx__is(a, TRX_FUNC_TYPE) ? 0 : 1;
+  return 0;
+}
+
+/* `e` (a prim expr) with the bound vars replaced; *unbound set when it holds a symbolic var
+ * that is not bound.  New reference (`e` itself when nothing changes), NULL with an error. */
+static TVMFFIObject* trx__subst_expr(const trx__var_map_t* m, TVMFFIObject* e, bool* unbound) {
+  if (trx__is_sym_var(e)) {
+    TVMFFIObject* v = trx__var_map_get(m, e);
+    if (v == NULL) *unbound = true;
+    return trx__ref(v != NULL ? v : e);
+  }
+  if (!trx__is_prim_binop(e)) return trx__ref(e);
+  trx_binop_t* op = (trx_binop_t*)e;
+  TVMFFIObject* a = trx__subst_expr(m, op->a, unbound);
+  TVMFFIObject* b = a != NULL ? trx__subst_expr(m, op->b, unbound) : NULL;
+  TVMFFIObject* r = NULL;
+  if (b != NULL) {
+    trx_kind kind = TRX_PRIM_ADD;
+    while (kind < TRX_PRIM_MAX && !trx__is(e, kind)) kind = (trx_kind)(kind + 1);
+    r = (a == op->a && b == op->b) ? trx__ref(e) : trx_binop_new(kind, a, b);
+  }
+  trx__unref(a);
+  trx__unref(b);
+  return r;
+}
+
+/* `dims` (Array of prim exprs) with the bound vars replaced, each changed dim simplified.  New
+ * reference (`dims` itself when nothing changes); *unbound as trx__subst_expr. */
+static TVMFFIObject* trx__subst_dims(const trx__var_map_t* m, TVMFFIObject* dims, bool* unbound) {
+  int64_t n = tether_array_size(dims);
+  TVMFFIObject *out = trx__empty_array(), *r = NULL;
   bool changed = false;
   if (out == NULL) return NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    TVMFFIObject* f = trx__array_obj(fields, i);
-    TVMFFIObject* nf = trx__type_erase(s, f);
-    if (nf == NULL) goto fail;
-    changed |= nf != f;
-    int rc = trx__array_push_obj(&out, nf);
-    trx__unref(nf);
+  for (int64_t i = 0; i < n && !*unbound; ++i) {
+    TVMFFIObject* d = trx__array_obj(dims, i);
+    TVMFFIObject* nd = trx__subst_expr(m, d, unbound);
+    if (nd != NULL && nd != d && !*unbound) {
+      TVMFFIObject* s = trx_simplify(nd);
+      trx__unref(nd);
+      nd = s;
+    }
+    if (nd == NULL) goto fail;
+    changed |= nd != d;
+    int rc = trx__array_push_obj(&out, nd);
+    trx__unref(nd);
     if (rc != 0) goto fail;
   }
-  node = changed ? trx_tuple_type_new(out) : trx__ref(ty);
+  r = changed && !*unbound ? trx__ref(out) : trx__ref(dims);
 fail:
   trx__unref(out);
-  return node;
+  return r;
+}
+
+static TVMFFIObject* trx__subst_field(const void* m, TVMFFIObject* ty);
+
+/* `ty` with the bound vars substituted (see trx__type_call_ret).  New reference. */
+static TVMFFIObject* trx__type_subst(const trx__var_map_t* m, TVMFFIObject* ty) {
+  if (trx__is(ty, TRX_TENSOR_TYPE)) {
+    trx_tensor_type_t* t = (trx_tensor_type_t*)ty;
+    if (t->shape == NULL) return trx__ref(ty);
+    bool unbound = !trx__is(t->shape, TRX_SHAPE_EXPR);
+    TVMFFIObject* dims = unbound ? NULL : trx__subst_dims(m, ((trx_shape_expr_t*)t->shape)->values, &unbound);
+    if (!unbound && dims == NULL) return NULL;
+    TVMFFIObject* r = NULL;
+    if (unbound) {
+      r = trx_tensor_type_new(NULL, trx_tensor_dtype(t), t->ndim);
+    } else if (dims == ((trx_shape_expr_t*)t->shape)->values) {
+      r = trx__ref(ty);
+    } else {
+      TVMFFIObject* shape = trx_shape_expr_new(dims);
+      r = shape != NULL ? trx_tensor_type_new(shape, trx_tensor_dtype(t), -1) : NULL;
+      trx__unref(shape);
+    }
+    trx__unref(dims);
+    return r;
+  }
+  if (trx__is(ty, TRX_SHAPE_TYPE)) {
+    trx_shape_type_t* t = (trx_shape_type_t*)ty;
+    if (t->values == NULL) return trx__ref(ty);
+    bool unbound = false;
+    TVMFFIObject* dims = trx__subst_dims(m, t->values, &unbound);
+    if (dims == NULL) return NULL;
+    TVMFFIObject* r = unbound ? trx_shape_type_new(NULL, t->ndim)
+                              : dims == t->values ? trx__ref(ty) : trx_shape_type_new(dims, -1);
+    trx__unref(dims);
+    return r;
+  }
+  return trx__is(ty, TRX_TUPLE_TYPE) ? trx__tuple_type_map(ty, trx__subst_field, m) : trx__ref(ty);
+}
+
+static TVMFFIObject* trx__subst_field(const void* m, TVMFFIObject* ty) { return trx__type_subst(m, ty); }
+
+int trx__type_call_ret(TVMFFIObject* params, TVMFFIObject* args, TVMFFIObject* ret, TVMFFIObject** out,
+                       int64_t* mismatch) {
+  trx__var_map_t m = {0};
+  int rc = 0;
+  int64_t n = tether_array_size(params);
+  *out = NULL;
+  *mismatch = -1;
+  if (tether_array_size(args) < n) n = tether_array_size(args);
+  for (int64_t i = 0; i < n && rc == 0; ++i) {
+    rc = trx__bind_type(&m, trx__array_obj(params, i), trx__ty(trx__array_obj(args, i)));
+    if (rc == 1) *mismatch = i;
+  }
+  if (rc == 0 && (*out = trx__type_subst(&m, ret)) == NULL) rc = -1;
+  trx__var_map_clear(&m);
+  return rc < 0 ? -1 : 0;
 }
 
 /* ---- least common type ----------------------------------------------------------------------

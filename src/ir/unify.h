@@ -37,6 +37,20 @@ int trx__var_set_add_defs(trx__var_set_t* s, TVMFFIObject* ty);
  * error raised, or when ty is NULL. */
 TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty);
 
+/* The type of a call to a function whose params have the types `params` (Array<Type>) and
+ * whose return type is `ret`, given the normalized `args` (Array<Expr>), as apache-tvm 0.27
+ * derives it: each param type is matched against its argument's type, in order, and a bare
+ * symbolic dim of a param (`n`, not `n * 2`) binds the callee's var to the argument's dim the
+ * first time it is met (TensorType shapes, ShapeType values, through tuples; a param of
+ * FuncType binds nothing).  The bound dims are substituted into `ret` (a changed dim is
+ * simplified) and a shape that still holds a var left unbound is erased as trx__type_erase
+ * does.  Returns 0 with *out set (new reference; `ret` itself when nothing changes), or 0 with
+ * *out NULL and *mismatch the index of the first argument whose type TVM rejects (another
+ * kind, AnyType, a different dtype / ndim / arity / constant dim, an unknown dtype or ndim
+ * where the param has one), or -1 with an error raised. */
+int trx__type_call_ret(TVMFFIObject* params, TVMFFIObject* args, TVMFFIObject* ret, TVMFFIObject** out,
+                       int64_t* mismatch);
+
 /* trx_type_lca (the least common type of two types) is public: include/tether/ir/ir.h. */
 
 #endif /* TETHER_SRC_IR_UNIFY_H_ */

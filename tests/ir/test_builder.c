@@ -1294,6 +1294,89 @@ static TVMFFIObject* shape_ty(TVMFFIObject* const* dims, int n) {
   return t;
 }
 
+/* A call's type is the callee's return type in terms of the arguments (apache-tvm 0.27's
+ * texts): a bare dim of a param binds the callee's var to the argument's dim the first time it
+ * is met (n <- p from x, then k <- 5; t's q for n is ignored), bound dims are substituted and
+ * simplified (k + n -> p + 5), and a shape with a var left unbound (j, only in the return) is
+ * erased to its ndim.  An argument without a shape binds nothing, so the tuple's dims bind. */
+static void test_call_binds_callee_vars(void) {
+  TVMFFIObject* i64 = trx_prim_type_new(kI64);
+  TVMFFIObject *n = trx_var_new("n", 1, i64, false), *k = trx_var_new("k", 1, i64, false);
+  TVMFFIObject *j = trx_var_new("j", 1, i64, false), *p = trx_var_new("p", 1, i64, false);
+  TVMFFIObject* q = trx_var_new("q", 1, i64, false);
+  TVMFFIObject *three = trx_int_imm_new(kI64, 3), *five = trx_int_imm_new(kI64, 5);
+  TVMFFIObject* nk = trx_binop_new(TRX_PRIM_MUL, n, k);
+  TVMFFIObject* kn = trx_binop_new(TRX_PRIM_ADD, k, n);
+  /* helper(a: R.Tensor((n, k)), b: R.Tuple(R.Tensor((k,)), R.Shape([n, 3])))
+   *   -> R.Tuple(R.Tensor((n * k, j)), R.Tensor((k + n,)), R.Shape([n])) */
+  TVMFFIObject* pa = sym_tensor_ty((TVMFFIObject*[]){n, k}, 2);
+  TVMFFIObject* pk = sym_tensor_ty(&k, 1);
+  TVMFFIObject* vn3 = array_of((TVMFFIObject*[]){n, three}, 2);
+  TVMFFIObject* sn3 = trx_shape_type_new(vn3, -1);
+  TVMFFIObject* pbf = array_of((TVMFFIObject*[]){pk, sn3}, 2);
+  TVMFFIObject* pb = trx_tuple_type_new(pbf);
+  TVMFFIObject* r0 = sym_tensor_ty((TVMFFIObject*[]){nk, j}, 2);
+  TVMFFIObject* r1 = sym_tensor_ty(&kn, 1);
+  TVMFFIObject* vn = array_of(&n, 1);
+  TVMFFIObject* r2 = trx_shape_type_new(vn, -1);
+  TVMFFIObject* rf = array_of((TVMFFIObject*[]){r0, r1, r2}, 3);
+  TVMFFIObject* ret = trx_tuple_type_new(rf);
+  TVMFFIObject* pty = array_of((TVMFFIObject*[]){pa, pb}, 2);
+  TVMFFIObject* fty = trx_func_type_new(pty, ret, true);
+  TVMFFIObject* fv = trx_var_new("helper", 6, fty, false);
+  /* x: R.Tensor((p, 5)), t: R.Tuple(R.Tensor((5,)), R.Shape([q, 3])), w: R.Tensor(ndim=2) */
+  TVMFFIObject* xty = sym_tensor_ty((TVMFFIObject*[]){p, five}, 2);
+  TVMFFIObject* x = trx_var_new("x", 1, xty, false);
+  TVMFFIObject* t5 = sym_tensor_ty(&five, 1);
+  TVMFFIObject* vq3 = array_of((TVMFFIObject*[]){q, three}, 2);
+  TVMFFIObject* sq3 = trx_shape_type_new(vq3, -1);
+  TVMFFIObject* tf = array_of((TVMFFIObject*[]){t5, sq3}, 2);
+  TVMFFIObject* tty = trx_tuple_type_new(tf);
+  TVMFFIObject* t = trx_var_new("t", 1, tty, false);
+  TVMFFIObject* nd2 = trx_tensor_type_new(NULL, kF32, 2);
+  TVMFFIObject* w = trx_var_new("w", 1, nd2, false);
+  TVMFFIObject* bb = trx_block_builder_new(NULL);
+  static const struct {
+    int arg0; /* 0: x, 1: w */
+    const char* want;
+  } kCases[] = {
+      {0, "T.Tuple(R.Tensor(dtype=\"float32\", ndim=2), R.Tensor((p + T.int64(5),), dtype=\"float32\"), R.Shape([p]))"},
+      {1, "T.Tuple(R.Tensor(dtype=\"float32\", ndim=2), R.Tensor((q + T.int64(5),), dtype=\"float32\"), R.Shape([q]))"},
+  };
+  for (size_t i = 0; i < sizeof(kCases) / sizeof(kCases[0]); ++i) {
+    TVMFFIObject* args = array_of((TVMFFIObject*[]){kCases[i].arg0 ? w : x, t}, 2);
+    TVMFFIObject* c = trx_call_new(fv, args, NULL, NULL);
+    TVMFFIObject* r = trx_normalize(bb, c);
+    CHECK(r != NULL);
+    if (r != NULL) CHECK_PRINT(ty_of(r), kCases[i].want);
+    unref(r);
+    unref(c);
+    unref(args);
+  }
+  /* an argument TVM rejects (a tensor for the tuple param) */
+  TVMFFIObject* bargs = array_of((TVMFFIObject*[]){x, x}, 2);
+  TVMFFIObject* bc = trx_call_new(fv, bargs, NULL, NULL);
+  CHECK(trx_normalize(bb, bc) == NULL);
+  CHECK_RAISED(-1, "ValueError",
+               "Argument 1 type mismatch: expected T.Tuple(R.Tensor((k,), dtype=\"float32\"), R.Shape([n, "
+               "T.int64(3)])), given R.Tensor((p, 5), dtype=\"float32\")");
+  unref(bc);
+  unref(bargs);
+  /* a return type without symbolic vars is the callee's own object */
+  TVMFFIObject* spty = array_of(&pa, 1);
+  TVMFFIObject* sfty = trx_func_type_new(spty, nd2, true);
+  TVMFFIObject* sf = trx_var_new("g", 1, sfty, false);
+  TVMFFIObject* sargs = array_of(&x, 1);
+  TVMFFIObject* sc = trx_call_new(sf, sargs, NULL, NULL);
+  TVMFFIObject* sr = trx_normalize(bb, sc);
+  CHECK(sr != NULL && ty_of(sr) == nd2);
+  TVMFFIObject* sall[] = {sr, sc, sargs, sf, sfty, spty};
+  for (size_t i = 0; i < sizeof(sall) / sizeof(sall[0]); ++i) unref(sall[i]);
+  TVMFFIObject* all[] = {bb, w, nd2, t, tty, tf, sq3, vq3, t5, x, xty, fv, fty, pty, ret, rf, r2, vn,
+                         r1, r0, pb, pbf, sn3, vn3, pk, pa, kn, nk, five, three, q, p, j, k, n, i64};
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) unref(all[i]);
+}
+
 static void test_type_lca_table(void) {
   static const DLDataType kF16 = {kDLFloat, 16, 1}, kI32 = {kDLInt, 32, 1};
   static const int64_t s2[] = {2}, s3[] = {3}, s234[] = {2, 3, 4};
@@ -1599,6 +1682,7 @@ TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_tuple_get_item_errors), TEST_CASE(test_call_callee_types), TEST_CASE(test_if),
           TEST_CASE(test_func_output_nonleaf), TEST_CASE(test_dedup_and_call_global),
           TEST_CASE(test_builder_over_module), TEST_CASE(test_ffi_globals), TEST_CASE(test_long_chain),
-          TEST_CASE(test_func_output_erases_symbolic_vars), TEST_CASE(test_type_lca_table),
+          TEST_CASE(test_func_output_erases_symbolic_vars), TEST_CASE(test_call_binds_callee_vars),
+          TEST_CASE(test_type_lca_table),
           TEST_CASE(test_if_type_scopes), TEST_CASE(test_update_func_and_finalize),
           TEST_CASE(test_c_api_scopes_finalize_lca))

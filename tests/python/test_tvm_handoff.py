@@ -150,12 +150,8 @@ HAND = {
            syms=["a", "c", "z"]),
         fn("main", [P("x", T("float32", "y", "a"))], [{"op": "sqrt", "args": [V(0)]}], V(1),
            syms=["a", "y"]), sizes={"y": 2, "a": 3}),
-}
-
-# main calls a helper whose param types are symbolic: TVM's call type substitutes the
-# arguments' dims for the callee's vars (ret (n, 4) of main's n); tether's keeps the
-# callee's own n (printed `n_1 = T.int64()`), so the modules differ.
-KNOWN_BUGS = {
+    # main calls a helper whose param types are symbolic: the call's type is the helper's
+    # return type in main's own n (TVM substitutes the arguments' dims for the callee's vars)
     "call_with_symbolic_params": recipe(
         fn("helper", [P("a", T("float32", "n", 4))], [{"op": "nn.relu", "args": [V(0)]}], V(1),
            syms=["n"], private=True),
@@ -169,9 +165,8 @@ SEEDS = list(range(1, 21))
 @pytest.fixture(scope="module")
 def outcomes():
     """One TVM worker for every program of this file: {name: {check: [status, detail]}}."""
-    names = list(HAND) + list(KNOWN_BUGS) + [f"seed {s}" for s in SEEDS]
-    recipes = list(HAND.values()) + list(KNOWN_BUGS.values()) + \
-        [handoff.Generator(s, symbolic_calls=False).generate() for s in SEEDS]
+    names = list(HAND) + [f"seed {s}" for s in SEEDS]
+    recipes = list(HAND.values()) + [handoff.Generator(s).generate() for s in SEEDS]
     return dict(handoff.run_programs(recipes, tvm_python(), names=names))
 
 
@@ -197,11 +192,6 @@ def test_random_programs_mostly_run(outcomes):
     """Check c runs for most random programs (it is not n/a across the board)."""
     ran = [s for s in SEEDS if outcomes[f"seed {s}"]["c"][0] == "identical"]
     assert len(ran) >= len(SEEDS) * 3 // 4, ran
-
-
-@pytest.mark.xfail(strict=True, reason="tether's call type keeps the callee's symbolic vars")
-def test_call_with_symbolic_params(outcomes):
-    assert _failures(outcomes["call_with_symbolic_params"]) == {}
 
 
 def test_missing_tvm_interpreter_fails(monkeypatch, tmp_path):
