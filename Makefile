@@ -23,7 +23,9 @@ BUILD_FUZZ ?= build-fuzz
 BUILD_UPSTREAM ?= build-upstream
 
 # (tests/valgrind.cmake adds --error-exitcode to tell valgrind errors from test failures.)
-VALGRIND ?= valgrind --leak-check=full --errors-for-leak-kinds=definite
+# --fair-sched=yes: valgrind runs one thread at a time, and without a fair lock a thread
+# that waits by spinning can keep the others from ever running.
+VALGRIND ?= valgrind --fair-sched=yes --leak-check=full --errors-for-leak-kinds=definite
 # Test programs run under ThreadSanitizer (the ones that start threads).
 TSAN_TESTS ?= ffi_test_threads ffi_test_env ffi_test_object testing_test_testing
 FUZZ_CC ?= clang

@@ -5,6 +5,7 @@
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -140,8 +141,9 @@ static int init_slowly(void** result) {
 }
 
 static void* racer(void* seen) {
-  while (!atomic_load(&race_start)) {
-  }
+  /* Yield while waiting: a bare spin can starve the starting thread under valgrind, which
+   * runs one thread at a time. */
+  while (!atomic_load(&race_start)) sched_yield();
   if (TVMFFIHandleInitOnce(&race_slot, init_slowly) == 0) {
     *(void**)seen = __atomic_load_n(&race_slot, __ATOMIC_ACQUIRE);
   }
