@@ -189,6 +189,12 @@ $(TVM_VENV)/.installed: Makefile
 
 venv-tvm: $(TVM_VENV)/.installed
 
+# The expected results of tests/ir/test_op_infer.c's table, rewritten from apache-tvm 0.27
+# (`$(TVM_PY) tools/tvm_op_infer_table.py --check` lists the rows that differ, writing nothing).
+.PHONY: op-infer-table
+op-infer-table: venv-tvm
+	$(TVM_PY) tools/tvm_op_infer_table.py --write
+
 # apache-tvm-ffi's own C++ suite (tests/cpp of its sdist, downloaded from PyPI into
 # $(BUILD_UPSTREAM) at test time), each file built against upstream's libtvm_ffi.so (the
 # wheel in the virtualenv) and against libtether (tests/upstream/run.py).  Fails unless every
