@@ -56,6 +56,10 @@ XFAIL = {
     "padding=4611686018427387904)": _OVERFLOW,
     "nn.conv2d(x: Tensor((2, 3, 10, 10), 'float32'), y: Tensor((4, 3, 3, 3), 'float32'), "
     "padding=4611686018427387904)": _OVERFLOW,
+    "nn.layer_norm(x: Tensor(None, 'float32', ndim=3), y: Tensor((4,), 'float32'), "
+    "z: Tensor((1,), 'float32'), -1)":
+        "data of unknown shape: apache-tvm still checks that gamma and beta have equal sizes "
+        "(found by tools/tvm_parity.py)",
 }
 for _op in ("add", "subtract", "multiply", "divide", "power", "maximum", "minimum"):
     XFAIL[f"{_op}(x: Tensor((2, 3), 'float32'), 1)"] = _PY_INT
