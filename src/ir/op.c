@@ -896,7 +896,10 @@ int trx__arg_expr(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, TVM
     return 0;
   }
   if (v->type_index == kTVMFFIInt) {
-    *out = trx_int_imm_new(trx__dtype_int64, v->v_int64);
+    /* As TVM converts a Python int to a PrimExpr: int32 when it fits, else int64. */
+    DLDataType i32 = {kDLInt, 32, 1};
+    bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
+    *out = trx_int_imm_new(fits ? i32 : trx__dtype_int64, v->v_int64);
   } else if (v->type_index == kTVMFFIBool) {
     *out = trx_int_imm_new(trx__dtype_bool, v->v_int64);
   } else if (v->type_index == kTVMFFIFloat) {
