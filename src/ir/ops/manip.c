@@ -247,11 +247,14 @@ static TVMFFIObject* trx__shape_arg_values(TVMFFIObject* ty, int64_t* ndim) {
   return st->values;
 }
 
-/* The TensorType whose shape is the shape argument `arg` (of ShapeType `ty`). */
-static TVMFFIObject* trx__tensor_of_shape_arg(TVMFFIObject* arg, TVMFFIObject* ty, DLDataType dtype) {
+/* The TensorType whose shape is the shape argument `arg` (of ShapeType `ty`): the ShapeExpr or
+ * shape Var itself, or (values_first: as TVM's reshape, for a Var too) the values its type knows. */
+static TVMFFIObject* trx__tensor_of_shape_arg_ex(TVMFFIObject* arg, TVMFFIObject* ty, DLDataType dtype,
+                                                 bool values_first) {
   int64_t ndim;
   TVMFFIObject* values = trx__shape_arg_values(ty, &ndim);
-  if (trx_is(arg, TRX_SHAPE_EXPR) || trx_is(arg, TRX_VAR)) return trx__tensor_new(arg, dtype, ndim);
+  if (trx_is(arg, TRX_SHAPE_EXPR) || (trx_is(arg, TRX_VAR) && !(values_first && values != NULL)))
+    return trx__tensor_new(arg, dtype, ndim);
   if (values != NULL) {
     TVMFFIObject* se = trx_shape_expr_new(values);
     if (se == NULL) return NULL;
@@ -260,6 +263,10 @@ static TVMFFIObject* trx__tensor_of_shape_arg(TVMFFIObject* arg, TVMFFIObject* t
     return t;
   }
   return trx__tensor_unknown(dtype, ndim);
+}
+
+static TVMFFIObject* trx__tensor_of_shape_arg(TVMFFIObject* arg, TVMFFIObject* ty, DLDataType dtype) {
+  return trx__tensor_of_shape_arg_ex(arg, ty, dtype, false);
 }
 
 static TVMFFIObject* trx__infer_reshape(const trx_op_def_t* def, trx_call_t* call) {
@@ -308,16 +315,8 @@ static TVMFFIObject* trx__infer_reshape(const trx_op_def_t* def, trx_call_t* cal
     if (pn) TVMFFIObjectDecRef(pn);
     if (bad || po == NULL || pn == NULL) return NULL;
   }
-  if (nv != NULL && !trx_is(s, TRX_SHAPE_EXPR)) {
-    /* As TVM's reshape (unlike broadcast_to / zeros): a shape Var whose values its type knows
-     * gives those values, not the Var. */
-    TVMFFIObject* se = trx_shape_expr_new(nv);
-    if (se == NULL) return NULL;
-    TVMFFIObject* t = trx__tensor_new(se, trx_tensor_dtype(tt), ndim);
-    TVMFFIObjectDecRef(se);
-    return t;
-  }
-  return trx__tensor_of_shape_arg(s, sty, trx_tensor_dtype(tt));
+  /* (unlike broadcast_to / zeros, a shape Var's known values replace the Var) */
+  return trx__tensor_of_shape_arg_ex(s, sty, trx_tensor_dtype(tt), true);
 }
 
 /* ---- permute_dims / expand_dims / squeeze --------------------------------------------------------------- */
