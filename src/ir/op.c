@@ -1117,6 +1117,11 @@ int trx__sb_raise(trx__sb_t* sb, const char* kind) {
 
 void trx__sb_dtype(trx__sb_t* sb, DLDataType t) {
   char buf[64];
+  if (trx__dtype_is_void(t)) {
+    /* an unknown dtype is an absent Optional<DataType> in TVM's texts */
+    trx__sb_printf(sb, "None");
+    return;
+  }
   trx__dtype_str(t, buf, sizeof(buf));
   trx__sb_printf(sb, "T.%s", buf);
 }

@@ -633,7 +633,7 @@ static int trx__norm_check(const trx_op_def_t* def, trx_call_t* call, int nin, T
     }
     for (int64_t j = 0; j < naxes; ++j) {
       trx_prove_t p = trx_prove_equal(ref_data ? trx__dim(dv, ax[j]) : trx__dim(ref, j), trx__dim(iv, j));
-      if (p == TRX_PROVE_UNKNOWN && ref_data) *unknown = true;
+      if (p == TRX_PROVE_UNKNOWN) *unknown = true;
       if (p != TRX_PROVE_FALSE) continue;
       trx__sb_op(&sb, def);
       trx__sb_printf(&sb,
