@@ -269,6 +269,28 @@ static TVMFFIObject* trx__tensor_of_shape_arg(TVMFFIObject* arg, TVMFFIObject* t
   return trx__tensor_of_shape_arg_ex(arg, ty, dtype, false);
 }
 
+/* The product of a shape's dims as TVM's reshape forms it for its check and message: 1 * d0 *
+ * d1 ... with TVM's operator* (constants fold, a factor 1 or 0 short-cuts, nothing else is
+ * simplified: (n, 2, 2) gives n * 2 * 2).  New reference, NULL with an error raised. */
+static TVMFFIObject* trx__shape_product(TVMFFIObject* values) {
+  TVMFFIObject* p = trx_int64(1);
+  int64_t n = tether_array_size(values);
+  for (int64_t i = 0; i < n && p != NULL; ++i) {
+    TVMFFIObject* d = trx__dim(values, i);
+    int64_t a, b;
+    bool ca = trx_as_const_int(p, &a), cb = trx_as_const_int(d, &b);
+    TVMFFIObject* q;
+    if ((ca && cb) || (ca && (a == 0 || a == 1)) || (cb && (b == 0 || b == 1))) {
+      q = trx_mul(p, d);
+    } else {
+      q = trx_binop_new(TRX_PRIM_MUL, p, d);
+    }
+    TVMFFIObjectDecRef(p);
+    p = q;
+  }
+  return p;
+}
+
 static TVMFFIObject* trx__infer_reshape(const trx_op_def_t* def, trx_call_t* call) {
   if (trx__call_nargs(call) != 2) {
     trx_tensor_type_t* tt[1];
@@ -294,8 +316,8 @@ static TVMFFIObject* trx__infer_reshape(const trx_op_def_t* def, trx_call_t* cal
   TVMFFIObject* nv = trx__shape_arg_values(sty, &ndim);
   TVMFFIObject* ov = trx__shape_values(tt);
   if (nv != NULL && ov != NULL) {
-    TVMFFIObject* po = trx__product(ov);
-    TVMFFIObject* pn = trx__product(nv);
+    TVMFFIObject* po = trx__shape_product(ov);
+    TVMFFIObject* pn = trx__shape_product(nv);
     bool bad = po != NULL && pn != NULL && trx_prove_equal(po, pn) == TRX_PROVE_FALSE;
     if (bad) {
       trx__sb_t sb = {0};
