@@ -32,7 +32,10 @@
   X(index)                   \
   X(statistical)             \
   X(datatype)                \
-  X(search)
+  X(search)                  \
+  X(create)                  \
+  X(shape)                   \
+  X(core)
 
 #define TRX__CATEGORY_DECL(cat)                \
   extern const trx_op_decl_t trx__ops_##cat[]; \
