@@ -426,7 +426,14 @@ static int trx__arg_composite(const trx_op_def_t* def, const trx__param_t* prm, 
     if (items[k] == NULL) {
       char got[96];
       snprintf(got, sizeof(got), "Array[index %lld: %s]", (long long)k, tether_any_type_key(e));
-      rc = trx__arg_mismatch(def, args, i, tuple ? "Array<ir.Expr>" : "Array<ir.PrimExpr>", got);
+      /* A shape list is made into a ShapeExpr before the op's global sees it (TVM's wrappers
+       * call relax.ShapeExpr): the error is that constructor's. */
+      if (tuple) rc = trx__arg_mismatch(def, args, i, "Array<ir.Expr>", got);
+      else
+        rc = tether_raise("TypeError",
+                          "Mismatched type on argument #0 when calling: `relax.ShapeExpr(0: Array<ir.Expr>, "
+                          "1: ir.Span) -> relax.expr.ShapeExpr`. Expected `Array<ir.Expr>` but got `%s`",
+                          got);
     }
   }
   TVMFFIObject* arr = rc == 0 ? trx__array_of(items, n) : NULL;
@@ -896,7 +903,9 @@ int trx__arg_expr(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, TVM
     return 0;
   }
   if (v->type_index == kTVMFFIInt) {
-    *out = trx_int_imm_new(trx__dtype_int64, v->v_int64);
+    /* As tvm-ffi's PrimExpr conversion: int32 when the value fits, else int64. */
+    bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
+    *out = trx_int_imm_new(fits ? (DLDataType){kDLInt, 32, 1} : trx__dtype_int64, v->v_int64);
   } else if (v->type_index == kTVMFFIBool) {
     *out = trx_int_imm_new(trx__dtype_bool, v->v_int64);
   } else if (v->type_index == kTVMFFIFloat) {

@@ -874,10 +874,32 @@ static void task_push_items(trx__P* P, TVMFFIObject* arr, int64_t n, bool sep_fi
   }
 }
 
+static bool is_op_named(TVMFFIObject* op, const char* name);
+
+/* The destination-passing calls show their one ty_arg as `out_ty=`, before any attrs: the
+ * TensorType, or a list of the fields of a TupleType. */
+static bool p_out_ty(trx__P* P, trx_call_t* c, trx__buf_t* b, bool* first) {
+  if (!is_op_named(c->op, "relax.call_tir") && !is_op_named(c->op, "relax.call_dps_packed")) return false;
+  if (c->ty_args == NULL || tether_array_size(c->ty_args) != 1) return false;
+  TVMFFIObject* ty = trx__array_obj(c->ty_args, 0);
+  if (!*first) trx__buf_puts(b, ", ");
+  *first = false;
+  trx__buf_puts(b, "out_ty=");
+  if (trx_is(ty, TRX_TUPLE_TYPE)) {
+    trx__buf_puts(b, "[");
+    p_items(P, ((trx_tuple_type_t*)ty)->fields, b, true, false);
+    trx__buf_puts(b, "]");
+  } else {
+    p_type(P, ty, b);
+  }
+  return true;
+}
+
 /* What follows a call's positional arguments: attrs, ty_args and the closing parenthesis. */
 static void p_call_end(trx__P* P, trx_call_t* c, trx__buf_t* b, bool first) {
+  bool out_ty = p_out_ty(P, c, b, &first);
   p_attrs_kwargs(P, c->attrs, b, &first);
-  if (c->ty_args != NULL && tether_array_size(c->ty_args) > 0) {
+  if (!out_ty && c->ty_args != NULL && tether_array_size(c->ty_args) > 0) {
     if (!first) trx__buf_puts(b, ", ");
     trx__buf_puts(b, "ty_args=");
     p_tuple_doc(P, c->ty_args, b, true, false);

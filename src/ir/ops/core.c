@@ -72,10 +72,12 @@ static int trx__dps_out_ty(const trx_op_def_t* def, const TVMFFIAny* args, TVMFF
       }
     }
   } else {
+    /* TVM's wrapper makes a single type a list of one first. */
     tys[0] = tether_any_is_object(v) ? v->v_obj : NULL;
     if (!trx_is(tys[0], TRX_TENSOR_TYPE)) {
       tether_raise("TypeError",
-                   "Mismatched type on argument #2 when calling: `%s`. Expected `Array<relax.TensorType>` but got `%s`",
+                   "Mismatched type on argument #2 when calling: `%s`. Expected `Array<relax.TensorType>` but got "
+                   "`Array[index 0: %s]`",
                    def->fname, tys[0] != NULL ? tether_type_key(tys[0]->type_index) : tether_any_type_key(v));
       goto done;
     }
@@ -113,7 +115,8 @@ static int trx__make_dps(const trx_op_def_t* def, const TVMFFIAny* args, int32_t
   TVMFFIObject* arr = NULL;
   TVMFFIByteArray sym;
   *out = NULL;
-  if (!trx_is(tether_any_is_object(&args[0]) ? args[0].v_obj : NULL, TRX_EXPR) && tether_any_get_str(&args[0], &sym)) {
+  bool packed = strcmp(def->name, "call_dps_packed") == 0; /* its wrapper makes a str an ExternFunc */
+  if (packed && tether_any_get_str(&args[0], &sym)) {
     if ((in[0] = trx_extern_func_new(sym.data, sym.size, NULL)) == NULL) goto fail;
   } else if (trx__arg_expr(def, args, 0, &in[0]) != 0) {
     goto fail;
@@ -153,7 +156,12 @@ static TVMFFIObject* trx__infer_call_tir(const trx_op_def_t* def, trx_call_t* ca
                    "Check failed: (call->args[0]->IsInstance<GlobalVarNode>()) is false: R.call_tir "
                    "expects the first argument to be a GlobalVar referring to a TIR PrimFunc. However, "
                    "the argument ");
-    trx__sb_node(&sb, callee);
+    if (trx_is(callee, TRX_STRING_IMM)) { /* TVM shows a StringImm as its quoted text */
+      TVMFFIByteArray text = trx__str(&((trx_string_imm_t*)callee)->value);
+      trx__sb_printf(&sb, "\"%.*s\"", (int)text.size, text.data);
+    } else {
+      trx__sb_node(&sb, callee);
+    }
     trx__sb_printf(&sb, " instead has type %s", tether_type_key(callee->type_index));
     trx__sb_raise(&sb, "InternalError");
     return NULL;

@@ -63,16 +63,11 @@ static int trx__check_shape_dim(TVMFFIObject* e) {
 }
 
 /* The shape argument of zeros / ones / full as TVM's wrapper takes it: a PrimExpr is refused
- * (TypeError of the wrapper); a ShapeExpr's dims must be int64. */
+ * (TypeError of the wrapper). */
 static int trx__check_shape_arg(const trx_op_def_t* def, TVMFFIObject** in, int64_t n, TVMFFIObject* attrs) {
   (void)def, (void)attrs;
-  if (n < 1) return 0;
-  if (trx__is_prim(in[0])) return tether_raise("TypeError", "shape must be a tuple/list or a Relax shape expression");
-  if (trx_is(in[0], TRX_SHAPE_EXPR)) {
-    TVMFFIObject* v = ((trx_shape_expr_t*)in[0])->values;
-    for (int64_t i = 0, nv = tether_array_size(v); i < nv; ++i)
-      if (trx__check_shape_dim(trx__dim(v, i)) != 0) return -1;
-  }
+  if (n >= 1 && trx__is_prim(in[0]))
+    return tether_raise("TypeError", "shape must be a tuple/list or a Relax shape expression");
   return 0;
 }
 
@@ -203,8 +198,8 @@ static TVMFFIObject* trx__infer_eye(const trx_op_def_t* def, trx_call_t* call) {
   return trx__tensor_from_dims_steal(d, 2, trx__init_dtype(call, trx__dtype_void));
 }
 
-/* TVM reads the input's shape before its ndim: a tensor without a shape fails with the
- * RuntimeError of an empty Optional, whatever its ndim. */
+/* A 2-d (or unknown-ndim) tensor without a shape fails with the RuntimeError of TVM reading
+ * an empty Optional. */
 static TVMFFIObject* trx__infer_eye_like(const trx_op_def_t* def, trx_call_t* call) {
   (void)def;
   if (trx__call_nargs(call) != 2) {
@@ -218,13 +213,13 @@ static TVMFFIObject* trx__infer_eye_like(const trx_op_def_t* def, trx_call_t* ca
     return NULL;
   }
   trx_tensor_type_t* tt = (trx_tensor_type_t*)xty;
-  if (tt->shape == NULL) {
-    tether_raise("RuntimeError", "Back optional access");
-    return NULL;
-  }
   if (tt->ndim != -1 && tt->ndim != 2) {
     tether_raise("ValueError", "Eye_like expects the input tensor to be 2-dimensional, but got %lld dimensions",
                  (long long)tt->ndim);
+    return NULL;
+  }
+  if (tt->shape == NULL) {
+    tether_raise("RuntimeError", "Back optional access");
     return NULL;
   }
   return trx__tensor_like(tt, trx__init_dtype(call, trx_tensor_dtype(tt)));
