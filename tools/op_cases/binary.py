@@ -3,8 +3,8 @@ logical, bitwise and shifts."""
 from .dsl import AnyVar, Const, Prim, PrimVar, Shape, ShapeVar, Tensor, TensorTy, TupleVar, case
 
 ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "power", "mod", "floor_mod",
-         "maximum", "minimum"]
-COMPARE = ["equal", "less", "greater", "less_equal", "greater_equal"]
+         "maximum", "minimum", "log_add_exp", "atan2"]
+COMPARE = ["equal", "not_equal", "less", "greater", "less_equal", "greater_equal"]
 LOGICAL = ["logical_and", "logical_or", "logical_xor"]
 BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
 

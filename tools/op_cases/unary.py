@@ -4,9 +4,9 @@ from .dsl import AnyVar, Const, Prim, PrimVar, Shape, ShapeVar, Tensor, TensorTy
 
 # Float-only math (TVM requires a float input; an int input is an error for these).
 FLOAT_OPS = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "erf", "exp",
-             "log", "sigmoid", "sin", "sinh", "sqrt", "tan", "tanh"]
+             "log", "rsqrt", "sigmoid", "sin", "sinh", "sqrt", "tan", "tanh"]
 # Any numeric dtype.
-ARITH_OPS = ["abs", "ceil", "floor", "negative", "round", "sign"]
+ARITH_OPS = ["abs", "ceil", "floor", "negative", "round", "sign", "square", "trunc"]
 # bool result.
 PRED_OPS = ["isfinite", "isinf", "isnan"]
 # int / bool input.
