@@ -19,6 +19,7 @@
 
 #include "internal.h"
 #include "node.h"
+#include "strbuf.h"
 
 /* ---- categories ----------------------------------------------------------------------------
  * Each src/ir/ops/<category>.c defines trx__ops_<category>[] and its count; op.c registers
@@ -159,12 +160,11 @@ TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n);
 #define TRX__IARR_INLINE 16
 
 /* ---- error-text rendering ---------------------------------------------------------------------
- * A growable NUL-terminated buffer; appenders never fail visibly (on OOM the text is cut). */
-typedef struct {
-  char* data;
-  size_t len, cap;
-} trx__sb_t;
-void trx__sb_printf(trx__sb_t* sb, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+ * Error texts are built in the IR's one text buffer (strbuf.h); the renderers below append
+ * nodes, dtypes and Ops the way TVM's messages show them. */
+typedef trx__buf_t trx__sb_t;
+#define trx__sb_printf trx__buf_printf
+#define trx__sb_free trx__buf_free
 /* TVMScript text of a node (trx_print; a minimal local rendering if the printer fails). */
 void trx__sb_node(trx__sb_t* sb, TVMFFIObject* node);
 /* A dtype as TVMScript prints it inside messages: "T.float32". */
@@ -264,8 +264,6 @@ TVMFFIObject* trx__with_dtype(const trx_tensor_type_t* tt, DLDataType dtype);
 TVMFFIObject* trx__tuple_type_of(TVMFFIObject** fields, int64_t n);
 /* `e` is the constant v. */
 bool trx__const_eq(TVMFFIObject* e, int64_t v);
-/* Drops the error raised on this thread, if any. */
-void trx__clear_error(void);
 /* The product of a dims Array (new reference). */
 TVMFFIObject* trx__product(TVMFFIObject* values);
 /* TypeError "<who or op> requires the input tensor to have float dtype. ..." unless t is a

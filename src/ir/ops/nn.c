@@ -259,9 +259,7 @@ static bool trx__provably_indivisible(TVMFFIObject* a, int64_t g) {
   bool r = m != NULL && trx_as_const_int(m, &v) && v != 0;
   if (m) TVMFFIObjectDecRef(m);
   else {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err) TVMFFIObjectDecRef(err);
+    trx__clear_error();
   }
   return r;
 }
