@@ -72,4 +72,8 @@ XFAIL = {
     "eye(Shape((3,)))":
         "a non-PrimExpr n: apache-tvm's Python wrapper raises \"Cannot convert R.shape([3]) with "
         "type <class ...> ...\"; tether's constructor raises the FFI mismatch TypeError",
+    "nn.layer_norm(x: Tensor(None, 'float32', ndim=3), y: Tensor((4,), 'float32'), "
+    "z: Tensor((1,), 'float32'), -1)":
+        "data of unknown shape: apache-tvm still checks that gamma and beta have equal sizes "
+        "(found by tools/tvm_parity.py)",
 }

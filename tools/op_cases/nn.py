@@ -235,6 +235,9 @@ CASES += [
     case("nn.layer_norm", Tensor(("n", "m")), Tensor(("m",)), Tensor(("m",)), -1),
     case("nn.layer_norm", Tensor(None, "float32", ndim=3), Tensor((4,)), Tensor((4,)), -1),
     case("nn.layer_norm", Tensor(None, "float32"), Tensor((4,)), Tensor((4,)), -1),
+    case("nn.layer_norm", Tensor(None, "float32", ndim=3), Tensor((4,)), Tensor((1,)), -1),
+    case("nn.layer_norm", Tensor((2, 3, 4)), Tensor((4,)), Tensor((1,)), -1),
+    case("nn.layer_norm", Tensor((2, 3, 4)), Tensor(("k",)), Tensor((4,)), -1),
     case("nn.layer_norm", Tensor((2, 3, 4), "int32"), Tensor((4,), "int32"),
          Tensor((4,), "int32"), -1),
 
