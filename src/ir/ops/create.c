@@ -100,22 +100,27 @@ static int trx__make_init_call(const trx_op_def_t* def, TVMFFIObject** in, int64
   return trx__make_call_steal(def, in, n, (TVMFFIObject*)attrs, out);
 }
 
-/* ---- zeros / ones ------------------------------------------------------------------------------ */
-
-static TVMFFIObject* trx__infer_zeros(const trx_op_def_t* def, trx_call_t* call) {
-  (void)def;
-  if (trx__call_nargs(call) != 1) {
-    tether_raise("ValueError", "Ones/Zeros should have 1 argument");
+/* The shape argument (arg 0) of a call of `nargs` arguments, or NULL with TVM's ValueError
+ * (count_text) or TypeError ("<who> requires the input shape to be a Shape. ..."). */
+static TVMFFIObject* trx__shape_input(trx_call_t* call, int64_t nargs, const char* count_text, const char* who) {
+  if (trx__call_nargs(call) != nargs) {
+    tether_raise("ValueError", "%s", count_text);
     return NULL;
   }
   TVMFFIObject* shape = trx__call_arg(call, 0);
   TVMFFIObject* sty = trx__ty(shape);
-  if (!trx_is(sty, TRX_SHAPE_TYPE)) {
-    tether_raise("TypeError", "Ones/Zeros requires the input shape to be a Shape. However, the given one is %s",
-                 trx__ty_key(sty));
-    return NULL;
-  }
-  return trx__tensor_of_shape(shape, trx__init_dtype(call, trx__dtype_void));
+  if (trx_is(sty, TRX_SHAPE_TYPE)) return shape;
+  tether_raise("TypeError", "%s requires the input shape to be a Shape. However, the given one is %s", who,
+               trx__ty_key(sty));
+  return NULL;
+}
+
+/* ---- zeros / ones ------------------------------------------------------------------------------ */
+
+static TVMFFIObject* trx__infer_zeros(const trx_op_def_t* def, trx_call_t* call) {
+  (void)def;
+  TVMFFIObject* shape = trx__shape_input(call, 1, "Ones/Zeros should have 1 argument", "Ones/Zeros");
+  return shape != NULL ? trx__tensor_of_shape(shape, trx__init_dtype(call, trx__dtype_void)) : NULL;
 }
 
 /* ---- full -------------------------------------------------------------------------------------- */
@@ -124,17 +129,8 @@ static TVMFFIObject* trx__infer_zeros(const trx_op_def_t* def, trx_call_t* call)
  * refused too, shown as its type); dtype: the attrs', else the fill value's. */
 static TVMFFIObject* trx__infer_full(const trx_op_def_t* def, trx_call_t* call) {
   (void)def;
-  if (trx__call_nargs(call) != 2) {
-    tether_raise("ValueError", "Full op should have 2 arguments");
-    return NULL;
-  }
-  TVMFFIObject* shape = trx__call_arg(call, 0);
-  TVMFFIObject* sty = trx__ty(shape);
-  if (!trx_is(sty, TRX_SHAPE_TYPE)) {
-    tether_raise("TypeError", "Full requires the input shape to be a Shape. However, the given one is %s",
-                 trx__ty_key(sty));
-    return NULL;
-  }
+  TVMFFIObject* shape = trx__shape_input(call, 2, "Full op should have 2 arguments", "Full");
+  if (shape == NULL) return NULL;
   TVMFFIObject* fty = trx__ty(trx__call_arg(call, 1));
   if (!trx_is(fty, TRX_TENSOR_TYPE) || ((trx_tensor_type_t*)fty)->ndim != 0) {
     trx__sb_t sb = {0};
@@ -299,15 +295,10 @@ static int trx__arange_len(TVMFFIObject* start, TVMFFIObject* end, TVMFFIObject*
                                                  : "Check failed: fb->value != 0 (0 vs. 0) : Divide by zero");
   }
   if (all_int64) {
-    TVMFFIObject* one = trx_int64(1);
-    TVMFFIObject* span = one != NULL ? trx_sub(end, start) : NULL;
-    TVMFFIObject* s1 = span != NULL ? trx_sub(step, one) : NULL;
-    TVMFFIObject* num = s1 != NULL ? trx_add(span, s1) : NULL;
-    *out = num != NULL ? trx_floordiv(num, step) : NULL;
-    if (one) TVMFFIObjectDecRef(one);
-    if (span) TVMFFIObjectDecRef(span);
-    if (s1) TVMFFIObjectDecRef(s1);
-    if (num) TVMFFIObjectDecRef(num);
+    trx__scope_t s = TRX__SCOPE_INIT;
+    TVMFFIObject* num = trx__s_add(&s, trx__s_sub(&s, end, start), trx__s_sub(&s, step, trx__s_int(&s, 1)));
+    *out = trx__scope_keep(&s, trx__s_floordiv(&s, num, step));
+    trx__scope_end(&s);
     return *out != NULL ? 0 : -1;
   }
   if (!all_const) return 0;

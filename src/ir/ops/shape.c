@@ -40,14 +40,20 @@ static TVMFFIObject* trx__infer_size(const trx_op_def_t* def, trx_call_t* call) 
   return trx__tensor_from_dims_steal(NULL, 0, trx__dtype_int64);
 }
 
+/* The one argument of shape_to_tensor / tensor_to_shape (borrowed), or NULL with TVM's
+ * InternalError. */
+static TVMFFIObject* trx__only_arg(trx_call_t* call) {
+  if (trx__call_nargs(call) == 1) return trx__call_arg(call, 0);
+  tether_raise("InternalError", "Check failed: (call->args.size() == 1) is false: ");
+  return NULL;
+}
+
 /* Tensor((ndim,), int64); an unknown ndim gives the dim -1, as in TVM. */
 static TVMFFIObject* trx__infer_shape_to_tensor(const trx_op_def_t* def, trx_call_t* call) {
   (void)def;
-  if (trx__call_nargs(call) != 1) {
-    tether_raise("InternalError", "Check failed: (call->args.size() == 1) is false: ");
-    return NULL;
-  }
-  TVMFFIObject* ty = trx__ty(trx__call_arg(call, 0));
+  TVMFFIObject* arg = trx__only_arg(call);
+  if (arg == NULL) return NULL;
+  TVMFFIObject* ty = trx__ty(arg);
   if (!trx_is(ty, TRX_SHAPE_TYPE)) {
     tether_raise("InternalError", "Check failed: (ty) is false: ");
     return NULL;
@@ -59,11 +65,8 @@ static TVMFFIObject* trx__infer_shape_to_tensor(const trx_op_def_t* def, trx_cal
 /* A 1-d tensor of any dtype; the result's ndim is its length when that is a constant. */
 static TVMFFIObject* trx__infer_tensor_to_shape(const trx_op_def_t* def, trx_call_t* call) {
   (void)def;
-  if (trx__call_nargs(call) != 1) {
-    tether_raise("InternalError", "Check failed: (call->args.size() == 1) is false: ");
-    return NULL;
-  }
-  TVMFFIObject* arg = trx__call_arg(call, 0);
+  TVMFFIObject* arg = trx__only_arg(call);
+  if (arg == NULL) return NULL;
   TVMFFIObject* ty = trx__ty(arg);
   if (!trx_is(ty, TRX_TENSOR_TYPE)) {
     tether_raise("InternalError", "Check failed: (tensor_ty) is false: ");
