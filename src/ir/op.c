@@ -1200,7 +1200,12 @@ TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt) {
 }
 
 TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt) {
-  if (tt == NULL || !trx_is(tt->shape, TRX_SHAPE_EXPR)) return NULL;
+  if (tt == NULL) return NULL;
+  if (trx_is(tt->shape, TRX_VAR)) { /* a shape Var: the values its ShapeType knows, if any */
+    TVMFFIObject* sty = ((const trx_expr_t*)tt->shape)->ty;
+    return trx_is(sty, TRX_SHAPE_TYPE) ? ((trx_shape_type_t*)sty)->values : NULL;
+  }
+  if (!trx_is(tt->shape, TRX_SHAPE_EXPR)) return NULL;
   const trx_shape_expr_t* s = (const trx_shape_expr_t*)tt->shape;
   if (trx_is(s->base.ty, TRX_SHAPE_TYPE) && ((trx_shape_type_t*)s->base.ty)->values != NULL) {
     return ((trx_shape_type_t*)s->base.ty)->values;

@@ -197,8 +197,8 @@ int64_t trx__call_nargs(trx_call_t* call);
 /* The dims of a TensorType whose shape is a ShapeExpr (borrowed Array), or NULL. */
 TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt);
 /* The same dims as TVM's TensorType GetShape reads them: the values of the ShapeExpr's
- * ShapeType (equal to the ShapeExpr's own; the objects may differ, which a JSON graph shows).
- * Borrowed, or NULL. */
+ * ShapeType (equal to the ShapeExpr's own; the objects may differ, which a JSON graph shows),
+ * or of a shape Var's ShapeType when it has values.  Borrowed, or NULL. */
 TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt);
 /* Dim i of a values Array (borrowed). */
 TVMFFIObject* trx__dim(TVMFFIObject* values, int64_t i);

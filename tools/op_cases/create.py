@@ -157,3 +157,15 @@ CASES += [
     case("zeros_like", Tensor(None, "float32", ndim=0), "int64"),
 ]
 
+
+# Tensors whose shape is a shape Var.
+CASES += [
+    case("zeros_like", Tensor(ShapeVar((2, "n")))),
+    case("ones_like", Tensor(ShapeVar(ndim=2)), "int8"),
+    case("full_like", Tensor(ShapeVar(None)), Const(1.0, "float32")),
+    case("eye_like", Tensor(ShapeVar((3, 4)))),
+    case("eye_like", Tensor(ShapeVar(None))),
+    case("eye_like", Tensor(ShapeVar(ndim=3))),
+    case("tril", Tensor(ShapeVar((3, "n")), "int32")),
+    case("triu", Tensor(ShapeVar(ndim=1)), 1),
+]

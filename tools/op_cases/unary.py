@@ -87,3 +87,7 @@ CASES += [
     case("astype", Tensor((2, 3)), "notadtype"),
     case("astype", PrimVar("int32"), "float32"),
 ]
+
+# A tensor whose shape is a shape Var.
+for _op in ("log", "abs", "isnan", "logical_not"):
+    CASES += [case(_op, Tensor(ShapeVar((2, "n")))), case(_op, Tensor(ShapeVar(ndim=3), "int32"))]

@@ -62,7 +62,8 @@ static TVMFFIObject* trx__infer_shape_to_tensor(const trx_op_def_t* def, trx_cal
   return trx__tensor_from_dims_steal(d, 1, trx__dtype_int64);
 }
 
-/* A 1-d tensor of any dtype; the result's ndim is its length when that is a constant. */
+/* A 1-d tensor of any dtype; the result's ndim is its length when that is a constant (a
+ * shape Var as the tensor's shape is an error, as in TVM). */
 static TVMFFIObject* trx__infer_tensor_to_shape(const trx_op_def_t* def, trx_call_t* call) {
   (void)def;
   TVMFFIObject* arg = trx__only_arg(call);
@@ -85,6 +86,12 @@ static TVMFFIObject* trx__infer_tensor_to_shape(const trx_op_def_t* def, trx_cal
     trx__sb_printf(&sb, " with type ");
     trx__sb_node(&sb, ty);
     trx__sb_raise(&sb, "InternalError");
+    return NULL;
+  }
+  if (tt->shape != NULL && !trx_is(tt->shape, TRX_SHAPE_EXPR)) {
+    /* TVM casts the shape to a ShapeExpr unchecked: a shape Var fails the downcast. */
+    tether_raise("TypeError", "Cannot treat type `%s` as type `relax.expr.ShapeExpr`",
+                 tether_type_key(tt->shape->type_index));
     return NULL;
   }
   TVMFFIObject* v = trx__shape_values(tt);
