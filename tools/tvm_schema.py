@@ -39,6 +39,7 @@ TYPE_KEYS = (
     "relax.attrs.SqueezeAttrs", "relax.attrs.ConcatAttrs", "relax.attrs.SplitAttrs",
     "relax.attrs.StridedSliceAttrs", "relax.attrs.TakeAttrs", "relax.attrs.StatisticalAttrs",
     "relax.attrs.AstypeAttrs",
+    "relax.attrs.InitAttrs",
     # the BlockBuilder (a reflected object without fields)
     "relax.BlockBuilder",
 )

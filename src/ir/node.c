@@ -637,7 +637,9 @@ static TVMFFIObject* trx__shape_values(const char* fname, const char* argname, T
     TVMFFIObject* ty = trx__ty(e);
     if (!trx_is(ty, TRX_PRIM_TYPE) ||
         !trx__dtype_equal(((trx_prim_type_t*)ty)->dtype, trx__dtype_int64)) {
-      tether_raise("InternalError", "the value in ShapeType can only have dtype of int64");
+      tether_raise("InternalError",
+                   "Check failed: (value.ty().MatchesElementType(DLDataTypeCode::kDLInt, 64)) is "
+                   "false: the value in ShapeType can only have dtype of int64");
       goto fail;
     }
     items[done] = trx__ref(e);

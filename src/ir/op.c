@@ -396,7 +396,14 @@ static int trx__arg_composite(const trx_op_def_t* def, const trx__param_t* prm, 
     if (items[k] == NULL) {
       char got[96];
       snprintf(got, sizeof(got), "Array[index %lld: %s]", (long long)k, tether_any_type_key(e));
-      rc = trx__arg_mismatch(def, args, i, tuple ? "Array<ir.Expr>" : "Array<ir.PrimExpr>", got);
+      /* A shape list is made into a ShapeExpr before the op's global sees it (TVM's wrappers
+       * call relax.ShapeExpr): the error is that constructor's. */
+      if (tuple) rc = trx__arg_mismatch(def, args, i, "Array<ir.Expr>", got);
+      else
+        rc = tether_raise("TypeError",
+                          "Mismatched type on argument #0 when calling: `relax.ShapeExpr(0: Array<ir.Expr>, "
+                          "1: ir.Span) -> relax.expr.ShapeExpr`. Expected `Array<ir.Expr>` but got `%s`",
+                          got);
     }
   }
   TVMFFIObject* arr = rc == 0 ? trx__array_of(items, n) : NULL;
@@ -1199,7 +1206,12 @@ TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt) {
 }
 
 TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt) {
-  if (tt == NULL || !trx_is(tt->shape, TRX_SHAPE_EXPR)) return NULL;
+  if (tt == NULL) return NULL;
+  if (trx_is(tt->shape, TRX_VAR)) { /* a shape Var: the values its ShapeType knows, if any */
+    TVMFFIObject* sty = ((const trx_expr_t*)tt->shape)->ty;
+    return trx_is(sty, TRX_SHAPE_TYPE) ? ((trx_shape_type_t*)sty)->values : NULL;
+  }
+  if (!trx_is(tt->shape, TRX_SHAPE_EXPR)) return NULL;
   const trx_shape_expr_t* s = (const trx_shape_expr_t*)tt->shape;
   if (trx_is(s->base.ty, TRX_SHAPE_TYPE) && ((trx_shape_type_t*)s->base.ty)->values != NULL) {
     return ((trx_shape_type_t*)s->base.ty)->values;

@@ -33,7 +33,10 @@
   X(index)                   \
   X(statistical)             \
   X(datatype)                \
-  X(search)
+  X(search)                  \
+  X(create)                  \
+  X(shape)                   \
+  X(core)
 
 #define TRX__CATEGORY_DECL(cat)                \
   extern const trx_op_decl_t trx__ops_##cat[]; \
@@ -194,8 +197,8 @@ int64_t trx__call_nargs(trx_call_t* call);
 /* The dims of a TensorType whose shape is a ShapeExpr (borrowed Array), or NULL. */
 TVMFFIObject* trx__shape_values(const trx_tensor_type_t* tt);
 /* The same dims as TVM's TensorType GetShape reads them: the values of the ShapeExpr's
- * ShapeType (equal to the ShapeExpr's own; the objects may differ, which a JSON graph shows).
- * Borrowed, or NULL. */
+ * ShapeType (equal to the ShapeExpr's own; the objects may differ, which a JSON graph shows),
+ * or of a shape Var's ShapeType when it has values.  Borrowed, or NULL. */
 TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt);
 /* Dim i of a values Array (borrowed). */
 TVMFFIObject* trx__dim(TVMFFIObject* values, int64_t i);

@@ -846,7 +846,7 @@ static void p_attrs_kwargs(trx__P* P, TVMFFIObject* attrs, trx__buf_t* b, bool* 
  * form would write, so the text and the side effects of printing (names defined on first
  * use) come out the same.  A nested p_expr (from a type, an attribute value, a quoted dim)
  * runs its own tasks above the current ones and returns when they are done. */
-typedef enum { TK_EXPR, TK_TEXT, TK_CALL_END, TK_GET_ITEM_END } trx__task_kind;
+typedef enum { TK_EXPR, TK_TEXT, TK_CALL_END, TK_GET_ITEM_END, TK_SYMBOL } trx__task_kind;
 
 struct trx__task {
   trx__task_kind kind;
@@ -861,17 +861,42 @@ static void task_push(trx__P* P, trx__task_kind kind, const void* p, int arg) {
 
 /* Pushes the items of an Array of exprs joined by ", " (to run before whatever was pushed
  * earlier). */
-static void task_push_items(trx__P* P, TVMFFIObject* arr, int64_t n, bool sep_first) {
+/* call_args: the items are a Call's arguments, where an ExternFunc shows as its quoted
+ * symbol (TVM prints R.call_dps_packed("f", ...)); elsewhere it is R.ExternFunc("f"). */
+static void task_push_items(trx__P* P, TVMFFIObject* arr, int64_t n, bool sep_first, bool call_args) {
   for (int64_t i = n - 1; i >= 0; --i) {
-    task_push(P, TK_EXPR, trx__array_obj(arr, i), PREC_LOWEST);
+    TVMFFIObject* item = trx__array_obj(arr, i);
+    task_push(P, call_args && trx_is(item, TRX_EXTERN_FUNC) ? TK_SYMBOL : TK_EXPR, item, PREC_LOWEST);
     if (i > 0 || sep_first) task_push(P, TK_TEXT, ", ", 0);
   }
 }
 
+static bool is_op_named(TVMFFIObject* op, const char* name);
+
+/* The destination-passing calls show their one ty_arg as `out_ty=`, before any attrs: the
+ * TensorType, or a list of the fields of a TupleType. */
+static bool p_out_ty(trx__P* P, trx_call_t* c, trx__buf_t* b, bool* first) {
+  if (!is_op_named(c->op, "relax.call_tir") && !is_op_named(c->op, "relax.call_dps_packed")) return false;
+  if (c->ty_args == NULL || tether_array_size(c->ty_args) != 1) return false;
+  TVMFFIObject* ty = trx__array_obj(c->ty_args, 0);
+  if (!*first) trx__buf_puts(b, ", ");
+  *first = false;
+  trx__buf_puts(b, "out_ty=");
+  if (trx_is(ty, TRX_TUPLE_TYPE)) {
+    trx__buf_puts(b, "[");
+    p_items(P, ((trx_tuple_type_t*)ty)->fields, b, true, false);
+    trx__buf_puts(b, "]");
+  } else {
+    p_type(P, ty, b);
+  }
+  return true;
+}
+
 /* What follows a call's positional arguments: attrs, ty_args and the closing parenthesis. */
 static void p_call_end(trx__P* P, trx_call_t* c, trx__buf_t* b, bool first) {
+  bool out_ty = p_out_ty(P, c, b, &first);
   p_attrs_kwargs(P, c->attrs, b, &first);
-  if (c->ty_args != NULL && tether_array_size(c->ty_args) > 0) {
+  if (!out_ty && c->ty_args != NULL && tether_array_size(c->ty_args) > 0) {
     if (!first) trx__buf_puts(b, ", ");
     trx__buf_puts(b, "ty_args=");
     p_tuple_doc(P, c->ty_args, b, true, false);
@@ -895,7 +920,7 @@ static void p_call(trx__P* P, trx_call_t* c, trx__buf_t* b) {
   }
   int64_t n = c->args ? tether_array_size(c->args) : 0;
   task_push(P, TK_CALL_END, c, first && n == 0);
-  task_push_items(P, c->args, n, !first);
+  task_push_items(P, c->args, n, !first, true);
   if (op_expr) {
     task_push(P, TK_TEXT, "(", 0);
     task_push(P, TK_EXPR, op, PREC_ATOM);
@@ -965,7 +990,7 @@ static void p_expr_step(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
     } else {
       trx__buf_puts(b, "(");
       task_push(P, TK_TEXT, n == 1 ? ",)" : ")", 0);
-      task_push_items(P, f, n, false);
+      task_push_items(P, f, n, false, false);
     }
   } else if (trx_is(e, TRX_TUPLE_GET_ITEM)) {
     trx_tuple_get_item_t* g = (trx_tuple_get_item_t*)e;
@@ -1007,6 +1032,11 @@ static void p_expr(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
         sb_put_i64(b, ((const trx_tuple_get_item_t*)t.p)->index);
         trx__buf_puts(b, "]");
         break;
+      case TK_SYMBOL: {
+        TVMFFIByteArray sym = trx__str(&((const trx_extern_func_t*)t.p)->global_symbol);
+        put_quoted(b, sym.data, sym.size);
+        break;
+      }
     }
   }
 }

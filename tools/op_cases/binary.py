@@ -3,8 +3,8 @@ logical, bitwise and shifts."""
 from .dsl import AnyVar, Const, Prim, PrimVar, Shape, ShapeVar, Tensor, TensorTy, TupleVar, case
 
 ARITH = ["add", "subtract", "multiply", "divide", "floor_divide", "power", "mod", "floor_mod",
-         "maximum", "minimum"]
-COMPARE = ["equal", "less", "greater", "less_equal", "greater_equal"]
+         "maximum", "minimum", "log_add_exp", "atan2"]
+COMPARE = ["equal", "not_equal", "less", "greater", "less_equal", "greater_equal"]
 LOGICAL = ["logical_and", "logical_or", "logical_xor"]
 BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]
 
@@ -78,3 +78,14 @@ for _op in BITWISE:
     CASES += _errors(_op, "int32", "int64")
     CASES += [case(_op, Tensor((2, 3), "float32"), Tensor((2, 3), "float32")),
               case(_op, Tensor((2, 3), "uint8"), Tensor((3,), "uint8"))]
+
+# A tensor whose shape is a shape Var: its ShapeType's values (when known) take part in the
+# broadcast, as TVM's GetShape reads them.
+for _op in ("add", "floor_mod", "less_equal", "bitwise_and"):
+    _dt = "int32" if _op == "bitwise_and" else "float32"
+    CASES += [
+        case(_op, Tensor((), _dt), Tensor(ShapeVar((2, "n")), _dt)),
+        case(_op, Tensor(ShapeVar((2, "n")), _dt), Tensor(("m", 1, 1), _dt)),
+        case(_op, Tensor(ShapeVar(ndim=2), _dt), Tensor((2, 3), _dt)),
+        case(_op, Tensor(ShapeVar(None), _dt), Tensor((2, 3), _dt)),
+    ]

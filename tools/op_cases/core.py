@@ -33,3 +33,20 @@ CASES = [
     case("call_tir", GVar("f"), [Tensor((2, 3))], TensorTy((2, 3))),
     case("call_tir", "f", [Tensor((2, 3))], TensorTy((2, 3))),
 ]
+
+# call_dps_packed(func, args, out_ty): a str names an ExternFunc; any callee Expr is accepted and
+# the result is out_ty as given.
+CASES += [
+    case("call_dps_packed", "my_func", [Tensor((2, 3))], TensorTy((2, 3))),
+    case("call_dps_packed", "my_func", (Tensor((2, 3)), Tensor((3,))), TensorTy((3,), "int32")),
+    case("call_dps_packed", "my_func", Tensor((2, 3)), TensorTy(("n", 3))),
+    case("call_dps_packed", "my_func", [Tensor((2, 3))], [TensorTy((2, 3)), TensorTy((3,))]),
+    case("call_dps_packed", "my_func", [Tensor((2, 3))], [TensorTy((2, 3))]),
+    case("call_dps_packed", "my_func", [], TensorTy((2, 3), None)),
+    case("call_dps_packed", "my_func", [Tensor((2, 3))], TensorTy(None, "float32", ndim=2)),
+    case("call_dps_packed", "my_func", [Tensor((2, 3))], ShapeTy((2, 3))),
+    case("call_dps_packed", "my_func", [Tensor((2, 3))], []),
+    case("call_dps_packed", Tensor((2, 3)), [Tensor((2, 3))], TensorTy((2, 3))),
+    case("call_dps_packed", GVar("g"), [Tensor((2, 3))], TensorTy((2, 3))),
+    case("call_dps_packed", Callee("f", TensorTy((2, 3))), [Tensor((2, 3))], TensorTy((2, 3))),
+]

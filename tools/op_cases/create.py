@@ -121,3 +121,51 @@ for _op in ("tril", "triu"):
         case(_op, Shape((2, 3))),
         case(_op, Tensor((3, 4)), 1.5),
     ]
+
+# eye(n, m=None, k=0, dtype="float32"): n, m and k become PrimValues; the shape is (n, m).
+CASES += [
+    case("eye", 3),
+    case("eye", 3, 4),
+    case("eye", 3, 4, 1, "int32"),
+    case("eye", 3, None, -1),
+    case("eye", 0),
+    case("eye", -2),
+    case("eye", Prim("n")),
+    case("eye", Prim("n"), Prim("m"), 2),
+    case("eye", Prim("n + 1"), Prim("m * 2")),
+    case("eye", PrimVar("int64"), PrimVar("int64"), PrimVar("int64")),
+    case("eye", PrimVar("int32")),
+    case("eye", PrimVar("float32")),
+    case("eye", 2.5),
+    case("eye", 3, k=1.5),
+    case("eye", 3, dtype="bool"),
+    case("eye", 3, dtype=None),
+    case("eye", Tensor((), "int64")),
+    case("eye", Shape((3,))),
+]
+
+# More shape arguments: a shape Var whose type has values, and the fill value of full given as a
+# Python number or a PrimValue.
+CASES += [
+    case("zeros", ShapeVar((2, 3)), "int8"),
+    case("ones", ShapeVar(ndim=0), "float32"),
+    case("full", ShapeVar((2, "n")), Const(1.0, "float32")),
+    case("full", (2, 3), Prim(1, "int64")),
+    case("full", (2, 3), Const(1.0, "float32"), "bool"),
+    case("full_like", Tensor(("n", 3), "float16"), Const(1.0, "float32"), "float32"),
+    case("full_like", Tensor((2, 3)), Tensor((), "float32"), None),
+    case("zeros_like", Tensor(None, "float32", ndim=0), "int64"),
+]
+
+
+# Tensors whose shape is a shape Var.
+CASES += [
+    case("zeros_like", Tensor(ShapeVar((2, "n")))),
+    case("ones_like", Tensor(ShapeVar(ndim=2)), "int8"),
+    case("full_like", Tensor(ShapeVar(None)), Const(1.0, "float32")),
+    case("eye_like", Tensor(ShapeVar((3, 4)))),
+    case("eye_like", Tensor(ShapeVar(None))),
+    case("eye_like", Tensor(ShapeVar(ndim=3))),
+    case("tril", Tensor(ShapeVar((3, "n")), "int32")),
+    case("triu", Tensor(ShapeVar(ndim=1)), 1),
+]

@@ -92,17 +92,25 @@ class VarSpec(Spec):
 
 
 class TensorTy(Spec):
-    """relax.TensorType(shape, dtype, ndim=)."""
+    """relax.TensorType(shape, dtype, ndim=); the shape may be a ShapeVar (the tensor's shape is
+    then that Var)."""
 
     def __init__(self, shape=None, dtype="float32", ndim=-1):
         self.shape, self.dtype, self.ndim = shape, dtype, ndim
 
     def describe(self):
         nd = "" if self.ndim == -1 or self.shape is not None else f", ndim={self.ndim}"
-        return f"Tensor({_dims_text(self.shape)}, {self.dtype!r}{nd})"
+        shape = self.shape.describe() if isinstance(self.shape, Spec) else _dims_text(self.shape)
+        return f"Tensor({shape}, {self.dtype!r}{nd})"
+
+    def walk(self):
+        return (self.shape,) if isinstance(self.shape, Spec) else ()
 
     def build(self, ctx):
-        shape = None if self.shape is None else [ctx.dim(d) for d in self.shape]
+        if isinstance(self.shape, Spec):
+            shape = self.shape.build(ctx)
+        else:
+            shape = None if self.shape is None else [ctx.dim(d) for d in self.shape]
         return ctx.api.tensor_type(shape, self.dtype, self.ndim)
 
 
@@ -169,6 +177,9 @@ class Tensor(VarSpec):
 
     def make_type(self, ctx):
         return self.ty.build(ctx)
+
+    def walk(self):
+        return self.ty.walk()
 
 
 class ShapeVar(VarSpec):
@@ -318,6 +329,8 @@ class Callee(Spec):
 
 def _var_specs(value, out):
     if isinstance(value, VarSpec):
+        for i in value.walk():  # Vars inside its type (a tensor's shape Var) come first
+            _var_specs(i, out)
         if all(v is not value for v in out):
             out.append(value)
     elif isinstance(value, Spec):

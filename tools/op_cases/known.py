@@ -29,4 +29,22 @@ XFAIL = {
     "padding=4611686018427387904)": _OVERFLOW,
     "nn.conv2d(x: Tensor((2, 3, 10, 10), 'float32'), y: Tensor((4, 3, 3, 3), 'float32'), "
     "padding=4611686018427387904)": _OVERFLOW,
+    "arange(x: PrimType('float32'))":
+        "a symbolic float bound: apache-tvm's length is T.Cast(\"int64\", T.ceil(x)); tether's "
+        "shape arithmetic has no Cast/ceil, so the length is unknown (R.Tensor(ndim=1))",
+    "arange(x: PrimType('int32'), 10, 1, 'int64')":
+        "a symbolic int32 bound: apache-tvm casts it to int64 (10 - T.Cast(\"int64\", x)); tether's "
+        "shape arithmetic has no Cast, so the length is unknown (R.Tensor(ndim=1))",
+    "arange(x: Tensor((), 'int64'))":
+        "a non-PrimExpr bound: apache-tvm's Python wrapper raises \"Cannot convert x with type "
+        "<class 'tvm.ir.expr.Var'> ...\"; tether's constructor raises the FFI mismatch TypeError",
+    "arange(Shape((2,)))":
+        "a non-PrimExpr bound: apache-tvm's Python wrapper raises \"Cannot convert R.shape([2]) with "
+        "type <class ...> ...\"; tether's constructor raises the FFI mismatch TypeError",
+    "eye(x: Tensor((), 'int64'))":
+        "a non-PrimExpr n: apache-tvm's Python wrapper raises \"Cannot convert x with type "
+        "<class 'tvm.ir.expr.Var'> ...\"; tether's constructor raises the FFI mismatch TypeError",
+    "eye(Shape((3,)))":
+        "a non-PrimExpr n: apache-tvm's Python wrapper raises \"Cannot convert R.shape([3]) with "
+        "type <class ...> ...\"; tether's constructor raises the FFI mismatch TypeError",
 }

@@ -50,3 +50,13 @@ CASES = [
     case("size", Shape((2, 3))),
     case("size", AnyVar()),
 ]
+
+# Tensors whose shape is a shape Var (with and without known values).
+CASES += [
+    case("shape_of", Tensor(ShapeVar((2, "n")))),
+    case("shape_of", Tensor(ShapeVar(ndim=2))),
+    case("shape_of", Tensor(ShapeVar(None))),
+    case("size", Tensor(ShapeVar((2, "n")))),
+    case("tensor_to_shape", Tensor(ShapeVar((4,)), "int64")),
+    case("tensor_to_shape", Tensor(ShapeVar(ndim=1), "int64")),
+]

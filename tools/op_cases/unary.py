@@ -4,9 +4,9 @@ from .dsl import AnyVar, Const, Prim, PrimVar, Shape, ShapeVar, Tensor, TensorTy
 
 # Float-only math (TVM requires a float input; an int input is an error for these).
 FLOAT_OPS = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "erf", "exp",
-             "log", "sigmoid", "sin", "sinh", "sqrt", "tan", "tanh"]
+             "log", "rsqrt", "sigmoid", "sin", "sinh", "sqrt", "tan", "tanh"]
 # Any numeric dtype.
-ARITH_OPS = ["abs", "ceil", "floor", "negative", "round", "sign"]
+ARITH_OPS = ["abs", "ceil", "floor", "negative", "round", "sign", "square", "trunc"]
 # bool result.
 PRED_OPS = ["isfinite", "isinf", "isnan"]
 # int / bool input.
@@ -87,3 +87,7 @@ CASES += [
     case("astype", Tensor((2, 3)), "notadtype"),
     case("astype", PrimVar("int32"), "float32"),
 ]
+
+# A tensor whose shape is a shape Var.
+for _op in ("log", "abs", "isnan", "logical_not"):
+    CASES += [case(_op, Tensor(ShapeVar((2, "n")))), case(_op, Tensor(ShapeVar(ndim=3), "int32"))]

@@ -15,8 +15,8 @@
  *
  * Parameters ("name: kind = default", comma separated; the default a Python literal):
  *   inputs, in order, become the Call's args:
- *     Expr    an ir.Expr (an int / float / bool / str becomes an IntImm int64 / FloatImm
- *             float32 / IntImm bool / StringImm)
+ *     Expr    an ir.Expr (an int / float / bool / str becomes an IntImm int32 -- int64 when
+ *             it does not fit -- / FloatImm float32 / IntImm bool / StringImm)
  *     Expr?   an Expr, or None (then no arg is added)
  *     Tuple   a relax.Tuple of a list/tuple of Exprs (ints become IntImm int64), or an Expr
  *     Tuple?  a Tuple, or None (then no arg is added)

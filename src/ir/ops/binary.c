@@ -1,5 +1,6 @@
 /*
- * binary.c -- the elementwise binary ops (arithmetic, comparison) with broadcasting.  Each op is a declaration at the end of the file (parameters as TVM's
+ * binary.c -- the elementwise binary ops (arithmetic, comparison, logical, bitwise,
+ * shifts) with broadcasting.  Each op is a declaration at the end of the file (parameters as TVM's
  * Python signature, attrs type, inference, constructor-time check); rules and error texts
  * are TVM's (relax.md section 1, and what apache-tvm 0.27 does where the spec is silent).
  */
@@ -96,6 +97,11 @@ static TVMFFIObject* trx__infer_binary(const trx_op_def_t* def, trx_call_t* call
 
 /* ---- declarations ------------------------------------------------------------------------------------ */
 #define TRX__A_BIN "x1|Tensor|The first input tensor.\nx2|Tensor|The second input tensor."
+/* One broadcasting op over (x1, x2): TRX__F_COMPARE when the result is bool.  TVM checks no
+ * dtype class for any of them (logical and bitwise ops take floats too). */
+#define TRX__BINARY(op, flag, text)                                                                      \
+  {.name = op, .params = "x1: Expr, x2: Expr", .arguments = TRX__A_BIN, .infer = trx__infer_binary, \
+   .flags = flag, .doc = text}
 
 TRX__OPS(binary){
     {.name = "add", .params = "x1: Expr, x2: Expr", .arguments = TRX__A_BIN, .infer = trx__infer_binary,
@@ -118,5 +124,21 @@ TRX__OPS(binary){
      .doc = "x1 < x2 with broadcasting (bool)."},
     {.name = "greater", .params = "x1: Expr, x2: Expr", .arguments = TRX__A_BIN, .infer = trx__infer_binary, .flags = TRX__F_COMPARE,
      .doc = "x1 > x2 with broadcasting (bool)."},
+    TRX__BINARY("floor_divide", 0, "floor(x1 / x2) with broadcasting."),
+    TRX__BINARY("mod", 0, "x1 mod x2 (truncated) with broadcasting."),
+    TRX__BINARY("floor_mod", 0, "x1 mod x2 (floored) with broadcasting."),
+    TRX__BINARY("log_add_exp", 0, "log(exp(x1) + exp(x2)) with broadcasting."),
+    TRX__BINARY("atan2", 0, "arctan(x1 / x2) with broadcasting."),
+    TRX__BINARY("greater_equal", TRX__F_COMPARE, "x1 >= x2 with broadcasting (bool)."),
+    TRX__BINARY("less_equal", TRX__F_COMPARE, "x1 <= x2 with broadcasting (bool)."),
+    TRX__BINARY("not_equal", TRX__F_COMPARE, "x1 != x2 with broadcasting (bool)."),
+    TRX__BINARY("logical_and", 0, "x1 and x2 with broadcasting."),
+    TRX__BINARY("logical_or", 0, "x1 or x2 with broadcasting."),
+    TRX__BINARY("logical_xor", 0, "x1 xor x2 with broadcasting."),
+    TRX__BINARY("bitwise_and", 0, "x1 & x2 with broadcasting."),
+    TRX__BINARY("bitwise_or", 0, "x1 | x2 with broadcasting."),
+    TRX__BINARY("bitwise_xor", 0, "x1 ^ x2 with broadcasting."),
+    TRX__BINARY("left_shift", 0, "x1 << x2 with broadcasting."),
+    TRX__BINARY("right_shift", 0, "x1 >> x2 with broadcasting."),
 };
 TRX__OPS_END(binary);

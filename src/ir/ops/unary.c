@@ -1,5 +1,6 @@
 /*
- * unary.c -- the elementwise unary ops (math functions, clip).  Each op is a declaration at the end of the file (parameters as TVM's
+ * unary.c -- the elementwise unary ops (math functions, the isnan/isinf/isfinite predicates,
+ * bitwise/logical not, clip).  Each op is a declaration at the end of the file (parameters as TVM's
  * Python signature, attrs type, inference, constructor-time check); rules and error texts
  * are TVM's (relax.md section 1, and what apache-tvm 0.27 does where the spec is silent).
  */
@@ -44,8 +45,24 @@ static int trx__check_clip(const trx_op_def_t* def, TVMFFIObject** in, int64_t n
   return 0;
 }
 
+/* ---- isnan / isinf / isfinite ------------------------------------------------------------------------ */
+
+/* Any dtype in (an unknown one too), bool out, over the input's shape. */
+static TVMFFIObject* trx__infer_unary_predicate(const trx_op_def_t* def, trx_call_t* call) {
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  TVMFFIObject* ty = trx__tensor_new(tt[0]->shape, trx__dtype_bool, tt[0]->ndim);
+  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
+  return ty;
+}
+
 /* ---- declarations ------------------------------------------------------------------------------------ */
 #define TRX__A_X "x|Tensor|The input tensor."
+/* One elementwise op over x: TRX__F_FLOAT when TVM requires a float input. */
+#define TRX__UNARY(op, flag, text) \
+  {.name = op, .params = "x: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary, .flags = flag, .doc = text}
+#define TRX__PREDICATE(op, text) \
+  {.name = op, .params = "x: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary_predicate, .doc = text}
 
 TRX__OPS(unary){
     {.name = "sigmoid", .params = "x: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary, .flags = TRX__F_FLOAT,
@@ -62,5 +79,31 @@ TRX__OPS(unary){
      .arguments = TRX__A_X "\nmin|PrimExpr|The lower-bound of the range to be clipped to\nmax|PrimExpr|The "
                   "upper-bound of the range to be clipped to",
      .infer = trx__infer_clip, .check = trx__check_clip, .doc = "x clipped to [min, max]."},
+    TRX__UNARY("abs", 0, "|x|."),
+    TRX__UNARY("acos", TRX__F_FLOAT, "arccos(x); float input."),
+    TRX__UNARY("acosh", TRX__F_FLOAT, "arccosh(x); float input."),
+    TRX__UNARY("asin", TRX__F_FLOAT, "arcsin(x); float input."),
+    TRX__UNARY("asinh", TRX__F_FLOAT, "arcsinh(x); float input."),
+    TRX__UNARY("atan", TRX__F_FLOAT, "arctan(x); float input."),
+    TRX__UNARY("atanh", TRX__F_FLOAT, "arctanh(x); float input."),
+    TRX__UNARY("bitwise_not", 0, "~x (TVM checks no dtype)."),
+    TRX__UNARY("ceil", 0, "ceil(x)."),
+    TRX__UNARY("cos", TRX__F_FLOAT, "cos(x); float input."),
+    TRX__UNARY("cosh", TRX__F_FLOAT, "cosh(x); float input."),
+    TRX__UNARY("erf", TRX__F_FLOAT, "The Gauss error function of x; float input."),
+    TRX__UNARY("floor", 0, "floor(x)."),
+    TRX__UNARY("log", TRX__F_FLOAT, "The natural logarithm of x; float input."),
+    TRX__UNARY("logical_not", 0, "not x (TVM checks no dtype)."),
+    TRX__UNARY("round", 0, "x rounded to the nearest integer."),
+    TRX__UNARY("rsqrt", TRX__F_FLOAT, "1 / sqrt(x); float input."),
+    TRX__UNARY("sign", 0, "The sign of x (-1, 0 or 1)."),
+    TRX__UNARY("sin", TRX__F_FLOAT, "sin(x); float input."),
+    TRX__UNARY("sinh", TRX__F_FLOAT, "sinh(x); float input."),
+    TRX__UNARY("square", 0, "x * x."),
+    TRX__UNARY("tan", TRX__F_FLOAT, "tan(x); float input."),
+    TRX__UNARY("trunc", 0, "x rounded toward zero."),
+    TRX__PREDICATE("isfinite", "Whether each element of x is finite (bool)."),
+    TRX__PREDICATE("isinf", "Whether each element of x is infinite (bool)."),
+    TRX__PREDICATE("isnan", "Whether each element of x is NaN (bool)."),
 };
 TRX__OPS_END(unary);
