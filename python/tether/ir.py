@@ -119,6 +119,7 @@ _string_type = _g("ir.StringType")
 _op_get = _g("ir.Op.get")
 _prim = {name: _g("prim." + name)
          for name in ("Add", "Sub", "Mul", "FloorDiv", "FloorMod", "Min", "Max")}
+_op = {name: _g("prim._Op" + name) for name in ("Add", "Sub", "Mul", "FloorDiv", "FloorMod")}
 _structural_equal = _g("ir.StructuralEqual")
 _structural_hash = _g("ir.StructuralHash")
 _assert_structural_equal = _g("ir.AssertStructuralEqual")
@@ -151,21 +152,39 @@ class Node(core.Object):
 
 @register_object("ir.Expr")
 class Expr(Node):
-    """An expression; `ty` is its type (None until inferred).  Arithmetic operators build
-    symbolic (int64) shape expressions: n * 2 + 1, n // 4, n % 4."""
+    """An expression; `ty` is its type (None until inferred; read-only).  Arithmetic
+    operators build symbolic shape expressions as TVM's do, folding constants only (n * 2 + 1,
+    n // 4, n % 4, -n; n + 0 is n, 2 + 3 is 5, n // 0 raises); `/` on integers raises as in
+    TVM (use //), and an Expr has no truth value (ValueError)."""
 
     __slots__ = ()
 
-    def __add__(self, other): return _prim["Add"](self, other)
-    def __radd__(self, other): return _prim["Add"](other, self)
-    def __sub__(self, other): return _prim["Sub"](self, other)
-    def __rsub__(self, other): return _prim["Sub"](other, self)
-    def __mul__(self, other): return _prim["Mul"](self, other)
-    def __rmul__(self, other): return _prim["Mul"](other, self)
-    def __floordiv__(self, other): return _prim["FloorDiv"](self, other)
-    def __rfloordiv__(self, other): return _prim["FloorDiv"](other, self)
-    def __mod__(self, other): return _prim["FloorMod"](self, other)
-    def __rmod__(self, other): return _prim["FloorMod"](other, self)
+    def __add__(self, other): return _op["Add"](self, other)
+    def __radd__(self, other): return _op["Add"](other, self)
+    def __sub__(self, other): return _op["Sub"](self, other)
+    def __rsub__(self, other): return _op["Sub"](other, self)
+    def __mul__(self, other): return _op["Mul"](self, other)
+    def __rmul__(self, other): return _op["Mul"](other, self)
+    def __floordiv__(self, other): return _op["FloorDiv"](self, other)
+    def __rfloordiv__(self, other): return _op["FloorDiv"](other, self)
+    def __mod__(self, other): return _op["FloorMod"](self, other)
+    def __rmod__(self, other): return _op["FloorMod"](other, self)
+    def __neg__(self): return _op["Mul"](self, -1)
+
+    def __truediv__(self, other):
+        raise RuntimeError(_DIV_AMBIGUITY)
+
+    def __rtruediv__(self, other):
+        raise RuntimeError(_DIV_AMBIGUITY)
+
+    def __bool__(self):
+        raise ValueError("Cannot use and / or / not operator to Expr, hint: use tvm.tirx.all / "
+                         "tvm.tirx.any, if it is None checking, use node is not None")
+
+
+_DIV_AMBIGUITY = ("TVM supports multiple types of integer divisions, please call div, "
+                  "indexdiv/indexmod, floordiv/floormod  or truncdiv/truncmod directly to avoid "
+                  "ambiguity in the code.")
 
 
 
@@ -376,8 +395,8 @@ class Call(Expr):
                  ret_ty: Union[Type, str, None] = None) -> None:
         self.__init_handle_by_constructor__(_call, op, list(args), attrs,
                                             list(ty_args) if ty_args is not None else [])
-        if ret_ty is not None:
-            self.ty = PrimType(ret_ty) if isinstance(ret_ty, str) else ret_ty
+        if ret_ty is not None:  # (ty is read-only to users, as in TVM)
+            Expr.__dict__["ty"].set(self, PrimType(ret_ty) if isinstance(ret_ty, str) else ret_ty)
 
 
 @register_object("ir.Tuple")

@@ -20,7 +20,10 @@
 
 #include "node.h"
 #include "arith.h"
+#include "printer.h"
 #include "unify.h"
+
+static int trx__check_match_cast(TVMFFIObject* value, TVMFFIObject* ty);
 
 int32_t trx__block_builder_type_index = -1;
 
@@ -744,6 +747,10 @@ static int trx__norm_block(trx__builder_t* b, TVMFFIObject* block, TVMFFIObject*
       trx_match_cast_t* mc = (trx_match_cast_t*)bd;
       TVMFFIObject* value = trx__norm(b, mc->value);
       if (value == NULL) goto fail;
+      if (trx__check_match_cast(value, mc->ty) != 0) {
+        trx__unref(value);
+        goto fail;
+      }
       nb = value == mc->value ? trx__ref(bd) : trx_match_cast_new(mc->base.var, value, mc->ty);
       trx__unref(value);
       if (nb != NULL && trx__scope_define(b, mc->ty) != 0) goto fail;
@@ -1208,6 +1215,23 @@ TVMFFIObject* trx_block_builder_emit_output(TVMFFIObject* bb, TVMFFIObject* expr
   return var;
 }
 
+/* TVM's static check of a MatchCast: InternalError when no value of the (normalized) value's
+ * type can have type `ty`.  0, or -1 with the error raised. */
+static int trx__check_match_cast(TVMFFIObject* value, TVMFFIObject* ty) {
+  if (!trx__type_cast_impossible(trx__ty(value), ty)) return 0;
+  char* vt = trx__print_cstr(trx__ty(value), NULL);
+  char* tt = vt != NULL ? trx__print_cstr(ty, NULL) : NULL;
+  if (tt != NULL) {
+    tether_raise("InternalError",
+                 "Check failed: (TypeBaseCheck(GetType(value), ty) != BaseCheckResult::kFailL0) is false: It is "
+                 "impossible to match cast any value into the target ty. But got value type: %s, given type: %s",
+                 vt, tt);
+  }
+  free(vt);
+  free(tt);
+  return -1;
+}
+
 TVMFFIObject* trx_block_builder_match_cast(TVMFFIObject* bb, TVMFFIObject* value, TVMFFIObject* ty,
                                            const char* name_hint, size_t len) {
   static const char fn[] = "relax.BlockBuilderMatchCast";
@@ -1221,6 +1245,7 @@ TVMFFIObject* trx_block_builder_match_cast(TVMFFIObject* bb, TVMFFIObject* value
     return NULL;
   }
   if ((post = trx__norm(b, value)) == NULL) return NULL;
+  if (trx__check_match_cast(post, ty) != 0) goto fail;
   trx__block_frame_t* f = trx__top_block(b);
   if (f == NULL) {
     trx__no_block();

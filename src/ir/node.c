@@ -13,6 +13,7 @@
  *   or an Expr whose ty is PrimType(int64).
  */
 #include "node.h"
+#include "arith.h"
 #include "strbuf.h"
 
 #include <math.h>
@@ -58,7 +59,6 @@ static const struct {
 
 #define IGN kTVMFFIFieldFlagBitMaskSEqHashIgnore
 #define DEF kTVMFFIFieldFlagBitMaskSEqHashDefRecursive
-#define WR kTVMFFIFieldFlagBitMaskWritable
 
 typedef struct {
   trx_kind owner;
@@ -82,7 +82,7 @@ typedef struct {
 
 static const trx__field_t trx__fields[] = {
     VAL(EXPR, trx_expr_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
-    OBJ(EXPR, trx_expr_t, ty, "ty", OPT_OBJECT, WR, TYPE, "ir.Type"),
+    OBJ(EXPR, trx_expr_t, ty, "ty", OPT_OBJECT, 0, TYPE, "ir.Type"),
     VAL(TYPE, trx_type_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
     VAL(VAR, trx_var_t, name, "name", STRING, IGN, "ffi.String"),
     VAL(INT_IMM, trx_int_imm_t, value, "value", INT64, 0, "ffi.BigInt"),
@@ -165,7 +165,6 @@ static const trx__field_t trx__fields[] = {
 #undef VAL
 #undef IGN
 #undef DEF
-#undef WR
 
 /* ---- per-type caches: kind masks and field tables -----------------------------------------
  * Every hot path asks "is this object a <kind>?" and walks objects' fields; both answers
@@ -1747,18 +1746,34 @@ static int trx__g_binop(trx_kind kind, const TVMFFIAny* args, int32_t n, TVMFFIA
   return trx__return(e, rv);
 }
 
-#define TRX__BINOP_GLOBAL(K)                                                                  \
+/* prim._Op<Name>(a, b, span=None): the operator form (Python's n + 1), folding constants as
+ * tir's operators do (trx__op_fold); the span is ignored. */
+static int trx__g_op(trx_kind kind, const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  if (n != 2 && tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr, 2: ir.Span) -> ir.Expr", n, 3) != 0) return -1;
+  TVMFFIObject* a = trx__prim_operand(fn, &args[0], &args[1]);
+  TVMFFIObject* b = a ? trx__prim_operand(fn, &args[1], &args[0]) : NULL;
+  TVMFFIObject* e = b ? trx__op_fold(kind, a, b) : NULL;
+  if (a) TVMFFIObjectDecRef(a);
+  if (b) TVMFFIObjectDecRef(b);
+  return trx__return(e, rv);
+}
+
+#define TRX__BINOP_GLOBAL(K, NAME)                                                            \
   TRX__GLOBAL(trx__g_##K) {                                                                   \
     (void)self;                                                                               \
     return trx__g_binop(TRX_##K, args, n, rv);                                                \
+  }                                                                                           \
+  TRX__GLOBAL(trx__g_op_##K) {                                                                \
+    (void)self;                                                                               \
+    return trx__g_op(TRX_##K, "prim._Op" NAME, args, n, rv);                                  \
   }
-TRX__BINOP_GLOBAL(PRIM_ADD)
-TRX__BINOP_GLOBAL(PRIM_SUB)
-TRX__BINOP_GLOBAL(PRIM_MUL)
-TRX__BINOP_GLOBAL(PRIM_FLOORDIV)
-TRX__BINOP_GLOBAL(PRIM_FLOORMOD)
-TRX__BINOP_GLOBAL(PRIM_MIN)
-TRX__BINOP_GLOBAL(PRIM_MAX)
+TRX__BINOP_GLOBAL(PRIM_ADD, "Add")
+TRX__BINOP_GLOBAL(PRIM_SUB, "Sub")
+TRX__BINOP_GLOBAL(PRIM_MUL, "Mul")
+TRX__BINOP_GLOBAL(PRIM_FLOORDIV, "FloorDiv")
+TRX__BINOP_GLOBAL(PRIM_FLOORMOD, "FloorMod")
+TRX__BINOP_GLOBAL(PRIM_MIN, "Min")
+TRX__BINOP_GLOBAL(PRIM_MAX, "Max")
 #undef TRX__BINOP_GLOBAL
 
 /* Op by name through the ops subsystem's global "ir.Op.get" (new reference). */
@@ -2151,12 +2166,19 @@ static const struct {
     {"ir.DataTypeImm", trx__g_datatype_imm},
     {"ir.GenericConst", trx__g_generic_const},
     {"prim.Add", trx__g_PRIM_ADD},
+    {"prim._OpAdd", trx__g_op_PRIM_ADD},
     {"prim.Sub", trx__g_PRIM_SUB},
+    {"prim._OpSub", trx__g_op_PRIM_SUB},
     {"prim.Mul", trx__g_PRIM_MUL},
+    {"prim._OpMul", trx__g_op_PRIM_MUL},
     {"prim.FloorDiv", trx__g_PRIM_FLOORDIV},
+    {"prim._OpFloorDiv", trx__g_op_PRIM_FLOORDIV},
     {"prim.FloorMod", trx__g_PRIM_FLOORMOD},
+    {"prim._OpFloorMod", trx__g_op_PRIM_FLOORMOD},
     {"prim.Min", trx__g_PRIM_MIN},
+    {"prim._OpMin", trx__g_op_PRIM_MIN},
     {"prim.Max", trx__g_PRIM_MAX},
+    {"prim._OpMax", trx__g_op_PRIM_MAX},
     {"ir.Call", trx__g_call},
     {"ir.Tuple", trx__g_tuple},
     {"ir.TupleGetItem", trx__g_tuple_get_item},

@@ -301,14 +301,56 @@ static void test_as_const_and_builders(void) {
   TVMFFIObject* same = trx_simplify(small);
   CHECK(same == small);
   CHECK_RAISED(trx_simplify(NULL) ? 0 : -1, "TypeError", "expected an Expr");
-  /* overflow leaves the expression as it was */
-  TVMFFIObject* big = MUL(ADD(n_(), I(INT64_MAX)), I(4));
-  TVMFFIObject* bs = trx_simplify(big);
-  CHECK(bs == big);
-  TVMFFIObject* objs[] = {one, a, b, two, three, six, q, r, mn, mx, small, same, big, bs};
+  TVMFFIObject* objs[] = {one, a, b, two, three, six, q, r, mn, mx, small, same};
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) TVMFFIObjectDecRef(objs[i]);
   teardown();
 }
 
+/* Overflow is an error, never a wrap; a floordiv / floormod by the constant 0 raises TVM's
+ * "Divide by zero" (apache-tvm 0.27 wraps int64 folds: T.int64(2**63 - 1) + 1 gives
+ * T.int64(-2**63) there; tether refuses). */
+static void test_overflow_and_zero_divisor(void) {
+  setup();
+  TVMFFIObject *max = I(INT64_MAX), *min = I(INT64_MIN), *one = I(1), *zero = I(0), *m1 = I(-1);
+  TVMFFIObject *p32 = I((int64_t)1 << 32), *p62 = I((int64_t)1 << 62), *four = I(4);
+  CHECK_RAISED(trx_add(max, one) ? 0 : -1, "ValueError",
+               "int64 overflow in shape arithmetic: T.int64(9223372036854775807) + T.int64(1) does not fit in int64");
+  CHECK_RAISED(trx_sub(min, one) ? 0 : -1, "ValueError", "does not fit in int64");
+  CHECK_RAISED(trx_mul(p32, p32) ? 0 : -1, "ValueError",
+               "T.int64(4294967296) * T.int64(4294967296) does not fit in int64");
+  CHECK_RAISED(trx_floordiv(min, m1) ? 0 : -1, "ValueError", "does not fit in int64");
+  /* symbolic: the canonical form's constant or coefficient does not fit */
+  TVMFFIObject* n_big = trx_add(N, max);
+  CHECK(n_big != NULL);
+  CHECK_RAISED(trx_add(n_big, one) ? 0 : -1, "ValueError",
+               "int64 overflow in shape arithmetic: the value of n + T.int64(9223372036854775807) + T.int64(1)");
+  TVMFFIObject* n62 = trx_mul(N, p62);
+  CHECK_RAISED(trx_mul(n62, four) ? 0 : -1, "ValueError", "does not fit in int64");
+  TVMFFIObject* raw = MUL(ADD(n_(), I(INT64_MAX)), I(4));
+  CHECK_RAISED(trx_simplify(raw) ? 0 : -1, "ValueError", "does not fit in int64");
+  /* an exact result in range folds, whatever the order of the steps */
+  int64_t v = 0;
+  TVMFFIObject* back = trx_sub(min, m1); /* INT64_MIN - (-1) */
+  CHECK(back != NULL && trx_as_const_int(back, &v) && v == INT64_MIN + 1);
+  TVMFFIObject* lo = trx_sub(m1, min); /* -1 - INT64_MIN = INT64_MAX */
+  CHECK(lo != NULL && trx_as_const_int(lo, &v) && v == INT64_MAX);
+  /* the queries answer "unknown" instead of raising */
+  CHECK(trx_prove_equal(raw, N) == TRX_PROVE_UNKNOWN);
+  CHECK(!trx_as_const_int(raw, &v));
+  /* division by the constant 0 (TVM's text), symbolic or constant dividend */
+  CHECK_RAISED(trx_floordiv(N, zero) ? 0 : -1, "InternalError",
+               "Check failed: pb->value != 0 (0 vs. 0) : Divide by zero");
+  CHECK_RAISED(trx_floormod(N, zero) ? 0 : -1, "InternalError", "Divide by zero");
+  CHECK_RAISED(trx_floordiv(four, zero) ? 0 : -1, "InternalError", "Divide by zero");
+  /* the node itself can be built (as tirx.FloorDiv(n, 0) in TVM) */
+  TVMFFIObject* node = FDIV(n_(), I(0));
+  CHECK(node != NULL && trx_is(node, TRX_PRIM_FLOORDIV));
+  TVMFFIObject* objs[] = {max, min, one, zero, m1, p32, p62, four, n_big, n62, raw, back, lo, node};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) {
+    if (objs[i]) TVMFFIObjectDecRef(objs[i]);
+  }
+  teardown();
+}
+
 TEST_MAIN(TEST_CASE(test_simplify_static), TEST_CASE(test_simplify_symbolic), TEST_CASE(test_prove_equal),
-          TEST_CASE(test_as_const_and_builders))
+          TEST_CASE(test_as_const_and_builders), TEST_CASE(test_overflow_and_zero_divisor))

@@ -343,12 +343,15 @@ TRX_API TVMFFIObject* trx_func_type_new(TVMFFIObject* params, TVMFFIObject* ret,
 /* ---- symbolic arithmetic (arith.c) -------------------------------------------------------
  * Shape dims are int64 prim exprs: IntImm, Var with PrimType ty, and prim.* binops. */
 typedef enum { TRX_PROVE_FALSE = 0, TRX_PROVE_TRUE = 1, TRX_PROVE_UNKNOWN = 2 } trx_prove_t;
-/* Canonical simplified form (new reference). */
+/* Canonical simplified form (new reference).  NULL with ValueError when a step's exact value
+ * does not fit in int64 (overflow is an error, never a wrap). */
 TRX_API TVMFFIObject* trx_simplify(TVMFFIObject* e);
 TRX_API trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b);
 /* true and *out set if `e` simplifies to a constant. */
 TRX_API bool trx_as_const_int(TVMFFIObject* e, int64_t* out);
-/* Builders that simplify as they go (new references). */
+/* Builders that simplify as they go (new references; borrow a and b).  NULL with an error
+ * raised: ValueError when a folded value does not fit in int64, InternalError "Divide by
+ * zero" (TVM's text) for trx_floordiv / trx_floormod by the constant 0. */
 TRX_API TVMFFIObject* trx_int64(int64_t v);
 TRX_API TVMFFIObject* trx_add(TVMFFIObject* a, TVMFFIObject* b);
 TRX_API TVMFFIObject* trx_sub(TVMFFIObject* a, TVMFFIObject* b);
