@@ -1328,6 +1328,46 @@ fail:
   return NULL;
 }
 
+/* true when `v` is, or holds in an Array / List / Map, an opaque Python object. */
+static bool trx__holds_opaque(const TVMFFIAny* v) {
+  if (v->type_index == kTVMFFIOpaquePyObject) return true;
+  if (v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList) {
+    int64_t n = v->type_index == kTVMFFIArray ? tether_array_size(v->v_obj) : tether_list_size(v->v_obj);
+    for (int64_t i = 0; i < n; ++i) {
+      const TVMFFIAny* e = v->type_index == kTVMFFIArray ? tether_array_at(v->v_obj, i) : tether_list_at(v->v_obj, i);
+      if (trx__holds_opaque(e)) return true;
+    }
+  } else if (v->type_index == kTVMFFIMap || v->type_index == kTVMFFIDict) {
+    const TVMFFIAny *k, *e;
+    for (int64_t pos = 0; tether_map_next(v->v_obj, &pos, &k, &e);) {
+      if (trx__holds_opaque(k) || trx__holds_opaque(e)) return true;
+    }
+  }
+  return false;
+}
+
+/* TVM's checks of a function's attrs when the function is built and added: every key a str
+ * (its BaseFuncWithAttr signature), every value structurally hashable (an opaque Python
+ * object is not).  0, or -1 with TypeError raised. */
+static int trx__check_func_attrs(TVMFFIObject* attrs) {
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; tether_map_next(attrs, &pos, &k, &v);) {
+    if (k->type_index != kTVMFFIStr && k->type_index != kTVMFFISmallStr) {
+      return tether_raise("TypeError",
+                          "Mismatched type on argument #1 when calling: `ir.BaseFuncWithAttr(0: "
+                          "RValueRef<ir.BaseFunc>, 1: str, 2: Any) -> ir.BaseFunc`. Expected `str` but got `%s`",
+                          tether_any_type_key(k));
+    }
+  }
+  for (int64_t pos = 0; tether_map_next(attrs, &pos, &k, &v);) {
+    if (trx__holds_opaque(v)) {
+      return tether_raise("TypeError", "Type metadata is not set for type `ffi.OpaquePyObject`, so "
+                                       "StructuralHash is not supported for this type");
+    }
+  }
+  return 0;
+}
+
 TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject* output,
                                                  TVMFFIObject* params) {
   static const char fn[] = "relax.BlockBuilderEmitFuncOutput";
@@ -1362,6 +1402,7 @@ TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject*
     f->params = trx__ref(params);
   }
   if (trx__close_blocks(b, f->block_base, &f->closed) != 0) return NULL;
+  if (trx__check_func_attrs(f->attrs) != 0) goto fail;
   if ((seq = trx_seq_expr_new(f->closed, output)) == NULL) goto fail;
   if ((nseq = trx__norm(b, seq)) == NULL) goto fail;
   if ((attrs = trx_dict_attrs_new(f->attrs)) == NULL) goto fail;

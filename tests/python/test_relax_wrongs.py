@@ -1,0 +1,228 @@
+"""Wrong results once found in tether's Relax IR, each checked against what apache-tvm 0.27
+does (the texts and error kinds below were observed with apache-tvm 0.27.0.post1)."""
+import numpy as np
+import pytest
+
+from tether import ir, relax as R
+
+
+def T(shape, dtype="float32", **kw):
+    return R.TensorType(shape, dtype, **kw)
+
+
+def sym(name):
+    return R.Var(name, "int64")
+
+
+def infer(call):
+    return str(R.BlockBuilder().normalize(call).ty)
+
+
+HEADER = "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n"
+
+
+# ---- Expr.ty is read-only -----------------------------------------------------------------------
+
+def test_ty_is_read_only():
+    x = R.Var("x", T([2, 3]))
+    call = R.op.add(x, x)
+    bb = R.BlockBuilder()
+    with bb.function("main", [x]):
+        gv = bb.emit(call)
+        bb.emit_func_output(gv)
+    mod = bb.get()
+    before = str(mod)
+    for node, cls in ((x, "Var"), (call, "Call"), (gv, "Var")):
+        with pytest.raises(AttributeError, match=f"property 'ty' of '{cls}' object has no setter"):
+            node.ty = None
+    assert str(mod) == before and str(x.ty) == 'R.Tensor((2, 3), dtype="float32")'
+    # a Call built with ret_ty still carries it
+    c = R.Call(ir.Op.get("relax.add"), [x, x], ret_ty=T([2, 3]))
+    assert str(c.ty) == 'R.Tensor((2, 3), dtype="float32")'
+
+
+# ---- relax.const copies and picks TVM's default dtypes -------------------------------------------
+
+def test_const_copies_numpy_data():
+    a = np.arange(4, dtype="float32")
+    c = R.const(a)
+    h = ir.structural_hash(c)
+    a[0] = 100
+    assert np.from_dlpack(c.data).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert ir.structural_hash(c) == h
+    b = np.arange(6, dtype="int8").reshape(2, 3)
+    cb = R.const(b, "int8")
+    b[:] = 7
+    assert np.from_dlpack(cb.data).tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+@pytest.mark.parametrize("value, dtype, want", [
+    (np.arange(3), None, 'R.Tensor((3,), dtype="int32")'),
+    (np.arange(3.0), None, 'R.Tensor((3,), dtype="float32")'),
+    ([1, 2], None, 'R.Tensor((2,), dtype="int32")'),
+    ([1.0, 2.0], None, 'R.Tensor((2,), dtype="float32")'),
+    (1, None, 'R.Tensor((), dtype="int32")'),
+    (1.5, None, 'R.Tensor((), dtype="float32")'),
+    (True, None, 'R.Tensor((), dtype="bool")'),
+    (np.float64(1.5), None, 'R.Tensor((), dtype="float32")'),
+    (np.int64(3), None, 'R.Tensor((), dtype="int32")'),
+    (np.array([1], dtype="int8"), None, 'R.Tensor((1,), dtype="int8")'),
+    (np.array([1], dtype="float16"), None, 'R.Tensor((1,), dtype="float16")'),
+    (np.arange(3), "int64", 'R.Tensor((3,), dtype="int64")'),
+    ([[1, 2], [3, 4]], None, 'R.Tensor((2, 2), dtype="int32")'),
+])
+def test_const_default_dtypes(value, dtype, want):
+    assert str(R.const(value, dtype).ty) == want
+
+
+# ---- Python operators on PrimExprs ---------------------------------------------------------------
+
+def test_operators_fold_constants_as_tvm():
+    n = sym("n")
+    two = ir.IntImm("int64", 2)
+    cases = [(n + 0, "n"), (n * 1, "n"), (two + 3, "T.int64(5)"), (n - 0, "n"), (0 + n, "n"),
+             (n * 0, "T.int64(0)"), (1 * n, "n"), (0 * n, "T.int64(0)"), (n // 1, "n"),
+             (n % 1, "T.int64(0)"), (0 // n, "T.int64(0)"), (0 % n, "T.int64(0)"),
+             (0 - n, "T.int64(0) - n"), (n - n, "n - n"), (n + 1 + 2, "n + T.int64(1) + T.int64(2)"),
+             (-n, "n * T.int64(-1)"), (-two, "T.int64(-2)"), (n // -1, "n // T.int64(-1)"),
+             (1 - n, "T.int64(1) - n"), (3 // n, "T.int64(3) // n"), (3 % n, "T.int64(3) % n")]
+    for got, want in cases:
+        assert repr(got) == want
+    assert (n + 0).same_as(n) and (n * 1).same_as(n)
+    assert type(two + 3) is ir.IntImm
+    # the node constructors do not fold (tirx.Add(n, 0) stays)
+    raw = ir.Add(n, ir.IntImm("int64", 0))
+    assert type(raw) is ir.Add and raw.a.same_as(n) and int(raw.b) == 0
+
+
+def test_floordiv_by_zero_raises():
+    n = sym("n")
+    for build in (lambda: n // 0, lambda: n % 0, lambda: ir.IntImm("int64", 5) // 0,
+                  lambda: n // ir.IntImm("int64", 0)):
+        with pytest.raises(ir.InternalError if hasattr(ir, "InternalError") else Exception,
+                           match=r"Check failed: pb->value != 0 \(0 vs. 0\) : Divide by zero"):
+            build()
+    assert type(ir.FloorDiv(n, ir.IntImm("int64", 0))) is ir.FloorDiv  # the node itself builds
+
+
+def test_int64_overflow_is_an_error():
+    # apache-tvm 0.27 wraps (T.int64(2**63 - 1) + 1 gives T.int64(-2**63)); overflow in shape
+    # arithmetic is an error in tether.
+    big = ir.IntImm("int64", 2**63 - 1)
+    with pytest.raises(ValueError, match="int64 overflow in shape arithmetic"):
+        big + 1
+    with pytest.raises(ValueError, match="does not fit in int64"):
+        ir.IntImm("int64", 2**32) * ir.IntImm("int64", 2**32)
+    with pytest.raises(ValueError, match="does not fit in int64"):
+        -ir.IntImm("int64", -2**63)
+    assert repr(ir.IntImm("int64", -2**63) + 1) == "T.int64(-9223372036854775807)"
+
+
+def test_division_truth_value_and_power_as_tvm():
+    n, m = sym("n"), sym("m")
+    msg = ("TVM supports multiple types of integer divisions, please call div, indexdiv/indexmod, "
+           "floordiv/floormod  or truncdiv/truncmod directly")
+    for build in (lambda: n / m, lambda: n / 2, lambda: 2 / n):
+        with pytest.raises(RuntimeError, match=msg):
+            build()
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*\* or pow\(\): 'Var' and 'int'"):
+        n ** 2
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*\* or pow\(\): 'int' and 'Var'"):
+        2 ** n
+    for e in (n, n + m):
+        with pytest.raises(ValueError, match="Cannot use and / or / not operator to Expr, hint: use "
+                                             "tvm.tirx.all / tvm.tirx.any, if it is None checking, "
+                                             "use node is not None"):
+            bool(e)
+
+
+# ---- a parameter dim written n * 1 defines n -----------------------------------------------------
+
+def test_param_dim_n_times_one_defines_n():
+    n = sym("n")
+    for dim in (n * 1, n + 0):
+        x = R.Var("x", T([dim, 3]))
+        bb = R.BlockBuilder()
+        with bb.function("main", [x]):
+            bb.emit_func_output(bb.emit(R.op.add(x, x)))
+        assert str(bb.get()) == (
+            "# from typing import TypeVar\n" + HEADER + 'n = TypeVar("n")\n'
+            "@I.ir_module\n"
+            "class Module:\n"
+            "    @R.function\n"
+            '    def main(x: R.Tensor((n, 3), dtype="float32")) -> R.Tensor((n, 3), dtype="float32"):\n'
+            '        gv: R.Tensor((n, 3), dtype="float32") = R.add(x, x)\n'
+            "        return gv")
+
+
+# ---- match_cast's static check ---------------------------------------------------------------------
+
+MC_PREFIX = ("Check failed: (TypeBaseCheck(GetType(value), ty) != BaseCheckResult::kFailL0) is false: "
+             "It is impossible to match cast any value into the target ty. But got value type: ")
+
+
+@pytest.mark.parametrize("vty, ty, texts", [
+    (T([2, 8]), T([3, 3], "int32"), ('R.Tensor((2, 8), dtype="float32")', 'R.Tensor((3, 3), dtype="int32")')),
+    (T([2, 8]), T([3]), ('R.Tensor((2, 8), dtype="float32")', 'R.Tensor((3,), dtype="float32")')),
+    (T([2, 8]), T([2, 8], "int32"), ('R.Tensor((2, 8), dtype="float32")', 'R.Tensor((2, 8), dtype="int32")')),
+    (T([2, 8]), T([2, 9]), ('R.Tensor((2, 8), dtype="float32")', 'R.Tensor((2, 9), dtype="float32")')),
+    (T([2, 8]), R.ShapeType([1]), ('R.Tensor((2, 8), dtype="float32")', "R.Shape([1])")),
+    (T(None, ndim=2), T([3, 3, 3]), ('R.Tensor(dtype="float32", ndim=2)', 'R.Tensor((3, 3, 3), dtype="float32")')),
+    (R.ShapeType([2, 3]), R.ShapeType([2, 4]), ("R.Shape([2, 3])", "R.Shape([2, 4])")),
+    (R.ShapeType(ndim=2), R.ShapeType([2, 4, 5]), ("R.Shape(ndim=2)", "R.Shape([2, 4, 5])")),
+    (R.PrimType("int64"), R.PrimType("int32"), ("T.int64", "T.int32")),
+])
+def test_match_cast_impossible_raises(vty, ty, texts):
+    v = R.Var("v", vty)
+    bb = R.BlockBuilder()
+    with bb.function("main", [v]):
+        with pytest.raises(Exception, match="InternalError|impossible") as info:
+            bb.match_cast(v, ty)
+        bb.emit_func_output(v)
+    assert type(info.value).__name__ == "InternalError"
+    assert str(info.value) == MC_PREFIX + texts[0] + ", given type: " + texts[1]
+
+
+@pytest.mark.parametrize("vty, ty", [
+    (T([sym("n"), 8]), T([3, 8])),
+    (T([2, 8], None), T([2, 8], "int32")),
+    (T(None, ndim=-1), T([3, 3])),
+    (T([2, 8]), R.AnyType()),
+    (T([2, 8]), T([2, 8])),
+])
+def test_match_cast_possible_is_accepted(vty, ty):
+    v = R.Var("v", vty)
+    bb = R.BlockBuilder()
+    with bb.function("main", [v]):
+        bb.emit_func_output(bb.match_cast(v, ty))
+    assert str(bb.get()["main"].body.blocks[0].bindings[0].ty) == str(ty)
+
+
+def test_match_cast_node_is_not_checked_until_normalized():
+    # the MatchCast node builds (as in TVM); the BlockBuilder's normalizer checks it
+    v = R.Var("v", T([2, 8]))
+    mc = R.MatchCast(R.Var("y"), v, T([3, 3], "int32"))
+    seq = R.SeqExpr([R.BindingBlock([mc])], v)
+    with pytest.raises(Exception, match="impossible to match cast"):
+        R.BlockBuilder().normalize(seq)
+
+
+# ---- function attrs --------------------------------------------------------------------------------
+
+def test_function_attr_keys_must_be_strings():
+    x = R.Var("x", T([2]))
+    bb = R.BlockBuilder()
+    with pytest.raises(TypeError, match=r"Mismatched type on argument #1 when calling: "
+                                        r"`ir.BaseFuncWithAttr\(0: RValueRef<ir.BaseFunc>, 1: str, "
+                                        r"2: Any\) -> ir.BaseFunc`. Expected `str` but got `int`"):
+        with bb.function("main", [x], attrs={1: object()}):
+            bb.emit_func_output(x)
+
+
+def test_function_attr_opaque_value_is_refused():
+    x = R.Var("x", T([2]))
+    bb = R.BlockBuilder()
+    with pytest.raises(TypeError, match="Type metadata is not set for type `ffi.OpaquePyObject`, so "
+                                        "StructuralHash is not supported for this type"):
+        with bb.function("main", [x], attrs={"a": [1, object()]}):
+            bb.emit_func_output(x)
