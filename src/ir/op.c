@@ -13,6 +13,8 @@
  */
 #include "op.h"
 
+#include "table.h"
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,39 +22,26 @@
 DLDataType trx__dtype_bool = {kDLUInt, 1, 1};
 
 /* ---- the registry ------------------------------------------------------------------------------
- * Invariants (under trx__reg.lock for writers):
- *   - defs[0..count) are the registered ops in registration order; def->id is its index;
- *   - slots is a power-of-two table of capacity nslots holding each def once, probed
- *     linearly from hash(full_name); it is at most half full;
- *   - a def and its Op live until unload (lookups hand out borrowed pointers). */
+ * Invariants (writers hold trx__reg.lock; so do lookups, registration being possible at any
+ * time): defs[0..count) are the registered ops in registration order, def->id its index;
+ * `names` maps each def's full_name to the def; a def and its Op live until unload (lookups
+ * hand out borrowed pointers). */
 static struct {
   pthread_mutex_t lock;
   trx_op_def_t** defs;
   int32_t count, cap;
-  trx_op_def_t** slots;
-  size_t nslots;
-} trx__reg = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, NULL, 0};
+  trx__table_t names;
+} trx__reg = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, {NULL, 0, 0}};
 
-static uint64_t trx__name_hash(const char* s, size_t n) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
+static const trx_op_def_t* trx__reg_find(const char* name, size_t len) {
+  pthread_mutex_lock(&trx__reg.lock);
+  const trx_op_def_t* d = trx__table_get_str(&trx__reg.names, name, len);
+  pthread_mutex_unlock(&trx__reg.lock);
+  return d;
 }
 
-/* The slot of `name` (its def, or the empty slot where it would go).  Caller holds the lock
- * or runs at load; nslots > 0. */
-static trx_op_def_t** trx__reg_slot(const char* name, size_t len) {
-  size_t mask = trx__reg.nslots - 1;
-  for (size_t i = trx__name_hash(name, len) & mask;; i = (i + 1) & mask) {
-    trx_op_def_t* d = trx__reg.slots[i];
-    if (d == NULL || (strlen(d->full_name) == len && memcmp(d->full_name, name, len) == 0)) {
-      return &trx__reg.slots[i];
-    }
-  }
-}
-
-/* Makes room for one more def (the list and the table); -1 with MemoryError. */
-static int trx__reg_reserve(void) {
+/* Adds `def` (lock held); -1 when out of memory (nothing added). */
+static int trx__reg_add(trx_op_def_t* def) {
   if (trx__reg.count == trx__reg.cap) {
     int32_t cap = trx__reg.cap ? trx__reg.cap * 2 : 256;
     trx_op_def_t** defs = realloc(trx__reg.defs, sizeof(*defs) * (size_t)cap);
@@ -60,29 +49,10 @@ static int trx__reg_reserve(void) {
     trx__reg.defs = defs;
     trx__reg.cap = cap;
   }
-  if ((size_t)(trx__reg.count + 1) * 2 > trx__reg.nslots) {
-    size_t nslots = trx__reg.nslots ? trx__reg.nslots * 2 : 512;
-    trx_op_def_t** old = trx__reg.slots;
-    size_t nold = trx__reg.nslots;
-    trx__reg.slots = calloc(nslots, sizeof(*old));
-    if (trx__reg.slots == NULL) {
-      trx__reg.slots = old;
-      return -1;
-    }
-    trx__reg.nslots = nslots;
-    for (size_t i = 0; i < nold; ++i) {
-      if (old[i] != NULL) *trx__reg_slot(old[i]->full_name, strlen(old[i]->full_name)) = old[i];
-    }
-    free(old);
-  }
+  if (!trx__table_put_str(&trx__reg.names, def->full_name, def)) return -1;
+  def->id = trx__reg.count;
+  trx__reg.defs[trx__reg.count++] = def;
   return 0;
-}
-
-static const trx_op_def_t* trx__reg_find(const char* name, size_t len) {
-  pthread_mutex_lock(&trx__reg.lock);
-  const trx_op_def_t* d = trx__reg.nslots ? *trx__reg_slot(name, len) : NULL;
-  pthread_mutex_unlock(&trx__reg.lock);
-  return d;
 }
 
 TVMFFIObject* trx_op_get(const char* name, size_t len) {
@@ -339,7 +309,7 @@ static char* trx__make_fname(const trx_op_decl_t* decl, const trx_op_def_t* def)
     }
     trx__sb_printf(&sb, ") -> ir.Expr");
   }
-  return sb.data;
+  return sb.s;
 }
 
 /* decl->arguments, or one "name|Tensor|" row per input parameter. */
@@ -351,8 +321,8 @@ static char* trx__make_arguments(const trx_op_decl_t* decl, const trx_op_def_t* 
     if (!trx__is_input_kind(def->params[i].kind)) continue;
     trx__sb_printf(&sb, "%s%s|Tensor|", rows++ ? "\n" : "", def->params[i].name);
   }
-  if (sb.data == NULL) return strdup("");
-  return sb.data;
+  if (sb.s == NULL) return strdup("");
+  return sb.s;
 }
 
 static int trx__count_rows(const char* s) {
@@ -817,13 +787,8 @@ TVMFFIObject* trx_op_register(const trx_op_decl_t* decl) {
   trx_op_def_t* def = trx__def_new(decl);
   if (def == NULL) return NULL;
   pthread_mutex_lock(&trx__reg.lock);
-  bool taken = trx__reg.nslots > 0 && *trx__reg_slot(def->full_name, strlen(def->full_name)) != NULL;
-  int rc = taken ? -1 : trx__reg_reserve();
-  if (rc == 0) {
-    def->id = trx__reg.count;
-    trx__reg.defs[trx__reg.count++] = def;
-    *trx__reg_slot(def->full_name, strlen(def->full_name)) = def;
-  }
+  bool taken = trx__table_get_str(&trx__reg.names, def->full_name, strlen(def->full_name)) != NULL;
+  int rc = taken ? -1 : trx__reg_add(def);
   pthread_mutex_unlock(&trx__reg.lock);
   if (rc != 0) {
     if (taken) tether_raise("KeyError", "trx_op_register: an op named `%s` is already registered", def->full_name);
@@ -869,11 +834,9 @@ void trx__op_fini(void) {
   pthread_mutex_lock(&trx__reg.lock);
   for (int32_t i = 0; i < trx__reg.count; ++i) trx__def_free(trx__reg.defs[i]);
   free(trx__reg.defs);
-  free(trx__reg.slots);
+  trx__table_free(&trx__reg.names);
   trx__reg.defs = NULL;
-  trx__reg.slots = NULL;
   trx__reg.count = trx__reg.cap = 0;
-  trx__reg.nslots = 0;
   pthread_mutex_unlock(&trx__reg.lock);
 }
 
@@ -1075,39 +1038,8 @@ TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n) {
 
 /* ---- error-text rendering --------------------------------------------------------------------------- */
 
-static void trx__sb_vprintf(trx__sb_t* sb, const char* fmt, va_list ap) {
-  va_list ap2;
-  va_copy(ap2, ap);
-  int need = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (need < 0) return;
-  if (sb->len + (size_t)need + 1 > sb->cap) {
-    size_t cap = sb->cap ? sb->cap : 128;
-    while (cap < sb->len + (size_t)need + 1) cap *= 2;
-    char* p = realloc(sb->data, cap);
-    if (p == NULL) return;
-    sb->data = p;
-    sb->cap = cap;
-  }
-  vsnprintf(sb->data + sb->len, (size_t)need + 1, fmt, ap);
-  sb->len += (size_t)need;
-}
-
-void trx__sb_printf(trx__sb_t* sb, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  trx__sb_vprintf(sb, fmt, ap);
-  va_end(ap);
-}
-
-void trx__sb_free(trx__sb_t* sb) {
-  free(sb->data);
-  sb->data = NULL;
-  sb->len = sb->cap = 0;
-}
-
 int trx__sb_raise(trx__sb_t* sb, const char* kind) {
-  tether_raise(kind, "%s", sb->data ? sb->data : "");
+  tether_raise(kind, "%s", sb->s ? sb->s : "");
   trx__sb_free(sb);
   return -1;
 }
@@ -1148,9 +1080,7 @@ void trx__sb_node(trx__sb_t* sb, TVMFFIObject* node) {
     return;
   }
   tether_any_release(&text);
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err != NULL) TVMFFIObjectDecRef(err);
+  trx__clear_error();
   trx__sb_node_fallback(sb, node);
 }
 
@@ -1627,11 +1557,6 @@ bool trx__const_eq(TVMFFIObject* e, int64_t v) {
   int64_t c;
   return e != NULL && trx_as_const_int(e, &c) && c == v;
 }
-void trx__clear_error(void) {
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err) TVMFFIObjectDecRef(err);
-}
 /* The product of a dims Array (new reference). */
 TVMFFIObject* trx__product(TVMFFIObject* values) {
   TVMFFIObject* p = trx_int64(1);
@@ -1665,3 +1590,54 @@ TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call) {
   return ty;
 }
 
+/* ---- shape arithmetic in a scope ----------------------------------------------------------------- */
+
+TVMFFIObject* trx__s_own(trx__scope_t* s, TVMFFIObject* obj) {
+  if (obj == NULL) return NULL;
+  if (s->objs == NULL) {
+    s->objs = s->inline_objs;
+    s->cap = (int32_t)(sizeof(s->inline_objs) / sizeof(s->inline_objs[0]));
+  }
+  if (s->n == s->cap) {
+    int32_t cap = s->cap * 2;
+    TVMFFIObject** objs = s->objs == s->inline_objs ? malloc(sizeof(*objs) * (size_t)cap)
+                                                     : realloc(s->objs, sizeof(*objs) * (size_t)cap);
+    if (objs == NULL) {
+      TVMFFIObjectDecRef(obj);
+      tether_raise("MemoryError", "shape arithmetic: out of memory");
+      return NULL;
+    }
+    if (s->objs == s->inline_objs) memcpy(objs, s->inline_objs, sizeof(s->inline_objs));
+    s->objs = objs;
+    s->cap = cap;
+  }
+  s->objs[s->n++] = obj;
+  return obj;
+}
+
+TVMFFIObject* trx__s_int(trx__scope_t* s, int64_t v) { return trx__s_own(s, trx_int64(v)); }
+
+#define TRX__SCOPED_BINARY(name, fn)                                              \
+  TVMFFIObject* name(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b) {          \
+    return a != NULL && b != NULL ? trx__s_own(s, fn(a, b)) : NULL;               \
+  }
+TRX__SCOPED_BINARY(trx__s_add, trx_add)
+TRX__SCOPED_BINARY(trx__s_sub, trx_sub)
+TRX__SCOPED_BINARY(trx__s_mul, trx_mul)
+TRX__SCOPED_BINARY(trx__s_floordiv, trx_floordiv)
+TRX__SCOPED_BINARY(trx__s_floormod, trx_floormod)
+TRX__SCOPED_BINARY(trx__s_min, trx__min)
+TRX__SCOPED_BINARY(trx__s_max, trx__max)
+#undef TRX__SCOPED_BINARY
+
+TVMFFIObject* trx__scope_keep(trx__scope_t* s, TVMFFIObject* obj) {
+  (void)s;
+  return obj != NULL ? trx__ref(obj) : NULL;
+}
+
+void trx__scope_end(trx__scope_t* s) {
+  trx__release_objects(s->objs, s->n);
+  if (s->objs != s->inline_objs) free(s->objs);
+  s->objs = NULL;
+  s->n = s->cap = 0;
+}

@@ -19,6 +19,7 @@
 
 #include "internal.h"
 #include "node.h"
+#include "strbuf.h"
 
 /* ---- categories ----------------------------------------------------------------------------
  * Each src/ir/ops/<category>.c defines trx__ops_<category>[] and its count; op.c registers
@@ -156,12 +157,11 @@ TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n);
 #define TRX__IARR_INLINE 16
 
 /* ---- error-text rendering ---------------------------------------------------------------------
- * A growable NUL-terminated buffer; appenders never fail visibly (on OOM the text is cut). */
-typedef struct {
-  char* data;
-  size_t len, cap;
-} trx__sb_t;
-void trx__sb_printf(trx__sb_t* sb, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+ * Error texts are built in the IR's one text buffer (strbuf.h); the renderers below append
+ * nodes, dtypes and Ops the way TVM's messages show them. */
+typedef trx__buf_t trx__sb_t;
+#define trx__sb_printf trx__buf_printf
+#define trx__sb_free trx__buf_free
 /* TVMScript text of a node (trx_print; a minimal local rendering if the printer fails). */
 void trx__sb_node(trx__sb_t* sb, TVMFFIObject* node);
 /* A dtype as TVMScript prints it inside messages: "T.float32". */
@@ -248,6 +248,38 @@ int trx__layout_to(const trx__layout_t* l, TVMFFIObject* values, const char* tar
 int trx__layout_from(const trx__layout_t* l, TVMFFIObject* const* dims, const char* src,
                      TVMFFIObject** out);
 
+/* ---- shape arithmetic in a scope -----------------------------------------------------------------
+ * An inference rule's temporaries belong to a scope, so a formula reads like TVM's:
+ *
+ *   trx__scope_t s = TRX__SCOPE_INIT;
+ *   TVMFFIObject* num = trx__s_sub(&s, trx__s_add(&s, x, trx__s_int(&s, pads)), k);
+ *   TVMFFIObject* out = trx__scope_keep(&s, trx__s_floordiv(&s, num, trx__s_int(&s, stride)));
+ *   trx__scope_end(&s);
+ *
+ * Every trx__s_* result is borrowed from the scope (it lives until trx__scope_end); a NULL
+ * operand (a failed step, its error raised) makes the result NULL, so a formula is checked
+ * once, at the end.  trx__scope_keep hands out a new reference that outlives the scope. */
+typedef struct {
+  TVMFFIObject* inline_objs[16];
+  TVMFFIObject** objs; /* inline_objs, or a malloc'd array once it is full */
+  int32_t n, cap;
+} trx__scope_t;
+#define TRX__SCOPE_INIT {{NULL}, NULL, 0, 0}
+/* Adopts a new reference (or NULL, passed through); the scope releases it at the end. */
+TVMFFIObject* trx__s_own(trx__scope_t* s, TVMFFIObject* obj);
+TVMFFIObject* trx__s_int(trx__scope_t* s, int64_t v);
+TVMFFIObject* trx__s_add(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_sub(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_mul(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_floordiv(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_floormod(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_min(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_max(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+/* A new reference to `obj` (NULL passes through). */
+TVMFFIObject* trx__scope_keep(trx__scope_t* s, TVMFFIObject* obj);
+/* Releases everything the scope owns. */
+void trx__scope_end(trx__scope_t* s);
+
 /* ---- pieces the op files share (op.c) ------------------------------------------------------------ */
 /* A zeroed array of n dim slots (n may be 0), or NULL with MemoryError; trx__dims_free
  * releases the non-NULL slots and the array. */
@@ -261,8 +293,6 @@ TVMFFIObject* trx__with_dtype(const trx_tensor_type_t* tt, DLDataType dtype);
 TVMFFIObject* trx__tuple_type_of(TVMFFIObject** fields, int64_t n);
 /* `e` is the constant v. */
 bool trx__const_eq(TVMFFIObject* e, int64_t v);
-/* Drops the error raised on this thread, if any. */
-void trx__clear_error(void);
 /* The product of a dims Array (new reference). */
 TVMFFIObject* trx__product(TVMFFIObject* values);
 /* TypeError "<who or op> requires the input tensor to have float dtype. ..." unless t is a
