@@ -971,6 +971,7 @@ static const char* trx__op_text(trx_kind kind) {
     case TRX_PRIM_FLOORDIV: return "//";
     case TRX_PRIM_FLOORMOD: return "%";
     case TRX_PRIM_MIN: return "min";
+    case TRX_PRIM_SHL: return "<<";
     default: return "max";
   }
 }
@@ -1176,8 +1177,56 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
   return r;
 }
 
+/* trx__op_fold for the comparisons and bitwise ops: two integer constants fold (a comparison
+ * to a bool IntImm), x << 0 and x >> 0 are x, a constant shift amount outside [0, bits) raises
+ * TVM's InternalError. */
+static TVMFFIObject* trx__op_fold_bits(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
+  const TVMFFIObject *at = trx__ty(a), *bt = trx__ty(b);
+  int64_t x = 0, y = 0;
+  bool same = trx_is(at, TRX_PRIM_TYPE) && trx_is(bt, TRX_PRIM_TYPE) &&
+              trx__dtype_equal(((const trx_prim_type_t*)at)->dtype, ((const trx_prim_type_t*)bt)->dtype);
+  if (!same) return trx_binop_new(kind, a, b); /* raises its TypeError */
+  DLDataType dt = ((const trx_prim_type_t*)at)->dtype;
+  bool ca = trx__int_imm_value(a, &x), cb = trx__int_imm_value(b, &y);
+  if (kind == TRX_PRIM_SHL || kind == TRX_PRIM_SHR) {
+    if (cb && (y < 0 || y >= dt.bits)) {
+      char ds[64];
+      trx__dtype_str(dt, ds, sizeof(ds));
+      tether_raise("InternalError",
+                   "Check failed: (pb->value >= 0 && pb->value < result_ty.bits()) is false: Shift amount "
+                   "must be non-negative and less than %d for type T.%s",
+                   (int)dt.bits, ds);
+      return NULL;
+    }
+    if (ca && cb) {
+      if (kind == TRX_PRIM_SHR) return trx_int_imm_new(dt, x >= 0 ? x >> y : ~(~x >> y));
+      if (y >= 63 ? x != 0 : (x > (INT64_MAX >> y) || x < (INT64_MIN >> y))) {
+        return trx__overflow_error(NULL, kind, a, b);
+      }
+      return trx_int_imm_new(dt, (int64_t)((uint64_t)x << y));
+    }
+    if (cb && y == 0) return trx__ref(a);
+  } else if (ca && cb) {
+    int64_t v;
+    switch (kind) {
+      case TRX_PRIM_EQ: v = x == y; break;
+      case TRX_PRIM_NE: v = x != y; break;
+      case TRX_PRIM_LT: v = x < y; break;
+      case TRX_PRIM_LE: v = x <= y; break;
+      case TRX_PRIM_GT: v = x > y; break;
+      case TRX_PRIM_GE: v = x >= y; break;
+      case TRX_PRIM_BITAND: return trx_int_imm_new(dt, x & y);
+      case TRX_PRIM_BITOR: return trx_int_imm_new(dt, x | y);
+      default: return trx_int_imm_new(dt, x ^ y);
+    }
+    return trx_int_imm_new((DLDataType){kDLBool, 8, 1}, v);
+  }
+  return trx_binop_new(kind, a, b);
+}
+
 TVMFFIObject* trx__op_fold(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
   TVMFFIObject* r;
+  if (kind > TRX_PRIM_MAX) return trx__op_fold_bits(kind, a, b);
   if (trx__build_const(kind, a, b, &r)) return r;
   const TVMFFIObject *at = trx__ty(a), *bt = trx__ty(b);
   int64_t x = 0, y = 0;

@@ -22,7 +22,10 @@ bool trx__const_i64(const TVMFFIObject* e, int64_t* out);
  * (both int64 constants fold; x + 0, x - 0, x * 1, x // 1 are x; x * 0, 0 // x, 0 % x are
  * the 0; x % 1 is 0; min(x, x) is x), else the binop unsimplified.  Errors as the builders
  * (ValueError on int64 overflow, InternalError "Divide by zero"); mismatched dtypes raise
- * trx_binop_new's TypeError.  Borrows a and b; new reference, NULL with an error raised. */
+ * trx_binop_new's TypeError.  The comparisons and bitwise kinds (TRX_PRIM_EQ..TRX_PRIM_SHR)
+ * fold two integer constants too (a comparison to a bool IntImm), x << 0 / x >> 0 is x, and a
+ * constant shift amount outside [0, bits) raises TVM's InternalError.  Borrows a and b; new
+ * reference, NULL with an error raised. */
 TVMFFIObject* trx__op_fold(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b);
 /* a * b with constant folding only (both constant, or a factor 1 or 0), as tir's operator*
  * does -- no canonical form: TVM's flatten builds its product this way and prints

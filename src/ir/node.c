@@ -100,7 +100,19 @@ static const trx__field_t trx__fields[] = {
     TRX__BINOP_FIELDS(PRIM_FLOORMOD),
     TRX__BINOP_FIELDS(PRIM_MIN),
     TRX__BINOP_FIELDS(PRIM_MAX),
+    TRX__BINOP_FIELDS(PRIM_EQ),
+    TRX__BINOP_FIELDS(PRIM_NE),
+    TRX__BINOP_FIELDS(PRIM_LT),
+    TRX__BINOP_FIELDS(PRIM_LE),
+    TRX__BINOP_FIELDS(PRIM_GT),
+    TRX__BINOP_FIELDS(PRIM_GE),
+    TRX__BINOP_FIELDS(PRIM_BITAND),
+    TRX__BINOP_FIELDS(PRIM_BITOR),
+    TRX__BINOP_FIELDS(PRIM_BITXOR),
+    TRX__BINOP_FIELDS(PRIM_SHL),
+    TRX__BINOP_FIELDS(PRIM_SHR),
 #undef TRX__BINOP_FIELDS
+    OBJ(PRIM_BITNOT, trx_unop_t, a, "a", OBJECT, 0, EXPR, "ir.Expr"),
     VAL(OP, trx_op_t, name, "name", STRING, 0, "ffi.String"),
     VAL(OP, trx_op_t, description, "description", STRING, IGN, "ffi.String"),
     ARR(OP, trx_op_t, arguments, "arguments", OBJECT, IGN, "ffi.Array<ir.ArgumentInfo>"),
@@ -883,7 +895,7 @@ TVMFFIObject* trx_tensor_const_new(TVMFFIObject* tensor, TVMFFIObject* ty) {
 }
 
 TVMFFIObject* trx_binop_new(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
-  if (kind < TRX_PRIM_ADD || kind > TRX_PRIM_MAX) {
+  if (kind < TRX_PRIM_ADD || kind > TRX_PRIM_SHR) {
     tether_raise("ValueError", "trx_binop_new: kind %d is not a prim binop", (int)kind);
     return NULL;
   }
@@ -903,10 +915,34 @@ TVMFFIObject* trx_binop_new(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
     tether_raise("TypeError", "mismatched types. %s vs. %s", as, bs);
     return NULL;
   }
+  bool cmp = kind >= TRX_PRIM_EQ && kind <= TRX_PRIM_GE;
+  TVMFFIObject* ty = cmp ? trx__prim_type_shared((DLDataType){kDLBool, 8, 1}) : trx__ref(at);
+  if (ty == NULL) return NULL;
   trx_binop_t* e = (trx_binop_t*)trx__alloc(kind);
-  if (e == NULL) return NULL;
+  if (e == NULL) {
+    TVMFFIObjectDecRef(ty);
+    return NULL;
+  }
   e->a = trx__ref(a);
   e->b = trx__ref(b);
+  e->base.ty = ty;
+  return (TVMFFIObject*)e;
+}
+
+TVMFFIObject* trx_unop_new(trx_kind kind, TVMFFIObject* a) {
+  if (kind != TRX_PRIM_BITNOT) {
+    tether_raise("ValueError", "trx_unop_new: kind %d is not a prim unary op", (int)kind);
+    return NULL;
+  }
+  TVMFFIObject* at = trx__ty(a);
+  if (!trx_is(at, TRX_PRIM_TYPE)) {
+    tether_raise("TypeError", "%s: the operand must be a primitive expression (an Expr with a PrimType ty), but got %s",
+                 trx__kinds[kind].key, trx__key(a));
+    return NULL;
+  }
+  trx_unop_t* e = (trx_unop_t*)trx__alloc(kind);
+  if (e == NULL) return NULL;
+  e->a = trx__ref(a);
   e->base.ty = trx__ref(at);
   return (TVMFFIObject*)e;
 }
@@ -1744,7 +1780,8 @@ static int trx__g_binop(trx_kind kind, const TVMFFIAny* args, int32_t n, TVMFFIA
   return trx__return(e, rv);
 }
 
-/* prim._Op<Name>(a, b, span=None): the operator form (Python's n + 1), folding constants as
+/* The operator forms (Python's n + 1, n < m, n & 1): prim._Op<Name>(a, b, span=None) and
+ * prim.bitwise_and / bitwise_or / bitwise_xor / left_shift / right_shift, folding constants as
  * tir's operators do (trx__op_fold); the span is ignored. */
 static int trx__g_op(trx_kind kind, const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
   if (n != 2 && tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr, 2: ir.Span) -> ir.Expr", n, 3) != 0) return -1;
@@ -1756,22 +1793,52 @@ static int trx__g_op(trx_kind kind, const char* fn, const TVMFFIAny* args, int32
   return trx__return(e, rv);
 }
 
-#define TRX__BINOP_GLOBAL(K, NAME)                                                            \
+#define TRX__BINOP_GLOBAL(K, OPNAME)                                                          \
   TRX__GLOBAL(trx__g_##K) {                                                                   \
     (void)self;                                                                               \
     return trx__g_binop(TRX_##K, args, n, rv);                                                \
   }                                                                                           \
   TRX__GLOBAL(trx__g_op_##K) {                                                                \
     (void)self;                                                                               \
-    return trx__g_op(TRX_##K, "prim._Op" NAME, args, n, rv);                                  \
+    return trx__g_op(TRX_##K, OPNAME, args, n, rv);                                           \
   }
-TRX__BINOP_GLOBAL(PRIM_ADD, "Add")
-TRX__BINOP_GLOBAL(PRIM_SUB, "Sub")
-TRX__BINOP_GLOBAL(PRIM_MUL, "Mul")
-TRX__BINOP_GLOBAL(PRIM_FLOORDIV, "FloorDiv")
-TRX__BINOP_GLOBAL(PRIM_FLOORMOD, "FloorMod")
-TRX__BINOP_GLOBAL(PRIM_MIN, "Min")
-TRX__BINOP_GLOBAL(PRIM_MAX, "Max")
+TRX__BINOP_GLOBAL(PRIM_ADD, "prim._OpAdd")
+TRX__BINOP_GLOBAL(PRIM_SUB, "prim._OpSub")
+TRX__BINOP_GLOBAL(PRIM_MUL, "prim._OpMul")
+TRX__BINOP_GLOBAL(PRIM_FLOORDIV, "prim._OpFloorDiv")
+TRX__BINOP_GLOBAL(PRIM_FLOORMOD, "prim._OpFloorMod")
+TRX__BINOP_GLOBAL(PRIM_MIN, "prim._OpMin")
+TRX__BINOP_GLOBAL(PRIM_MAX, "prim._OpMax")
+TRX__BINOP_GLOBAL(PRIM_EQ, "prim._OpEQ")
+TRX__BINOP_GLOBAL(PRIM_NE, "prim._OpNE")
+TRX__BINOP_GLOBAL(PRIM_LT, "prim._OpLT")
+TRX__BINOP_GLOBAL(PRIM_LE, "prim._OpLE")
+TRX__BINOP_GLOBAL(PRIM_GT, "prim._OpGT")
+TRX__BINOP_GLOBAL(PRIM_GE, "prim._OpGE")
+TRX__BINOP_GLOBAL(PRIM_BITAND, "prim.bitwise_and")
+TRX__BINOP_GLOBAL(PRIM_BITOR, "prim.bitwise_or")
+TRX__BINOP_GLOBAL(PRIM_BITXOR, "prim.bitwise_xor")
+TRX__BINOP_GLOBAL(PRIM_SHL, "prim.left_shift")
+TRX__BINOP_GLOBAL(PRIM_SHR, "prim.right_shift")
+
+/* prim.BitwiseNot(a) builds ~a; prim.bitwise_not(a, span=None) is the operator form (as in
+ * TVM, ~ on a constant does not fold). */
+TRX__GLOBAL(trx__g_bitnot) {
+  (void)self;
+  if (tether_check_nargs("prim.BitwiseNot", "(0: ir.Expr) -> ir.Expr", n, 1) != 0) return -1;
+  TVMFFIObject* a = trx__prim_operand("prim.BitwiseNot", &args[0], &args[0]);
+  TVMFFIObject* e = a ? trx_unop_new(TRX_PRIM_BITNOT, a) : NULL;
+  if (a) TVMFFIObjectDecRef(a);
+  return trx__return(e, rv);
+}
+TRX__GLOBAL(trx__g_op_bitnot) {
+  (void)self;
+  if (n != 1 && tether_check_nargs("prim.bitwise_not", "(0: ir.Expr, 1: ir.Span) -> ir.Expr", n, 2) != 0) return -1;
+  TVMFFIObject* a = trx__prim_operand("prim.bitwise_not", &args[0], &args[0]);
+  TVMFFIObject* e = a ? trx_unop_new(TRX_PRIM_BITNOT, a) : NULL;
+  if (a) TVMFFIObjectDecRef(a);
+  return trx__return(e, rv);
+}
 #undef TRX__BINOP_GLOBAL
 
 /* Op by name through the ops subsystem's global "ir.Op.get" (new reference). */
@@ -2177,6 +2244,30 @@ static const struct {
     {"prim._OpMin", trx__g_op_PRIM_MIN},
     {"prim.Max", trx__g_PRIM_MAX},
     {"prim._OpMax", trx__g_op_PRIM_MAX},
+    {"prim.EQ", trx__g_PRIM_EQ},
+    {"prim._OpEQ", trx__g_op_PRIM_EQ},
+    {"prim.NE", trx__g_PRIM_NE},
+    {"prim._OpNE", trx__g_op_PRIM_NE},
+    {"prim.LT", trx__g_PRIM_LT},
+    {"prim._OpLT", trx__g_op_PRIM_LT},
+    {"prim.LE", trx__g_PRIM_LE},
+    {"prim._OpLE", trx__g_op_PRIM_LE},
+    {"prim.GT", trx__g_PRIM_GT},
+    {"prim._OpGT", trx__g_op_PRIM_GT},
+    {"prim.GE", trx__g_PRIM_GE},
+    {"prim._OpGE", trx__g_op_PRIM_GE},
+    {"prim.BitwiseAnd", trx__g_PRIM_BITAND},
+    {"prim.bitwise_and", trx__g_op_PRIM_BITAND},
+    {"prim.BitwiseOr", trx__g_PRIM_BITOR},
+    {"prim.bitwise_or", trx__g_op_PRIM_BITOR},
+    {"prim.BitwiseXor", trx__g_PRIM_BITXOR},
+    {"prim.bitwise_xor", trx__g_op_PRIM_BITXOR},
+    {"prim.LShift", trx__g_PRIM_SHL},
+    {"prim.left_shift", trx__g_op_PRIM_SHL},
+    {"prim.RShift", trx__g_PRIM_SHR},
+    {"prim.right_shift", trx__g_op_PRIM_SHR},
+    {"prim.BitwiseNot", trx__g_bitnot},
+    {"prim.bitwise_not", trx__g_op_bitnot},
     {"ir.Call", trx__g_call},
     {"ir.Tuple", trx__g_tuple},
     {"ir.TupleGetItem", trx__g_tuple_get_item},

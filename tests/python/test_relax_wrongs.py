@@ -226,3 +226,39 @@ def test_function_attr_opaque_value_is_refused():
                                         "StructuralHash is not supported for this type"):
         with bb.function("main", [x], attrs={"a": [1, object()]}):
             bb.emit_func_output(x)
+
+
+# ---- comparisons, bitwise ops and shifts on PrimExprs ------------------------------------------------
+
+def test_comparison_bitwise_and_shift_operators_as_tvm():
+    n, m, k = sym("n"), sym("m"), sym("k")
+    I = lambda v: ir.IntImm("int64", v)  # noqa: E731
+    cases = [((n + 1) << 2, "n + T.int64(1) << T.int64(2)"), (n < m + 1, "n < m + T.int64(1)"),
+             ((n < m) & (m < n), "(n < m) & (m < n)"), (n & m | k, "n & m | k"), (n | (m & k), "n | m & k"),
+             ((n | m) & k, "(n | m) & k"), (n ^ m ^ k, "n ^ m ^ k"), (n << m << k, "n << m << k"),
+             (n << (m << k), "n << (m << k)"), (~(n + m), "~(n + m)"), (~n + m, "~n + m"),
+             (n * 2 < m, "n * T.int64(2) < m"), (n + (n << 1), "n + (n << T.int64(1))"),
+             ((n << 1) * 2, "(n << T.int64(1)) * T.int64(2)"), (~(n < m), "~(n < m)"),
+             (n <= m, "n <= m"), (n > m, "n > m"), (n >= m, "n >= m"), (3 < n, "n > T.int64(3)"),
+             (n < 3, "n < T.int64(3)"), (n < n, "n < n"), (1 - n, "T.int64(1) - n"),
+             (I(3) <= I(3), "T.bool(True)"), (I(3) > 4, "T.bool(False)"), (I(3) >= 4, "T.bool(False)"),
+             (I(3) | 4, "T.int64(7)"), (I(3) ^ 5, "T.int64(6)"), (I(3) & 5, "T.int64(1)"),
+             (I(16) >> 2, "T.int64(4)"), (I(1) << 3, "T.int64(8)"), (n >> 0, "n"), (n << 0, "n"),
+             (0 << n, "T.int64(0) << n"), (n & 0, "n & T.int64(0)"), (~I(3), "~T.int64(3)"),
+             ((n != 3).asobject(), "n != T.int64(3)"), ((n == m).asobject(), "n == m")]
+    for got, want in cases:
+        assert repr(got) == want
+    assert type(n < m) is ir.LT and type(n & m) is ir.BitwiseAnd and type(~n) is ir.BitwiseNot
+    assert type(n << m) is ir.LShift and type((n == m).asobject()) is ir.EQ
+    assert repr((n < m).ty) == "T.bool" and repr((n << m).ty) == "T.int64"
+    assert repr(n == m) == "EqualOp(n, m)" and repr(n != m) == "NotEqualOp(n, m)"
+    assert bool(n == n) and not bool(n == m) and bool(n != m) and not bool(n == 3)
+    assert bool(I(3) == 3) and not bool(I(3) != 3) and {n: 1}[n] == 1
+    for bad in (lambda: I(1) << 64, lambda: I(1) << -1, lambda: n >> 64):
+        with pytest.raises(Exception, match=r"Check failed: \(pb->value >= 0 && pb->value < "
+                                            r"result_ty.bits\(\)\) is false: Shift amount must be "
+                                            r"non-negative and less than 64 for type T.int64") as info:
+            bad()
+        assert type(info.value).__name__ == "InternalError"
+    with pytest.raises(ValueError, match="Cannot use and / or / not operator to Expr"):
+        bool(n < m)
