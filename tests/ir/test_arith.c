@@ -352,5 +352,68 @@ static void test_overflow_and_zero_divisor(void) {
   teardown();
 }
 
+/* The operator globals (Python's operators on PrimExprs) fold as tir's operators do. */
+static TVMFFIObject* op2(const char* global, TVMFFIObject* a, TVMFFIAny b) {
+  TVMFFIAny args[2] = {tether_any_object(a), b}, out;
+  if (call_global(global, args, 2, &out) != 0) return NULL;
+  return out.v_obj;
+}
+
+static void check_text(TVMFFIObject* e, const char* want) {
+  TVMFFIAny text = tether_any_none();
+  trx_print_options_t opts = {false, true, false};
+  TVMFFIByteArray s = {"<error>", 7};
+  if (e != NULL && trx_print(e, &opts, &text) == 0) tether_any_get_str(&text, &s);
+  while (s.size > 0 && s.data[s.size - 1] == '\n') s.size--;
+  CHECK(s.size == strlen(want) && memcmp(s.data, want, s.size) == 0);
+  if (s.size != strlen(want) || memcmp(s.data, want, s.size) != 0) {
+    fprintf(stderr, "  got `%.*s`, expected `%s`\n", (int)s.size, s.data, want);
+  }
+  tether_any_release(&text);
+  if (e) TVMFFIObjectDecRef(e);
+}
+
+static void test_operator_globals(void) {
+  setup();
+  TVMFFIObject *three = I(3), *zero = I(0);
+  check_text(op2("prim._OpAdd", N, tether_any_int(0)), "n");
+  check_text(op2("prim._OpMul", N, tether_any_int(1)), "n");
+  check_text(op2("prim._OpMul", N, tether_any_int(0)), "T.int64(0)");
+  check_text(op2("prim._OpAdd", three, tether_any_int(2)), "T.int64(5)");
+  check_text(op2("prim._OpSub", zero, tether_any_object(N)), "T.int64(0) - n");
+  check_text(op2("prim._OpFloorMod", N, tether_any_int(1)), "T.int64(0)");
+  CHECK_RAISED(op2("prim._OpFloorDiv", N, tether_any_int(0)) ? 0 : -1, "InternalError", "Divide by zero");
+  /* the constructors do not fold */
+  TVMFFIObject* raw = op2("prim.Add", N, tether_any_int(0));
+  CHECK(trx_is(raw, TRX_PRIM_ADD));
+  if (raw) TVMFFIObjectDecRef(raw);
+  /* comparisons: a bool expression, two constants fold */
+  TVMFFIObject* lt = op2("prim._OpLT", N, tether_any_object(M));
+  CHECK(trx_is(lt, TRX_PRIM_LT) && trx_is(((trx_expr_t*)lt)->ty, TRX_PRIM_TYPE) &&
+        ((trx_prim_type_t*)((trx_expr_t*)lt)->ty)->dtype.code == kDLBool);
+  check_text(lt, "n < m");
+  check_text(op2("prim._OpGE", three, tether_any_int(4)), "T.bool(False)");
+  check_text(op2("prim._OpEQ", three, tether_any_int(3)), "T.bool(True)");
+  /* bitwise and shifts */
+  check_text(op2("prim.bitwise_and", three, tether_any_int(5)), "T.int64(1)");
+  check_text(op2("prim.left_shift", N, tether_any_int(0)), "n");
+  TVMFFIObject* sh = op2("prim.left_shift", N, tether_any_int(1));
+  TVMFFIObject* sum = sh ? op2("prim._OpAdd", N, tether_any_object(sh)) : NULL;
+  check_text(sum, "n + (n << T.int64(1))");
+  if (sh) TVMFFIObjectDecRef(sh);
+  CHECK_RAISED(op2("prim.right_shift", N, tether_any_int(64)) ? 0 : -1, "InternalError",
+               "Shift amount must be non-negative and less than 64 for type T.int64");
+  CHECK_RAISED(op2("prim.left_shift", three, tether_any_int(62)) ? 0 : -1, "ValueError", "does not fit in int64");
+  TVMFFIObject* inv = trx_unop_new(TRX_PRIM_BITNOT, N);
+  TVMFFIObject* inv_sum = inv ? trx_binop_new(TRX_PRIM_ADD, inv, M) : NULL;
+  check_text(inv_sum, "~n + m");
+  if (inv) TVMFFIObjectDecRef(inv);
+  CHECK_RAISED(trx_unop_new(TRX_PRIM_ADD, N) ? 0 : -1, "ValueError", "not a prim unary op");
+  TVMFFIObjectDecRef(three);
+  TVMFFIObjectDecRef(zero);
+  teardown();
+}
+
 TEST_MAIN(TEST_CASE(test_simplify_static), TEST_CASE(test_simplify_symbolic), TEST_CASE(test_prove_equal),
-          TEST_CASE(test_as_const_and_builders), TEST_CASE(test_overflow_and_zero_divisor))
+          TEST_CASE(test_as_const_and_builders), TEST_CASE(test_overflow_and_zero_divisor),
+          TEST_CASE(test_operator_globals))
