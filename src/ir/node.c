@@ -1769,25 +1769,20 @@ static TVMFFIObject* trx__prim_operand(const char* fname, const TVMFFIAny* v, co
   return NULL;
 }
 
-static int trx__g_binop(trx_kind kind, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
-  const char* fn = trx__kinds[kind].key;
-  if (tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr) -> ir.Expr", n, 2) != 0) return -1;
+/* A binop global: the constructor prim.<Name>(a, b) builds the node as given; the operator
+ * forms (Python's n + 1, n < m, n & 1: prim._Op<Name>(a, b, span=None), prim.bitwise_and /
+ * bitwise_or / bitwise_xor / left_shift / right_shift) fold constants as tir's operators do
+ * (trx__op_fold) and ignore the span.  fn: the global's name (NULL: the constructor). */
+static int trx__g_binop(trx_kind kind, const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  bool op = fn != NULL;
+  if (!op) fn = trx__kinds[kind].key;
+  if (op ? (n != 2 && tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr, 2: ir.Span) -> ir.Expr", n, 3) != 0)
+         : tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr) -> ir.Expr", n, 2) != 0) {
+    return -1;
+  }
   TVMFFIObject* a = trx__prim_operand(fn, &args[0], &args[1]);
   TVMFFIObject* b = a ? trx__prim_operand(fn, &args[1], &args[0]) : NULL;
-  TVMFFIObject* e = b ? trx_binop_new(kind, a, b) : NULL;
-  if (a) TVMFFIObjectDecRef(a);
-  if (b) TVMFFIObjectDecRef(b);
-  return trx__return(e, rv);
-}
-
-/* The operator forms (Python's n + 1, n < m, n & 1): prim._Op<Name>(a, b, span=None) and
- * prim.bitwise_and / bitwise_or / bitwise_xor / left_shift / right_shift, folding constants as
- * tir's operators do (trx__op_fold); the span is ignored. */
-static int trx__g_op(trx_kind kind, const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
-  if (n != 2 && tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr, 2: ir.Span) -> ir.Expr", n, 3) != 0) return -1;
-  TVMFFIObject* a = trx__prim_operand(fn, &args[0], &args[1]);
-  TVMFFIObject* b = a ? trx__prim_operand(fn, &args[1], &args[0]) : NULL;
-  TVMFFIObject* e = b ? trx__op_fold(kind, a, b) : NULL;
+  TVMFFIObject* e = b ? (op ? trx__op_fold(kind, a, b) : trx_binop_new(kind, a, b)) : NULL;
   if (a) TVMFFIObjectDecRef(a);
   if (b) TVMFFIObjectDecRef(b);
   return trx__return(e, rv);
@@ -1796,11 +1791,11 @@ static int trx__g_op(trx_kind kind, const char* fn, const TVMFFIAny* args, int32
 #define TRX__BINOP_GLOBAL(K, OPNAME)                                                          \
   TRX__GLOBAL(trx__g_##K) {                                                                   \
     (void)self;                                                                               \
-    return trx__g_binop(TRX_##K, args, n, rv);                                                \
+    return trx__g_binop(TRX_##K, NULL, args, n, rv);                                          \
   }                                                                                           \
   TRX__GLOBAL(trx__g_op_##K) {                                                                \
     (void)self;                                                                               \
-    return trx__g_op(TRX_##K, OPNAME, args, n, rv);                                           \
+    return trx__g_binop(TRX_##K, OPNAME, args, n, rv);                                        \
   }
 TRX__BINOP_GLOBAL(PRIM_ADD, "prim._OpAdd")
 TRX__BINOP_GLOBAL(PRIM_SUB, "prim._OpSub")
@@ -1823,21 +1818,23 @@ TRX__BINOP_GLOBAL(PRIM_SHR, "prim.right_shift")
 
 /* prim.BitwiseNot(a) builds ~a; prim.bitwise_not(a, span=None) is the operator form (as in
  * TVM, ~ on a constant does not fold). */
-TRX__GLOBAL(trx__g_bitnot) {
-  (void)self;
-  if (tether_check_nargs("prim.BitwiseNot", "(0: ir.Expr) -> ir.Expr", n, 1) != 0) return -1;
-  TVMFFIObject* a = trx__prim_operand("prim.BitwiseNot", &args[0], &args[0]);
+static int trx__g_unop(const char* fn, int32_t max_args, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  if (n != 1 && tether_check_nargs(fn, max_args == 1 ? "(0: ir.Expr) -> ir.Expr" : "(0: ir.Expr, 1: ir.Span) -> ir.Expr",
+                                   n, max_args) != 0) {
+    return -1;
+  }
+  TVMFFIObject* a = trx__prim_operand(fn, &args[0], &args[0]);
   TVMFFIObject* e = a ? trx_unop_new(TRX_PRIM_BITNOT, a) : NULL;
   if (a) TVMFFIObjectDecRef(a);
   return trx__return(e, rv);
 }
+TRX__GLOBAL(trx__g_bitnot) {
+  (void)self;
+  return trx__g_unop("prim.BitwiseNot", 1, args, n, rv);
+}
 TRX__GLOBAL(trx__g_op_bitnot) {
   (void)self;
-  if (n != 1 && tether_check_nargs("prim.bitwise_not", "(0: ir.Expr, 1: ir.Span) -> ir.Expr", n, 2) != 0) return -1;
-  TVMFFIObject* a = trx__prim_operand("prim.bitwise_not", &args[0], &args[0]);
-  TVMFFIObject* e = a ? trx_unop_new(TRX_PRIM_BITNOT, a) : NULL;
-  if (a) TVMFFIObjectDecRef(a);
-  return trx__return(e, rv);
+  return trx__g_unop("prim.bitwise_not", 2, args, n, rv);
 }
 #undef TRX__BINOP_GLOBAL
 
