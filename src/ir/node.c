@@ -1490,6 +1490,16 @@ TVMFFIObject* trx_dict_attrs_new(TVMFFIObject* map) {
     tether_raise("TypeError", "ir.DictAttrs: argument `dict` must be a Map, but got %s", trx__key(map));
     return NULL;
   }
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; map != NULL && tether_map_next(map, &pos, &k, &v);) {
+    if (k->type_index != kTVMFFIStr && k->type_index != kTVMFFISmallStr) {
+      tether_raise("TypeError",
+                   "ir.DictAttrs.__ffi_init__() field '__dict__':\n  Cannot convert from type `Map[some key "
+                   "is %s, V]` to `Map<str, Any>`",
+                   tether_any_type_key(k));
+      return NULL;
+    }
+  }
   TVMFFIObject* own = map != NULL ? trx__ref(map) : trx__empty_map();
   if (own == NULL) return NULL;
   trx_dict_attrs_t* a = (trx_dict_attrs_t*)trx__alloc(TRX_DICT_ATTRS);

@@ -350,3 +350,23 @@ def test_call_to_relax_function_substitutes_callers_dims():
         gv = bb.emit(R.Call(helper, [x]))
         bb.emit_func_output(gv)
     assert str(gv.ty) == 'R.Tensor((8, p), dtype="float32")'
+
+
+def test_dict_attrs_keys_must_be_strings():
+    with pytest.raises(TypeError) as info:
+        ir.DictAttrs({1: 2})
+    assert str(info.value) == ("ir.DictAttrs.__ffi_init__() field '__dict__':\n  Cannot convert from type "
+                               "`Map[some key is int, V]` to `Map<str, Any>`")
+
+
+def test_opaque_attr_value_prints_as_metadata():
+    # as TVM prints a Function whose DictAttrs hold an opaque Python object
+    x = R.Var("x", T([2]))
+    f = R.Function([x], R.SeqExpr([], x), ret_ty=T([2]), attrs=ir.DictAttrs({"a": [1, object()]}))
+    assert str(f) == (
+        "# from tvm.script import relax as R\n\n"
+        "@R.function(private=True)\n"
+        'def main(x: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):\n'
+        '    R.func_attr({"a": [1, metadata["ffi.OpaquePyObject"][0]]})\n'
+        "    return x\n\n"
+        "# Metadata omitted. Use show_meta=True in script() method to show it.")
