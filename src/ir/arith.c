@@ -1262,6 +1262,22 @@ TVMFFIObject* trx__op_fold(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
   return trx_binop_new(kind, a, b);
 }
 
+bool trx__op_folds(trx_kind kind, const TVMFFIObject* a, const TVMFFIObject* b) {
+  int64_t x = 0, y = 0;
+  bool ca = trx__int_imm_value(a, &x), cb = trx__int_imm_value(b, &y);
+  if (ca && cb) return kind != TRX_PRIM_MIN && kind != TRX_PRIM_MAX;
+  switch (kind) {
+    case TRX_PRIM_ADD: return (ca && x == 0) || (cb && y == 0);
+    case TRX_PRIM_SUB: return cb && y == 0;
+    case TRX_PRIM_MUL: return (ca && (x == 0 || x == 1)) || (cb && (y == 0 || y == 1));
+    case TRX_PRIM_FLOORDIV:
+    case TRX_PRIM_FLOORMOD: return (ca && x == 0) || (cb && (y == 0 || y == 1));
+    case TRX_PRIM_SHL:
+    case TRX_PRIM_SHR: return cb && y == 0;
+    default: return false;
+  }
+}
+
 TVMFFIObject* trx__mul_fold(TVMFFIObject* a, TVMFFIObject* b) { return trx__op_fold(TRX_PRIM_MUL, a, b); }
 
 TVMFFIObject* trx__add_fold(TVMFFIObject* a, TVMFFIObject* b) { return trx__op_fold(TRX_PRIM_ADD, a, b); }

@@ -27,6 +27,10 @@ bool trx__const_i64(const TVMFFIObject* e, int64_t* out);
  * constant shift amount outside [0, bits) raises TVM's InternalError.  Borrows a and b; new
  * reference, NULL with an error raised. */
 TVMFFIObject* trx__op_fold(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b);
+/* true when trx__op_fold(kind, a, b) would not give the binop of a and b as they are (two
+ * integer constants, or one of its identity cases; a divisor 0 raises there).  The printer
+ * writes such a binop as T.<Name>(a, b), as TVM's does, so that it reads back unfolded. */
+bool trx__op_folds(trx_kind kind, const TVMFFIObject* a, const TVMFFIObject* b);
 /* a * b with constant folding only (both constant, or a factor 1 or 0), as tir's operator*
  * does -- no canonical form: TVM's flatten builds its product this way and prints
  * `n * 16 * m` where the simplifier would give `n * m * 16`.  Borrows a and b; new

@@ -32,6 +32,7 @@
 #include <tether/json.h>
 #include <tether/tensor.h>
 
+#include "arith.h"
 #include "node.h"
 #include "strbuf.h"
 
@@ -937,8 +938,9 @@ static bool p_binop(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
     if (e->type_index != trx_type_index[trx__binops[i].kind]) continue;
     trx_binop_t* x = (trx_binop_t*)e;
     int my = trx__binops[i].prec;
-    if (my == 0) {
-      put_T(P, b, trx__binops[i].op);
+    if (my == 0 || trx__op_folds(trx__binops[i].kind, x->a, x->b)) {
+      /* T.min / T.max, or T.Add(n, T.int64(0)): the operator would fold it */
+      put_T(P, b, my == 0 ? trx__binops[i].op : tether_type_key(e->type_index) + strlen("prim."));
       trx__buf_puts(b, "(");
       task_push(P, TK_TEXT, ")", 0);
       task_push(P, TK_EXPR, x->b, PREC_LOWEST);

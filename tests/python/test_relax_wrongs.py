@@ -95,6 +95,25 @@ def test_operators_fold_constants_as_tvm():
     assert type(raw) is ir.Add and raw.a.same_as(n) and int(raw.b) == 0
 
 
+def test_unfolded_nodes_print_as_tvm_prints_them():
+    # a node the operator would fold prints as T.<Name>(a, b), so that it reads back unfolded
+    n = sym("n")
+    I = lambda v: ir.IntImm("int64", v)  # noqa: E731
+    cases = [(ir.Add(n, I(0)), "T.Add(n, T.int64(0))"), (ir.Add(I(0), n), "T.Add(T.int64(0), n)"),
+             (ir.Add(I(2), I(3)), "T.Add(T.int64(2), T.int64(3))"), (ir.Mul(n, I(1)), "T.Mul(n, T.int64(1))"),
+             (ir.Mul(I(0), n), "T.Mul(T.int64(0), n)"), (ir.Sub(n, I(0)), "T.Sub(n, T.int64(0))"),
+             (ir.Add(n, I(1)), "n + T.int64(1)"), (ir.FloorDiv(n, I(1)), "T.FloorDiv(n, T.int64(1))"),
+             (ir.FloorMod(I(0), n), "T.FloorMod(T.int64(0), n)"), (ir.Sub(n, n), "n - n"),
+             (ir.Add(ir.Add(n, I(0)), I(1)), "T.Add(n, T.int64(0)) + T.int64(1)"),
+             (ir.LT(I(2), I(3)), "T.LT(T.int64(2), T.int64(3))"), (ir.Min(I(2), I(3)), "T.min(T.int64(2), T.int64(3))"),
+             (ir.LShift(n, I(0)), "T.LShift(n, T.int64(0))"), (ir.Sub(I(0), n), "T.int64(0) - n"),
+             (ir.BitwiseAnd(n, I(0)), "n & T.int64(0)"), (ir.BitwiseAnd(I(3), I(5)), "T.BitwiseAnd(T.int64(3), T.int64(5))"),
+             (ir.EQ(n, n), "n == n"), (ir.NE(I(2), I(2)), "T.NE(T.int64(2), T.int64(2))"),
+             (ir.BitwiseNot(I(3)), "~T.int64(3)"), (ir.FloorDiv(n, I(-1)), "n // T.int64(-1)")]
+    for node, want in cases:
+        assert repr(node) == want
+
+
 def test_floordiv_by_zero_raises():
     n = sym("n")
     for build in (lambda: n // 0, lambda: n % 0, lambda: ir.IntImm("int64", 5) // 0,
