@@ -20,7 +20,9 @@ TYPE_KEYS = (
     "ir.Expr", "ir.Var", "relax.expr.DataflowVar", "ir.Constant", "ir.IntImm",
     "ir.FloatImm", "ir.StringImm", "ir.DataTypeImm", "ir.GenericConst",
     "prim.Add", "prim.Sub", "prim.Mul", "prim.FloorDiv", "prim.FloorMod", "prim.Min",
-    "prim.Max", "ir.Op", "ir.Call", "ir.Tuple", "ir.TupleGetItem", "relax.expr.ShapeExpr",
+    "prim.Max", "prim.EQ", "prim.NE", "prim.LT", "prim.LE", "prim.GT", "prim.GE",
+    "prim.BitwiseAnd", "prim.BitwiseOr", "prim.BitwiseXor", "prim.LShift", "prim.RShift",
+    "prim.BitwiseNot", "ir.Op", "ir.Call", "ir.Tuple", "ir.TupleGetItem", "relax.expr.ShapeExpr",
     "ir.GlobalVar", "ir.BaseFunc", "relax.expr.Function", "relax.expr.ExternFunc",
     "relax.expr.SeqExpr", "relax.expr.If",
     # bindings and blocks

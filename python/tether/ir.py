@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 __all__ = [
     "InternalError", "Node", "Expr", "Type", "Attrs", "DictAttrs", "Var", "Constant",
     "IntImm", "FloatImm", "StringImm", "DataTypeImm", "GenericConst", "Add", "Sub", "Mul",
-    "FloorDiv", "FloorMod", "Min", "Max", "Op", "Call", "Tuple", "TupleGetItem", "GlobalVar",
+    "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "BitwiseAnd",
+    "BitwiseOr", "BitwiseXor", "LShift", "RShift", "BitwiseNot", "EqualOp", "NotEqualOp", "Op", "Call", "Tuple", "TupleGetItem", "GlobalVar",
     "BaseFunc", "IRModule", "SourceMap", "TupleType", "PrimType", "StringType", "structural_equal",
     "structural_hash", "assert_structural_equal", "load_library", "save_json", "load_json",
 ]
@@ -119,6 +120,10 @@ _string_type = _g("ir.StringType")
 _op_get = _g("ir.Op.get")
 _prim = {name: _g("prim." + name)
          for name in ("Add", "Sub", "Mul", "FloorDiv", "FloorMod", "Min", "Max")}
+_op = {name: _g("prim._Op" + name)
+       for name in ("Add", "Sub", "Mul", "FloorDiv", "FloorMod", "EQ", "NE", "LT", "LE", "GT", "GE")}
+_op.update({name: _g("prim." + name) for name in ("bitwise_and", "bitwise_or", "bitwise_xor",
+                                                  "left_shift", "right_shift", "bitwise_not")})
 _structural_equal = _g("ir.StructuralEqual")
 _structural_hash = _g("ir.StructuralHash")
 _assert_structural_equal = _g("ir.AssertStructuralEqual")
@@ -151,21 +156,103 @@ class Node(core.Object):
 
 @register_object("ir.Expr")
 class Expr(Node):
-    """An expression; `ty` is its type (None until inferred).  Arithmetic operators build
-    symbolic (int64) shape expressions: n * 2 + 1, n // 4, n % 4."""
+    """An expression; `ty` is its type (None until inferred; read-only).  On primitive
+    expressions (a PrimType ty) Python's operators build TVM's prim expressions, folding
+    constants only: n * 2 + 1, n // 4, n % 4, -n (n * -1), n < m, n <= m, n > m, n >= m,
+    n & m, n | m, n ^ m, n << 1, n >> 1, ~n; n + 0 is n, 2 + 3 is 5, n // 0 raises.  n == m and
+    n != m give an EqualOp / NotEqualOp whose truth is identity (asobject() builds the EQ /
+    NE node).  `/` on integers raises as in TVM (use //), ** is not defined, and an Expr has no
+    truth value (ValueError)."""
 
     __slots__ = ()
+    __hash__ = core.Object.__hash__
 
-    def __add__(self, other): return _prim["Add"](self, other)
-    def __radd__(self, other): return _prim["Add"](other, self)
-    def __sub__(self, other): return _prim["Sub"](self, other)
-    def __rsub__(self, other): return _prim["Sub"](other, self)
-    def __mul__(self, other): return _prim["Mul"](self, other)
-    def __rmul__(self, other): return _prim["Mul"](other, self)
-    def __floordiv__(self, other): return _prim["FloorDiv"](self, other)
-    def __rfloordiv__(self, other): return _prim["FloorDiv"](other, self)
-    def __mod__(self, other): return _prim["FloorMod"](self, other)
-    def __rmod__(self, other): return _prim["FloorMod"](other, self)
+    def _is_prim(self) -> bool:
+        return isinstance(self.ty, PrimType)
+
+    def __eq__(self, other):
+        if not self._is_prim():
+            return core.Object.__eq__(self, other)
+        return EqualOp(self, other)
+
+    def __ne__(self, other):
+        if not self._is_prim():
+            return core.Object.__ne__(self, other)
+        return NotEqualOp(self, other)
+
+    def __lt__(self, other): return _op["LT"](self, other) if self._is_prim() else NotImplemented
+    def __le__(self, other): return _op["LE"](self, other) if self._is_prim() else NotImplemented
+    def __gt__(self, other): return _op["GT"](self, other) if self._is_prim() else NotImplemented
+    def __ge__(self, other): return _op["GE"](self, other) if self._is_prim() else NotImplemented
+    def __and__(self, other): return _op["bitwise_and"](self, other)
+    def __rand__(self, other): return _op["bitwise_and"](other, self)
+    def __or__(self, other): return _op["bitwise_or"](self, other)
+    def __ror__(self, other): return _op["bitwise_or"](other, self)
+    def __xor__(self, other): return _op["bitwise_xor"](self, other)
+    def __rxor__(self, other): return _op["bitwise_xor"](other, self)
+    def __lshift__(self, other): return _op["left_shift"](self, other)
+    def __rlshift__(self, other): return _op["left_shift"](other, self)
+    def __rshift__(self, other): return _op["right_shift"](self, other)
+    def __rrshift__(self, other): return _op["right_shift"](other, self)
+    def __invert__(self): return _op["bitwise_not"](self)
+
+    def __add__(self, other): return _op["Add"](self, other)
+    def __radd__(self, other): return _op["Add"](other, self)
+    def __sub__(self, other): return _op["Sub"](self, other)
+    def __rsub__(self, other): return _op["Sub"](other, self)
+    def __mul__(self, other): return _op["Mul"](self, other)
+    def __rmul__(self, other): return _op["Mul"](other, self)
+    def __floordiv__(self, other): return _op["FloorDiv"](self, other)
+    def __rfloordiv__(self, other): return _op["FloorDiv"](other, self)
+    def __mod__(self, other): return _op["FloorMod"](self, other)
+    def __rmod__(self, other): return _op["FloorMod"](other, self)
+    def __neg__(self): return _op["Mul"](self, -1)
+
+    def __truediv__(self, other):
+        raise RuntimeError(_DIV_AMBIGUITY)
+
+    def __rtruediv__(self, other):
+        raise RuntimeError(_DIV_AMBIGUITY)
+
+    def __bool__(self):
+        raise ValueError("Cannot use and / or / not operator to Expr, hint: use tvm.tirx.all / "
+                         "tvm.tirx.any, if it is None checking, use node is not None")
+
+
+class EqualOp:
+    """a == b on primitive expressions (as TVM's): true when a and b are the same object;
+    asobject() builds the EQ node (two constants fold to a bool IntImm)."""
+
+    __slots__ = ("a", "b")
+    _OP = "EQ"
+
+    def __init__(self, a: Any, b: Any) -> None:
+        self.a, self.b = a, b
+
+    def __bool__(self) -> bool:
+        return isinstance(self.b, core.Object) and self.a.same_as(self.b)
+
+    def asobject(self) -> Expr:
+        return _op[self._OP](self.a, self.b)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.a!r}, {self.b!r})"
+
+
+class NotEqualOp(EqualOp):
+    """a != b on primitive expressions: true unless a and b are the same object; asobject()
+    builds the NE node."""
+
+    __slots__ = ()
+    _OP = "NE"
+
+    def __bool__(self) -> bool:
+        return not EqualOp.__bool__(self)
+
+
+_DIV_AMBIGUITY = ("TVM supports multiple types of integer divisions, please call div, "
+                  "indexdiv/indexmod, floordiv/floormod  or truncdiv/truncmod directly to avoid "
+                  "ambiguity in the code.")
 
 
 
@@ -276,6 +363,20 @@ class IntImm(Constant):
     def __index__(self) -> int:
         return int(self.value)
 
+    # As TVM's IntImm: == / != build (or fold to) the EQ / NE expression, the truth value is
+    # value != 0, the hash the value.
+    def __eq__(self, other):
+        return _op["EQ"](self, other)
+
+    def __ne__(self, other):
+        return _op["NE"](self, other)
+
+    def __bool__(self) -> bool:
+        return int(self.value) != 0
+
+    def __hash__(self) -> int:
+        return int(self.value)
+
 
 @register_object("ir.FloatImm")
 class FloatImm(Constant):
@@ -325,7 +426,7 @@ class GenericConst(Constant):
 
 
 def _binop_class(key: str, name: str, doc: str) -> type:
-    ctor = _prim[name]
+    ctor = _g(key)
 
     def __init__(self, a: Any, b: Any, span: Any = None) -> None:
         self.__init_handle_by_constructor__(ctor, a, b)
@@ -342,6 +443,27 @@ FloorDiv = _binop_class("prim.FloorDiv", "FloorDiv", "FloorDiv(a, b): floor(a / 
 FloorMod = _binop_class("prim.FloorMod", "FloorMod", "FloorMod(a, b): a - floor(a / b) * b.")
 Min = _binop_class("prim.Min", "Min", "Min(a, b).")
 Max = _binop_class("prim.Max", "Max", "Max(a, b).")
+EQ = _binop_class("prim.EQ", "EQ", "EQ(a, b): a == b (a bool expression).")
+NE = _binop_class("prim.NE", "NE", "NE(a, b): a != b.")
+LT = _binop_class("prim.LT", "LT", "LT(a, b): a < b.")
+LE = _binop_class("prim.LE", "LE", "LE(a, b): a <= b.")
+GT = _binop_class("prim.GT", "GT", "GT(a, b): a > b.")
+GE = _binop_class("prim.GE", "GE", "GE(a, b): a >= b.")
+BitwiseAnd = _binop_class("prim.BitwiseAnd", "BitwiseAnd", "BitwiseAnd(a, b): a & b.")
+BitwiseOr = _binop_class("prim.BitwiseOr", "BitwiseOr", "BitwiseOr(a, b): a | b.")
+BitwiseXor = _binop_class("prim.BitwiseXor", "BitwiseXor", "BitwiseXor(a, b): a ^ b.")
+LShift = _binop_class("prim.LShift", "LShift", "LShift(a, b): a << b.")
+RShift = _binop_class("prim.RShift", "RShift", "RShift(a, b): a >> b.")
+
+
+@register_object("prim.BitwiseNot")
+class BitwiseNot(Expr):
+    """BitwiseNot(a): ~a."""
+
+    __slots__ = ()
+
+    def __init__(self, a: Any, span: Any = None) -> None:
+        self.__init_handle_by_constructor__(_g("prim.BitwiseNot"), a)
 
 
 @register_object("ir.Op")
@@ -376,8 +498,8 @@ class Call(Expr):
                  ret_ty: Union[Type, str, None] = None) -> None:
         self.__init_handle_by_constructor__(_call, op, list(args), attrs,
                                             list(ty_args) if ty_args is not None else [])
-        if ret_ty is not None:
-            self.ty = PrimType(ret_ty) if isinstance(ret_ty, str) else ret_ty
+        if ret_ty is not None:  # (ty is read-only to users, as in TVM)
+            Expr.__dict__["ty"].set(self, PrimType(ret_ty) if isinstance(ret_ty, str) else ret_ty)
 
 
 @register_object("ir.Tuple")

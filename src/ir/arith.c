@@ -27,7 +27,11 @@
  * - trx_prove_equal: equal when the difference is 0; different when it is a non-zero
  *   constant, when the gcd of its coefficients does not divide its constant, or when its
  *   known range (trx__lin_bounds) excludes 0.
- * On int64 overflow the expression is returned unsimplified.
+ * Overflow is an error, never a wrap: a fold whose exact result does not fit in int64
+ * (trx_add & co. on constants, or a canonical-form step of trx_simplify) raises ValueError,
+ * and a floordiv / floormod the builders make by the constant 0 raises TVM's
+ * "Divide by zero" InternalError.  The queries (trx_as_const_int, trx_prove_equal) answer
+ * "unknown" instead.
  */
 #include "arith.h"
 
@@ -35,6 +39,7 @@
 #include <stdio.h>
 
 #include "node.h"
+#include "printer.h"
 #include "strbuf.h"
 #include "unify.h"
 
@@ -140,6 +145,17 @@ typedef struct {
   char* mkey;   /* owned: the factors' keys sorted and joined (matches like monomials) */
 } trx__term;
 
+/* Set (per thread) when a canonical-form step overflows int64, so that trx_simplify can tell
+ * an overflow (an error) from giving up for lack of memory. */
+static _Thread_local bool trx__overflowed;
+
+static bool trx__ovf_add(int64_t a, int64_t b, int64_t* r) {
+  return __builtin_add_overflow(a, b, r) ? (trx__overflowed = true) : false;
+}
+static bool trx__ovf_mul(int64_t a, int64_t b, int64_t* r) {
+  return __builtin_mul_overflow(a, b, r) ? (trx__overflowed = true) : false;
+}
+
 typedef struct {
   int64_t c;
   trx__term* t;
@@ -197,7 +213,7 @@ static void trx__lin_add_term(trx__lin* l, trx__term* t) {
   }
   for (int32_t i = 0; i < l->n; ++i) {
     if (strcmp(l->t[i].mkey, t->mkey) == 0) {
-      if (__builtin_add_overflow(l->t[i].coeff, t->coeff, &l->t[i].coeff)) l->fail = true;
+      if (trx__ovf_add(l->t[i].coeff, t->coeff, &l->t[i].coeff)) l->fail = true;
       trx__term_free(t);
       if (l->t[i].coeff == 0) {
         trx__term_free(&l->t[i]);
@@ -226,8 +242,8 @@ static void trx__lin_add_term(trx__lin* l, trx__term* t) {
 static bool trx__term_copy(const trx__term* src, const trx__term* extra, int64_t scale, trx__term* out) {
   memset(out, 0, sizeof(*out));
   int64_t c = src->coeff;
-  if (__builtin_mul_overflow(c, scale, &c)) return false;
-  if (extra != NULL && __builtin_mul_overflow(c, extra->coeff, &c)) return false;
+  if (trx__ovf_mul(c, scale, &c)) return false;
+  if (extra != NULL && trx__ovf_mul(c, extra->coeff, &c)) return false;
   int32_t n = src->n + (extra ? extra->n : 0);
   out->coeff = c;
   out->f = calloc((size_t)(n > 0 ? n : 1), sizeof(trx__atom));
@@ -252,7 +268,7 @@ static bool trx__term_copy(const trx__term* src, const trx__term* extra, int64_t
 /* l += scale * m */
 static void trx__lin_add(trx__lin* l, const trx__lin* m, int64_t scale) {
   int64_t c;
-  if (m->fail || __builtin_mul_overflow(m->c, scale, &c) || __builtin_add_overflow(l->c, c, &l->c)) {
+  if (m->fail || trx__ovf_mul(m->c, scale, &c) || trx__ovf_add(l->c, c, &l->c)) {
     l->fail = true;
     return;
   }
@@ -443,13 +459,12 @@ static trx_kind trx__binop_kind(const TVMFFIObject* e) {
 static void trx__lin_mul(trx__lin* l, const trx__lin* a, const trx__lin* b, int64_t scale) {
   /* (ca + sum a_i) * (cb + sum b_j) */
   int64_t c;
-  if (__builtin_mul_overflow(a->c, b->c, &c) || __builtin_mul_overflow(c, scale, &c) ||
-      __builtin_add_overflow(l->c, c, &l->c)) {
+  if (trx__ovf_mul(a->c, b->c, &c) || trx__ovf_mul(c, scale, &c) || trx__ovf_add(l->c, c, &l->c)) {
     l->fail = true;
     return;
   }
   int64_t s;
-  if (__builtin_mul_overflow(b->c, scale, &s)) {
+  if (trx__ovf_mul(b->c, scale, &s)) {
     l->fail = true;
     return;
   }
@@ -458,7 +473,7 @@ static void trx__lin_mul(trx__lin* l, const trx__lin* a, const trx__lin* b, int6
     if (!trx__term_copy(&a->t[i], NULL, s, &t)) l->fail = true;
     else trx__lin_add_term(l, &t);
   }
-  if (__builtin_mul_overflow(a->c, scale, &s)) {
+  if (trx__ovf_mul(a->c, scale, &s)) {
     l->fail = true;
     return;
   }
@@ -631,11 +646,17 @@ static void trx__lin_divmod_const(trx__lin* l, const trx__lin* a, int64_t k, boo
   trx__lin rest = {0};
   trx__lin quot = {0};
   if (k == -1 && a->c == INT64_MIN) {
+    trx__overflowed = true;
     l->fail = true;
     return;
   }
   for (int32_t i = 0; i < a->n && !rest.fail && !quot.fail; ++i) {
     trx__term t;
+    if (k == -1 && a->t[i].coeff == INT64_MIN) {
+      trx__overflowed = true;
+      quot.fail = true;
+      break;
+    }
     if (a->t[i].coeff % k == 0) {
       if (!trx__term_copy(&a->t[i], NULL, 1, &t)) {
         quot.fail = true;
@@ -669,7 +690,7 @@ static void trx__lin_divmod_const(trx__lin* l, const trx__lin* a, int64_t k, boo
       cst.c = trx__floordiv_i(rest.c, k);
       trx__lin_add(l, &cst, scale);
     } else if (k > 0 && trx__lin_nested_div(&rest, &inner, &c1)) {
-      if (__builtin_mul_overflow(c1, k, &k2)) {
+      if (trx__ovf_mul(c1, k, &k2)) {
         l->fail = true;
       } else {
         trx__lin_divmod_const(l, &inner, k2, true, scale);
@@ -722,7 +743,7 @@ static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* 
   if (kind == TRX_PRIM_ADD || kind == TRX_PRIM_SUB) {
     trx__linearize(e->a, l, scale);
     int64_t s = scale;
-    if (kind == TRX_PRIM_SUB && __builtin_sub_overflow((int64_t)0, scale, &s)) {
+    if (kind == TRX_PRIM_SUB && trx__ovf_mul(scale, -1, &s)) {
       l->fail = true;
       return;
     }
@@ -748,7 +769,7 @@ static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* 
         int64_t ca = a_mono ? a.t[0].coeff : 1, cb = b_mono ? b.t[0].coeff : 1, k;
         if (a_mono) a.t[0].coeff = 1;
         if (b_mono) b.t[0].coeff = 1;
-        if (__builtin_mul_overflow(ca, cb, &k) || __builtin_mul_overflow(k, scale, &k)) {
+        if (trx__ovf_mul(ca, cb, &k) || trx__ovf_mul(k, scale, &k)) {
           l->fail = true;
         } else {
           trx__lin_add_atom(l, trx__atom_of(TRX_PRIM_MUL, &a, &b), k);
@@ -762,6 +783,7 @@ static void trx__linearize_binop(const trx_binop_t* e, trx_kind kind, trx__lin* 
       if (trx__lin_is_const(&b) && b.c != 0) {
         if (trx__lin_is_const(&a)) {
           if (b.c == -1 && a.c == INT64_MIN) {
+            trx__overflowed = true;
             l->fail = true;
             break;
           }
@@ -820,7 +842,7 @@ static void trx__linearize(const TVMFFIObject* e, trx__lin* l, int64_t scale) {
   int64_t v;
   if (l->fail) return;
   if (trx__int_imm_value(e, &v)) {
-    if (__builtin_mul_overflow(v, scale, &v) || __builtin_add_overflow(l->c, v, &l->c)) l->fail = true;
+    if (trx__ovf_mul(v, scale, &v) || trx__ovf_add(l->c, v, &l->c)) l->fail = true;
     return;
   }
   trx_kind kind = e != NULL ? trx__binop_kind(e) : TRX_NUM_KINDS;
@@ -914,14 +936,14 @@ bool trx__const_i64(const TVMFFIObject* e, int64_t* out) {
   return true;
 }
 
-/* a <kind> b on int64 constants as the canonical form folds it; false where the general path
- * does not fold to a constant (overflow, division by zero, INT64_MIN / -1). */
+/* a <kind> b on int64 constants, exactly; false where the result is not an int64 (overflow,
+ * division by zero, INT64_MIN / -1). */
 static bool trx__fold(trx_kind kind, int64_t a, int64_t b, int64_t* out) {
   switch (kind) {
     case TRX_PRIM_ADD:
       return !__builtin_add_overflow(a, b, out);
-    case TRX_PRIM_SUB: /* the canonical form adds -1 * b: b = INT64_MIN does not fold */
-      return b != INT64_MIN && !__builtin_sub_overflow(a, b, out);
+    case TRX_PRIM_SUB:
+      return !__builtin_sub_overflow(a, b, out);
     case TRX_PRIM_MUL:
       return !__builtin_mul_overflow(a, b, out);
     case TRX_PRIM_FLOORDIV:
@@ -930,15 +952,67 @@ static bool trx__fold(trx_kind kind, int64_t a, int64_t b, int64_t* out) {
       *out = kind == TRX_PRIM_FLOORDIV ? trx__floordiv_i(a, b) : trx__floormod_i(a, b);
       return true;
     case TRX_PRIM_MIN:
-    case TRX_PRIM_MAX: {
-      int64_t d;
-      if (b == INT64_MIN || __builtin_sub_overflow(a, b, &d)) return false;
-      *out = (kind == TRX_PRIM_MIN) == (d <= 0) ? a : b;
+      *out = a <= b ? a : b;
       return true;
-    }
+    case TRX_PRIM_MAX:
+      *out = a >= b ? a : b;
+      return true;
     default:
       return false;
   }
+}
+
+/* The operator text of the int64 binop kinds in error messages. */
+static const char* trx__op_text(trx_kind kind) {
+  switch (kind) {
+    case TRX_PRIM_ADD: return "+";
+    case TRX_PRIM_SUB: return "-";
+    case TRX_PRIM_MUL: return "*";
+    case TRX_PRIM_FLOORDIV: return "//";
+    case TRX_PRIM_FLOORMOD: return "%";
+    case TRX_PRIM_MIN: return "min";
+    case TRX_PRIM_SHL: return "<<";
+    default: return "max";
+  }
+}
+
+/* Raises ValueError: the exact value of `e` (or of `a <kind> b` when e is NULL) does not fit
+ * in int64.  Returns NULL. */
+static TVMFFIObject* trx__overflow_error(TVMFFIObject* e, trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
+  char* text[3] = {NULL, NULL, NULL};
+  TVMFFIObject* nodes[3] = {e, a, b};
+  for (int i = 0; i < 3; ++i) {
+    if (nodes[i] != NULL && (text[i] = trx__print_cstr(nodes[i], NULL)) == NULL) goto done;
+  }
+  if (e != NULL) {
+    tether_raise("ValueError", "int64 overflow in shape arithmetic: the value of %s does not fit in int64",
+                 text[0]);
+  } else {
+    tether_raise("ValueError", "int64 overflow in shape arithmetic: %s %s %s does not fit in int64", text[1],
+                 trx__op_text(kind), text[2]);
+  }
+done:
+  for (int i = 0; i < 3; ++i) free(text[i]);
+  return NULL;
+}
+
+/* TVM's error for a floordiv / floormod by the constant 0 (its constant folder's check). */
+static TVMFFIObject* trx__div_zero_error(void) {
+  tether_raise("InternalError", "Check failed: pb->value != 0 (0 vs. 0) : Divide by zero");
+  return NULL;
+}
+
+/* The builders' constant case: both operands int64 constants.  true and *out set (a new
+ * reference, or NULL with the error raised) when they are; false otherwise. */
+static bool trx__build_const(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b, TVMFFIObject** out) {
+  int64_t x, y, folded;
+  if ((kind == TRX_PRIM_FLOORDIV || kind == TRX_PRIM_FLOORMOD) && trx__int_imm_value(b, &y) && y == 0) {
+    *out = trx__div_zero_error();
+    return true;
+  }
+  if (!trx__const_i64(a, &x) || !trx__const_i64(b, &y)) return false;
+  *out = trx__fold(kind, x, y, &folded) ? trx_int64(folded) : trx__overflow_error(NULL, kind, a, b);
+  return true;
 }
 
 /* As TVM's rewrite rule min(x, y + c1) + c2 = min(x + c2, y) when c1 + c2 == 0 (and max):
@@ -1035,16 +1109,19 @@ TVMFFIObject* trx_simplify(TVMFFIObject* e) {
   }
   if (!trx__is_int64_expr(e)) return trx__ref(e);
   trx__lin l = {0};
+  bool outer = trx__overflowed;
+  trx__overflowed = false;
   trx__linearize(e, &l, 1);
   trx__lin_absorb_const(&l);
   trx__lin_minus_minmax(&l);
   TVMFFIObject* r = NULL;
   if (l.fail) {
     trx__clear_error(); /* a failed sub-step is not the caller's error */
-    r = trx__ref(e);
+    r = trx__overflowed ? trx__overflow_error(e, TRX_NUM_KINDS, NULL, NULL) : trx__ref(e);
   } else {
     r = trx__lin_to_expr(&l);
   }
+  trx__overflowed = outer;
   trx__lin_free(&l);
   return r;
 }
@@ -1053,7 +1130,9 @@ bool trx_as_const_int(TVMFFIObject* e, int64_t* out) {
   if (trx__int_imm_value(e, out)) return true;
   if (!trx__is_int64_expr(e)) return false;
   trx__lin l = {0};
+  bool outer = trx__overflowed;
   trx__linearize(e, &l, 1);
+  trx__overflowed = outer;
   bool ok = !l.fail && trx__lin_is_const(&l);
   if (ok) *out = l.c;
   if (l.fail) {
@@ -1067,8 +1146,10 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
   if (a == b && a != NULL) return TRX_PROVE_TRUE;
   if (!trx__is_int64_expr(a) || !trx__is_int64_expr(b)) return TRX_PROVE_UNKNOWN;
   trx__lin l = {0};
+  bool outer = trx__overflowed;
   trx__linearize(a, &l, 1);
   trx__linearize(b, &l, -1);
+  trx__overflowed = outer;
   trx_prove_t r = TRX_PROVE_UNKNOWN;
   if (!l.fail && trx__lin_is_const(&l)) {
     r = l.c == 0 ? TRX_PROVE_TRUE : TRX_PROVE_FALSE;
@@ -1096,31 +1177,118 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
   return r;
 }
 
-TVMFFIObject* trx__mul_fold(TVMFFIObject* a, TVMFFIObject* b) {
-  int64_t x, y, folded;
-  bool ca = trx__const_i64(a, &x), cb = trx__const_i64(b, &y);
-  if (ca && cb && trx__fold(TRX_PRIM_MUL, x, y, &folded)) return trx_int64(folded);
-  if ((ca && x == 1) || (cb && y == 0)) return trx__ref(b);
-  if ((cb && y == 1) || (ca && x == 0)) return trx__ref(a);
-  return trx_binop_new(TRX_PRIM_MUL, a, b);
+/* trx__op_fold for the comparisons and bitwise ops: two integer constants fold (a comparison
+ * to a bool IntImm), x << 0 and x >> 0 are x, a constant shift amount outside [0, bits) raises
+ * TVM's InternalError. */
+static TVMFFIObject* trx__op_fold_bits(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
+  const TVMFFIObject *at = trx__ty(a), *bt = trx__ty(b);
+  int64_t x = 0, y = 0;
+  bool same = trx_is(at, TRX_PRIM_TYPE) && trx_is(bt, TRX_PRIM_TYPE) &&
+              trx__dtype_equal(((const trx_prim_type_t*)at)->dtype, ((const trx_prim_type_t*)bt)->dtype);
+  if (!same) return trx_binop_new(kind, a, b); /* raises its TypeError */
+  DLDataType dt = ((const trx_prim_type_t*)at)->dtype;
+  bool ca = trx__int_imm_value(a, &x), cb = trx__int_imm_value(b, &y);
+  if (kind == TRX_PRIM_SHL || kind == TRX_PRIM_SHR) {
+    if (cb && (y < 0 || y >= dt.bits)) {
+      char ds[64];
+      trx__dtype_str(dt, ds, sizeof(ds));
+      tether_raise("InternalError",
+                   "Check failed: (pb->value >= 0 && pb->value < result_ty.bits()) is false: Shift amount "
+                   "must be non-negative and less than %d for type T.%s",
+                   (int)dt.bits, ds);
+      return NULL;
+    }
+    if (ca && cb) {
+      if (kind == TRX_PRIM_SHR) return trx_int_imm_new(dt, x >= 0 ? x >> y : ~(~x >> y));
+      if (y >= 63 ? x != 0 : (x > (INT64_MAX >> y) || x < (INT64_MIN >> y))) {
+        return trx__overflow_error(NULL, kind, a, b);
+      }
+      return trx_int_imm_new(dt, (int64_t)((uint64_t)x << y));
+    }
+    if (cb && y == 0) return trx__ref(a);
+  } else if (ca && cb) {
+    int64_t v;
+    switch (kind) {
+      case TRX_PRIM_EQ: v = x == y; break;
+      case TRX_PRIM_NE: v = x != y; break;
+      case TRX_PRIM_LT: v = x < y; break;
+      case TRX_PRIM_LE: v = x <= y; break;
+      case TRX_PRIM_GT: v = x > y; break;
+      case TRX_PRIM_GE: v = x >= y; break;
+      case TRX_PRIM_BITAND: return trx_int_imm_new(dt, x & y);
+      case TRX_PRIM_BITOR: return trx_int_imm_new(dt, x | y);
+      default: return trx_int_imm_new(dt, x ^ y);
+    }
+    return trx_int_imm_new((DLDataType){kDLBool, 8, 1}, v);
+  }
+  return trx_binop_new(kind, a, b);
 }
 
-TVMFFIObject* trx__add_fold(TVMFFIObject* a, TVMFFIObject* b) {
-  int64_t x, y, folded;
-  bool ca = trx__const_i64(a, &x), cb = trx__const_i64(b, &y);
-  if (ca && cb && trx__fold(TRX_PRIM_ADD, x, y, &folded)) return trx_int64(folded);
-  if (ca && x == 0) return trx__ref(b);
-  if (cb && y == 0) return trx__ref(a);
-  return trx_binop_new(TRX_PRIM_ADD, a, b);
+TVMFFIObject* trx__op_fold(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
+  TVMFFIObject* r;
+  if (kind > TRX_PRIM_MAX) return trx__op_fold_bits(kind, a, b);
+  if (trx__build_const(kind, a, b, &r)) return r;
+  const TVMFFIObject *at = trx__ty(a), *bt = trx__ty(b);
+  int64_t x = 0, y = 0;
+  bool same = trx_is(at, TRX_PRIM_TYPE) && trx_is(bt, TRX_PRIM_TYPE) &&
+              trx__dtype_equal(((const trx_prim_type_t*)at)->dtype, ((const trx_prim_type_t*)bt)->dtype);
+  bool ca = same && trx__int_imm_value(a, &x), cb = same && trx__int_imm_value(b, &y);
+  switch (kind) {
+    case TRX_PRIM_ADD:
+      if (ca && x == 0) return trx__ref(b);
+      if (cb && y == 0) return trx__ref(a);
+      break;
+    case TRX_PRIM_SUB:
+      if (cb && y == 0) return trx__ref(a);
+      break;
+    case TRX_PRIM_MUL:
+      if ((ca && x == 1) || (cb && y == 0)) return trx__ref(b);
+      if ((cb && y == 1) || (ca && x == 0)) return trx__ref(a);
+      break;
+    case TRX_PRIM_FLOORDIV:
+      if ((cb && y == 1) || (ca && x == 0)) return trx__ref(a);
+      break;
+    case TRX_PRIM_FLOORMOD:
+      if (cb && y == 1) return trx_int_imm_new(((const trx_prim_type_t*)at)->dtype, 0);
+      if (ca && x == 0) return trx__ref(a);
+      break;
+    case TRX_PRIM_MIN:
+    case TRX_PRIM_MAX:
+      if (a == b && same) return trx__ref(a);
+      break;
+    default:
+      break;
+  }
+  return trx_binop_new(kind, a, b);
 }
+
+bool trx__op_folds(trx_kind kind, const TVMFFIObject* a, const TVMFFIObject* b) {
+  int64_t x = 0, y = 0;
+  bool ca = trx__int_imm_value(a, &x), cb = trx__int_imm_value(b, &y);
+  if (ca && cb) return kind != TRX_PRIM_MIN && kind != TRX_PRIM_MAX;
+  switch (kind) {
+    case TRX_PRIM_ADD: return (ca && x == 0) || (cb && y == 0);
+    case TRX_PRIM_SUB: return cb && y == 0;
+    case TRX_PRIM_MUL: return (ca && (x == 0 || x == 1)) || (cb && (y == 0 || y == 1));
+    case TRX_PRIM_FLOORDIV:
+    case TRX_PRIM_FLOORMOD: return (ca && x == 0) || (cb && (y == 0 || y == 1));
+    case TRX_PRIM_SHL:
+    case TRX_PRIM_SHR: return cb && y == 0;
+    default: return false;
+  }
+}
+
+TVMFFIObject* trx__mul_fold(TVMFFIObject* a, TVMFFIObject* b) { return trx__op_fold(TRX_PRIM_MUL, a, b); }
+
+TVMFFIObject* trx__add_fold(TVMFFIObject* a, TVMFFIObject* b) { return trx__op_fold(TRX_PRIM_ADD, a, b); }
 
 static TVMFFIObject* trx__build(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
-  int64_t x, y, folded;
+  TVMFFIObject* r;
   /* Constants fold without building the binop (the common case of static shapes). */
-  if (trx__const_i64(a, &x) && trx__const_i64(b, &y) && trx__fold(kind, x, y, &folded)) return trx_int64(folded);
+  if (trx__build_const(kind, a, b, &r)) return r;
   TVMFFIObject* raw = trx_binop_new(kind, a, b);
   if (raw == NULL) return NULL;
-  TVMFFIObject* r = trx_simplify(raw);
+  r = trx_simplify(raw);
   TVMFFIObjectDecRef(raw);
   return r;
 }

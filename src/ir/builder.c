@@ -20,7 +20,10 @@
 
 #include "node.h"
 #include "arith.h"
+#include "printer.h"
 #include "unify.h"
+
+static int trx__check_match_cast(TVMFFIObject* value, TVMFFIObject* ty);
 
 int32_t trx__block_builder_type_index = -1;
 
@@ -742,6 +745,10 @@ static int trx__norm_block(trx__builder_t* b, TVMFFIObject* block, TVMFFIObject*
       trx_match_cast_t* mc = (trx_match_cast_t*)bd;
       TVMFFIObject* value = trx__norm(b, mc->value);
       if (value == NULL) goto fail;
+      if (trx__check_match_cast(value, mc->ty) != 0) {
+        trx__unref(value);
+        goto fail;
+      }
       nb = value == mc->value ? trx__ref(bd) : trx_match_cast_new(mc->base.var, value, mc->ty);
       trx__unref(value);
       if (nb != NULL && trx__scope_define(b, mc->ty) != 0) goto fail;
@@ -1206,6 +1213,23 @@ TVMFFIObject* trx_block_builder_emit_output(TVMFFIObject* bb, TVMFFIObject* expr
   return var;
 }
 
+/* TVM's static check of a MatchCast: InternalError when no value of the (normalized) value's
+ * type can have type `ty`.  0, or -1 with the error raised. */
+static int trx__check_match_cast(TVMFFIObject* value, TVMFFIObject* ty) {
+  if (!trx__type_cast_impossible(trx__ty(value), ty)) return 0;
+  char* vt = trx__print_cstr(trx__ty(value), NULL);
+  char* tt = vt != NULL ? trx__print_cstr(ty, NULL) : NULL;
+  if (tt != NULL) {
+    tether_raise("InternalError",
+                 "Check failed: (TypeBaseCheck(GetType(value), ty) != BaseCheckResult::kFailL0) is false: It is "
+                 "impossible to match cast any value into the target ty. But got value type: %s, given type: %s",
+                 vt, tt);
+  }
+  free(vt);
+  free(tt);
+  return -1;
+}
+
 TVMFFIObject* trx_block_builder_match_cast(TVMFFIObject* bb, TVMFFIObject* value, TVMFFIObject* ty,
                                            const char* name_hint, size_t len) {
   static const char fn[] = "relax.BlockBuilderMatchCast";
@@ -1219,6 +1243,7 @@ TVMFFIObject* trx_block_builder_match_cast(TVMFFIObject* bb, TVMFFIObject* value
     return NULL;
   }
   if ((post = trx__norm(b, value)) == NULL) return NULL;
+  if (trx__check_match_cast(post, ty) != 0) goto fail;
   trx__block_frame_t* f = trx__top_block(b);
   if (f == NULL) {
     trx__no_block();
@@ -1301,6 +1326,46 @@ fail:
   return NULL;
 }
 
+/* true when `v` is, or holds in an Array / List / Map, an opaque Python object. */
+static bool trx__holds_opaque(const TVMFFIAny* v) {
+  if (v->type_index == kTVMFFIOpaquePyObject) return true;
+  if (v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList) {
+    int64_t n = v->type_index == kTVMFFIArray ? tether_array_size(v->v_obj) : tether_list_size(v->v_obj);
+    for (int64_t i = 0; i < n; ++i) {
+      const TVMFFIAny* e = v->type_index == kTVMFFIArray ? tether_array_at(v->v_obj, i) : tether_list_at(v->v_obj, i);
+      if (trx__holds_opaque(e)) return true;
+    }
+  } else if (v->type_index == kTVMFFIMap || v->type_index == kTVMFFIDict) {
+    const TVMFFIAny *k, *e;
+    for (int64_t pos = 0; tether_map_next(v->v_obj, &pos, &k, &e);) {
+      if (trx__holds_opaque(k) || trx__holds_opaque(e)) return true;
+    }
+  }
+  return false;
+}
+
+/* TVM's checks of a function's attrs when the function is built and added: every key a str
+ * (its BaseFuncWithAttr signature), every value structurally hashable (an opaque Python
+ * object is not).  0, or -1 with TypeError raised. */
+static int trx__check_func_attrs(TVMFFIObject* attrs) {
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; tether_map_next(attrs, &pos, &k, &v);) {
+    if (k->type_index != kTVMFFIStr && k->type_index != kTVMFFISmallStr) {
+      return tether_raise("TypeError",
+                          "Mismatched type on argument #1 when calling: `ir.BaseFuncWithAttr(0: "
+                          "RValueRef<ir.BaseFunc>, 1: str, 2: Any) -> ir.BaseFunc`. Expected `str` but got `%s`",
+                          tether_any_type_key(k));
+    }
+  }
+  for (int64_t pos = 0; tether_map_next(attrs, &pos, &k, &v);) {
+    if (trx__holds_opaque(v)) {
+      return tether_raise("TypeError", "Type metadata is not set for type `ffi.OpaquePyObject`, so "
+                                       "StructuralHash is not supported for this type");
+    }
+  }
+  return 0;
+}
+
 TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject* output,
                                                  TVMFFIObject* params) {
   static const char fn[] = "relax.BlockBuilderEmitFuncOutput";
@@ -1335,6 +1400,7 @@ TVMFFIObject* trx_block_builder_emit_func_output(TVMFFIObject* bb, TVMFFIObject*
     f->params = trx__ref(params);
   }
   if (trx__close_blocks(b, f->block_base, &f->closed) != 0) return NULL;
+  if (trx__check_func_attrs(f->attrs) != 0) goto fail;
   if ((seq = trx_seq_expr_new(f->closed, output)) == NULL) goto fail;
   if ((nseq = trx__norm(b, seq)) == NULL) goto fail;
   if ((attrs = trx_dict_attrs_new(f->attrs)) == NULL) goto fail;

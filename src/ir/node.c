@@ -13,6 +13,7 @@
  *   or an Expr whose ty is PrimType(int64).
  */
 #include "node.h"
+#include "arith.h"
 #include "strbuf.h"
 
 #include <math.h>
@@ -58,7 +59,6 @@ static const struct {
 
 #define IGN kTVMFFIFieldFlagBitMaskSEqHashIgnore
 #define DEF kTVMFFIFieldFlagBitMaskSEqHashDefRecursive
-#define WR kTVMFFIFieldFlagBitMaskWritable
 
 typedef struct {
   trx_kind owner;
@@ -82,7 +82,7 @@ typedef struct {
 
 static const trx__field_t trx__fields[] = {
     VAL(EXPR, trx_expr_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
-    OBJ(EXPR, trx_expr_t, ty, "ty", OPT_OBJECT, WR, TYPE, "ir.Type"),
+    OBJ(EXPR, trx_expr_t, ty, "ty", OPT_OBJECT, 0, TYPE, "ir.Type"),
     VAL(TYPE, trx_type_t, span, "span", OPT_OBJECT, IGN, "ir.Span"),
     VAL(VAR, trx_var_t, name, "name", STRING, IGN, "ffi.String"),
     VAL(INT_IMM, trx_int_imm_t, value, "value", INT64, 0, "ffi.BigInt"),
@@ -100,7 +100,19 @@ static const trx__field_t trx__fields[] = {
     TRX__BINOP_FIELDS(PRIM_FLOORMOD),
     TRX__BINOP_FIELDS(PRIM_MIN),
     TRX__BINOP_FIELDS(PRIM_MAX),
+    TRX__BINOP_FIELDS(PRIM_EQ),
+    TRX__BINOP_FIELDS(PRIM_NE),
+    TRX__BINOP_FIELDS(PRIM_LT),
+    TRX__BINOP_FIELDS(PRIM_LE),
+    TRX__BINOP_FIELDS(PRIM_GT),
+    TRX__BINOP_FIELDS(PRIM_GE),
+    TRX__BINOP_FIELDS(PRIM_BITAND),
+    TRX__BINOP_FIELDS(PRIM_BITOR),
+    TRX__BINOP_FIELDS(PRIM_BITXOR),
+    TRX__BINOP_FIELDS(PRIM_SHL),
+    TRX__BINOP_FIELDS(PRIM_SHR),
 #undef TRX__BINOP_FIELDS
+    OBJ(PRIM_BITNOT, trx_unop_t, a, "a", OBJECT, 0, EXPR, "ir.Expr"),
     VAL(OP, trx_op_t, name, "name", STRING, 0, "ffi.String"),
     VAL(OP, trx_op_t, description, "description", STRING, IGN, "ffi.String"),
     ARR(OP, trx_op_t, arguments, "arguments", OBJECT, IGN, "ffi.Array<ir.ArgumentInfo>"),
@@ -165,7 +177,6 @@ static const trx__field_t trx__fields[] = {
 #undef VAL
 #undef IGN
 #undef DEF
-#undef WR
 
 /* ---- per-type caches: kind masks and field tables -----------------------------------------
  * Every hot path asks "is this object a <kind>?" and walks objects' fields; both answers
@@ -886,7 +897,7 @@ TVMFFIObject* trx_tensor_const_new(TVMFFIObject* tensor, TVMFFIObject* ty) {
 }
 
 TVMFFIObject* trx_binop_new(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
-  if (kind < TRX_PRIM_ADD || kind > TRX_PRIM_MAX) {
+  if (kind < TRX_PRIM_ADD || kind > TRX_PRIM_SHR) {
     tether_raise("ValueError", "trx_binop_new: kind %d is not a prim binop", (int)kind);
     return NULL;
   }
@@ -906,10 +917,34 @@ TVMFFIObject* trx_binop_new(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b) {
     tether_raise("TypeError", "mismatched types. %s vs. %s", as, bs);
     return NULL;
   }
+  bool cmp = kind >= TRX_PRIM_EQ && kind <= TRX_PRIM_GE;
+  TVMFFIObject* ty = cmp ? trx__prim_type_shared((DLDataType){kDLBool, 8, 1}) : trx__ref(at);
+  if (ty == NULL) return NULL;
   trx_binop_t* e = (trx_binop_t*)trx__alloc(kind);
-  if (e == NULL) return NULL;
+  if (e == NULL) {
+    TVMFFIObjectDecRef(ty);
+    return NULL;
+  }
   e->a = trx__ref(a);
   e->b = trx__ref(b);
+  e->base.ty = ty;
+  return (TVMFFIObject*)e;
+}
+
+TVMFFIObject* trx_unop_new(trx_kind kind, TVMFFIObject* a) {
+  if (kind != TRX_PRIM_BITNOT) {
+    tether_raise("ValueError", "trx_unop_new: kind %d is not a prim unary op", (int)kind);
+    return NULL;
+  }
+  TVMFFIObject* at = trx__ty(a);
+  if (!trx_is(at, TRX_PRIM_TYPE)) {
+    tether_raise("TypeError", "%s: the operand must be a primitive expression (an Expr with a PrimType ty), but got %s",
+                 trx__kinds[kind].key, trx__key(a));
+    return NULL;
+  }
+  trx_unop_t* e = (trx_unop_t*)trx__alloc(kind);
+  if (e == NULL) return NULL;
+  e->a = trx__ref(a);
   e->base.ty = trx__ref(at);
   return (TVMFFIObject*)e;
 }
@@ -1457,6 +1492,16 @@ TVMFFIObject* trx_dict_attrs_new(TVMFFIObject* map) {
     tether_raise("TypeError", "ir.DictAttrs: argument `dict` must be a Map, but got %s", trx__key(map));
     return NULL;
   }
+  const TVMFFIAny *k, *v;
+  for (int64_t pos = 0; map != NULL && tether_map_next(map, &pos, &k, &v);) {
+    if (k->type_index != kTVMFFIStr && k->type_index != kTVMFFISmallStr) {
+      tether_raise("TypeError",
+                   "ir.DictAttrs.__ffi_init__() field '__dict__':\n  Cannot convert from type `Map[some key "
+                   "is %s, V]` to `Map<str, Any>`",
+                   tether_any_type_key(k));
+      return NULL;
+    }
+  }
   TVMFFIObject* own = map != NULL ? trx__ref(map) : trx__empty_map();
   if (own == NULL) return NULL;
   trx_dict_attrs_t* a = (trx_dict_attrs_t*)trx__alloc(TRX_DICT_ATTRS);
@@ -1736,29 +1781,73 @@ static TVMFFIObject* trx__prim_operand(const char* fname, const TVMFFIAny* v, co
   return NULL;
 }
 
-static int trx__g_binop(trx_kind kind, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
-  const char* fn = trx__kinds[kind].key;
-  if (tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr) -> ir.Expr", n, 2) != 0) return -1;
+/* A binop global: the constructor prim.<Name>(a, b) builds the node as given; the operator
+ * forms (Python's n + 1, n < m, n & 1: prim._Op<Name>(a, b, span=None), prim.bitwise_and /
+ * bitwise_or / bitwise_xor / left_shift / right_shift) fold constants as tir's operators do
+ * (trx__op_fold) and ignore the span.  fn: the global's name (NULL: the constructor). */
+static int trx__g_binop(trx_kind kind, const char* fn, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  bool op = fn != NULL;
+  if (!op) fn = trx__kinds[kind].key;
+  if (op ? (n != 2 && tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr, 2: ir.Span) -> ir.Expr", n, 3) != 0)
+         : tether_check_nargs(fn, "(0: ir.Expr, 1: ir.Expr) -> ir.Expr", n, 2) != 0) {
+    return -1;
+  }
   TVMFFIObject* a = trx__prim_operand(fn, &args[0], &args[1]);
   TVMFFIObject* b = a ? trx__prim_operand(fn, &args[1], &args[0]) : NULL;
-  TVMFFIObject* e = b ? trx_binop_new(kind, a, b) : NULL;
+  TVMFFIObject* e = b ? (op ? trx__op_fold(kind, a, b) : trx_binop_new(kind, a, b)) : NULL;
   if (a) TVMFFIObjectDecRef(a);
   if (b) TVMFFIObjectDecRef(b);
   return trx__return(e, rv);
 }
 
-#define TRX__BINOP_GLOBAL(K)                                                                  \
+#define TRX__BINOP_GLOBAL(K, OPNAME)                                                          \
   TRX__GLOBAL(trx__g_##K) {                                                                   \
     (void)self;                                                                               \
-    return trx__g_binop(TRX_##K, args, n, rv);                                                \
+    return trx__g_binop(TRX_##K, NULL, args, n, rv);                                          \
+  }                                                                                           \
+  TRX__GLOBAL(trx__g_op_##K) {                                                                \
+    (void)self;                                                                               \
+    return trx__g_binop(TRX_##K, OPNAME, args, n, rv);                                        \
   }
-TRX__BINOP_GLOBAL(PRIM_ADD)
-TRX__BINOP_GLOBAL(PRIM_SUB)
-TRX__BINOP_GLOBAL(PRIM_MUL)
-TRX__BINOP_GLOBAL(PRIM_FLOORDIV)
-TRX__BINOP_GLOBAL(PRIM_FLOORMOD)
-TRX__BINOP_GLOBAL(PRIM_MIN)
-TRX__BINOP_GLOBAL(PRIM_MAX)
+TRX__BINOP_GLOBAL(PRIM_ADD, "prim._OpAdd")
+TRX__BINOP_GLOBAL(PRIM_SUB, "prim._OpSub")
+TRX__BINOP_GLOBAL(PRIM_MUL, "prim._OpMul")
+TRX__BINOP_GLOBAL(PRIM_FLOORDIV, "prim._OpFloorDiv")
+TRX__BINOP_GLOBAL(PRIM_FLOORMOD, "prim._OpFloorMod")
+TRX__BINOP_GLOBAL(PRIM_MIN, "prim._OpMin")
+TRX__BINOP_GLOBAL(PRIM_MAX, "prim._OpMax")
+TRX__BINOP_GLOBAL(PRIM_EQ, "prim._OpEQ")
+TRX__BINOP_GLOBAL(PRIM_NE, "prim._OpNE")
+TRX__BINOP_GLOBAL(PRIM_LT, "prim._OpLT")
+TRX__BINOP_GLOBAL(PRIM_LE, "prim._OpLE")
+TRX__BINOP_GLOBAL(PRIM_GT, "prim._OpGT")
+TRX__BINOP_GLOBAL(PRIM_GE, "prim._OpGE")
+TRX__BINOP_GLOBAL(PRIM_BITAND, "prim.bitwise_and")
+TRX__BINOP_GLOBAL(PRIM_BITOR, "prim.bitwise_or")
+TRX__BINOP_GLOBAL(PRIM_BITXOR, "prim.bitwise_xor")
+TRX__BINOP_GLOBAL(PRIM_SHL, "prim.left_shift")
+TRX__BINOP_GLOBAL(PRIM_SHR, "prim.right_shift")
+
+/* prim.BitwiseNot(a) builds ~a; prim.bitwise_not(a, span=None) is the operator form (as in
+ * TVM, ~ on a constant does not fold). */
+static int trx__g_unop(const char* fn, int32_t max_args, const TVMFFIAny* args, int32_t n, TVMFFIAny* rv) {
+  if (n != 1 && tether_check_nargs(fn, max_args == 1 ? "(0: ir.Expr) -> ir.Expr" : "(0: ir.Expr, 1: ir.Span) -> ir.Expr",
+                                   n, max_args) != 0) {
+    return -1;
+  }
+  TVMFFIObject* a = trx__prim_operand(fn, &args[0], &args[0]);
+  TVMFFIObject* e = a ? trx_unop_new(TRX_PRIM_BITNOT, a) : NULL;
+  if (a) TVMFFIObjectDecRef(a);
+  return trx__return(e, rv);
+}
+TRX__GLOBAL(trx__g_bitnot) {
+  (void)self;
+  return trx__g_unop("prim.BitwiseNot", 1, args, n, rv);
+}
+TRX__GLOBAL(trx__g_op_bitnot) {
+  (void)self;
+  return trx__g_unop("prim.bitwise_not", 2, args, n, rv);
+}
 #undef TRX__BINOP_GLOBAL
 
 /* Op by name through the ops subsystem's global "ir.Op.get" (new reference). */
@@ -2151,12 +2240,43 @@ static const struct {
     {"ir.DataTypeImm", trx__g_datatype_imm},
     {"ir.GenericConst", trx__g_generic_const},
     {"prim.Add", trx__g_PRIM_ADD},
+    {"prim._OpAdd", trx__g_op_PRIM_ADD},
     {"prim.Sub", trx__g_PRIM_SUB},
+    {"prim._OpSub", trx__g_op_PRIM_SUB},
     {"prim.Mul", trx__g_PRIM_MUL},
+    {"prim._OpMul", trx__g_op_PRIM_MUL},
     {"prim.FloorDiv", trx__g_PRIM_FLOORDIV},
+    {"prim._OpFloorDiv", trx__g_op_PRIM_FLOORDIV},
     {"prim.FloorMod", trx__g_PRIM_FLOORMOD},
+    {"prim._OpFloorMod", trx__g_op_PRIM_FLOORMOD},
     {"prim.Min", trx__g_PRIM_MIN},
+    {"prim._OpMin", trx__g_op_PRIM_MIN},
     {"prim.Max", trx__g_PRIM_MAX},
+    {"prim._OpMax", trx__g_op_PRIM_MAX},
+    {"prim.EQ", trx__g_PRIM_EQ},
+    {"prim._OpEQ", trx__g_op_PRIM_EQ},
+    {"prim.NE", trx__g_PRIM_NE},
+    {"prim._OpNE", trx__g_op_PRIM_NE},
+    {"prim.LT", trx__g_PRIM_LT},
+    {"prim._OpLT", trx__g_op_PRIM_LT},
+    {"prim.LE", trx__g_PRIM_LE},
+    {"prim._OpLE", trx__g_op_PRIM_LE},
+    {"prim.GT", trx__g_PRIM_GT},
+    {"prim._OpGT", trx__g_op_PRIM_GT},
+    {"prim.GE", trx__g_PRIM_GE},
+    {"prim._OpGE", trx__g_op_PRIM_GE},
+    {"prim.BitwiseAnd", trx__g_PRIM_BITAND},
+    {"prim.bitwise_and", trx__g_op_PRIM_BITAND},
+    {"prim.BitwiseOr", trx__g_PRIM_BITOR},
+    {"prim.bitwise_or", trx__g_op_PRIM_BITOR},
+    {"prim.BitwiseXor", trx__g_PRIM_BITXOR},
+    {"prim.bitwise_xor", trx__g_op_PRIM_BITXOR},
+    {"prim.LShift", trx__g_PRIM_SHL},
+    {"prim.left_shift", trx__g_op_PRIM_SHL},
+    {"prim.RShift", trx__g_PRIM_SHR},
+    {"prim.right_shift", trx__g_op_PRIM_SHR},
+    {"prim.BitwiseNot", trx__g_bitnot},
+    {"prim.bitwise_not", trx__g_op_bitnot},
     {"ir.Call", trx__g_call},
     {"ir.Tuple", trx__g_tuple},
     {"ir.TupleGetItem", trx__g_tuple_get_item},

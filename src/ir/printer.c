@@ -32,6 +32,7 @@
 #include <tether/json.h>
 #include <tether/tensor.h>
 
+#include "arith.h"
 #include "node.h"
 #include "strbuf.h"
 
@@ -434,9 +435,21 @@ static DLDataType expr_dtype(TVMFFIObject* e) {
 
 /* ---- expressions ------------------------------------------------------------------------------ */
 
-enum { PREC_LOWEST = 0, PREC_ADD = 1, PREC_MUL = 2, PREC_ATOM = 9 };
+/* Python's operator precedence, lowest first. */
+enum {
+  PREC_LOWEST = 0,
+  PREC_CMP,
+  PREC_BOR,
+  PREC_BXOR,
+  PREC_BAND,
+  PREC_SHIFT,
+  PREC_ADD,
+  PREC_MUL,
+  PREC_UNARY,
+  PREC_ATOM
+};
 
-/* Prim binops: Python operators (precedence 1: + -, 2: * // %) or T.min/T.max calls. */
+/* Prim binops: Python operators (with Python's precedence) or T.min/T.max calls. */
 static const struct {
   trx_kind kind;
   const char* op; /* NULL: printed as T.<name>(a, b) */
@@ -446,9 +459,16 @@ static const struct {
     {TRX_PRIM_MUL, " * ", PREC_MUL},      {TRX_PRIM_FLOORDIV, " // ", PREC_MUL},
     {TRX_PRIM_FLOORMOD, " % ", PREC_MUL}, {TRX_PRIM_MIN, "min", 0},
     {TRX_PRIM_MAX, "max", 0},
+    {TRX_PRIM_EQ, " == ", PREC_CMP},      {TRX_PRIM_NE, " != ", PREC_CMP},
+    {TRX_PRIM_LT, " < ", PREC_CMP},       {TRX_PRIM_LE, " <= ", PREC_CMP},
+    {TRX_PRIM_GT, " > ", PREC_CMP},       {TRX_PRIM_GE, " >= ", PREC_CMP},
+    {TRX_PRIM_BITAND, " & ", PREC_BAND},  {TRX_PRIM_BITOR, " | ", PREC_BOR},
+    {TRX_PRIM_BITXOR, " ^ ", PREC_BXOR},  {TRX_PRIM_SHL, " << ", PREC_SHIFT},
+    {TRX_PRIM_SHR, " >> ", PREC_SHIFT},
 };
 
 static bool is_binop(TVMFFIObject* e) {
+  if (trx_is(e, TRX_PRIM_BITNOT)) return true;
   for (size_t i = 0; i < sizeof(trx__binops) / sizeof(trx__binops[0]); ++i) {
     if (e != NULL && e->type_index == trx_type_index[trx__binops[i].kind]) return true;
   }
@@ -759,6 +779,8 @@ static void p_value(trx__P* P, const TVMFFIAny* v, trx__buf_t* b) {
     p_type(P, o, b);
   } else if (trx_is(o, TRX_EXPR)) {
     p_expr(P, o, b, PREC_LOWEST);
+  } else if (o->type_index == kTVMFFIOpaquePyObject) {
+    p_metadata(P, o, b); /* as TVM: metadata["ffi.OpaquePyObject"][i] */
   } else {
     TVMFFIAny text = tether_any_none();
     TVMFFIByteArray t;
@@ -927,14 +949,23 @@ static void p_call(trx__P* P, trx_call_t* c, trx__buf_t* b) {
   }
 }
 
-/* Operators are left-associative: a right operand of equal precedence gets parentheses. */
+/* Operators are left-associative: a right operand of equal precedence gets parentheses (a
+ * left one too for comparisons, which Python would chain).  ~a is the one unary op. */
 static bool p_binop(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
+  if (trx_is(e, TRX_PRIM_BITNOT)) {
+    bool paren = PREC_UNARY < prec;
+    trx__buf_puts(b, paren ? "(~" : "~");
+    if (paren) task_push(P, TK_TEXT, ")", 0);
+    task_push(P, TK_EXPR, ((trx_unop_t*)e)->a, PREC_UNARY);
+    return true;
+  }
   for (size_t i = 0; i < sizeof(trx__binops) / sizeof(trx__binops[0]); ++i) {
     if (e->type_index != trx_type_index[trx__binops[i].kind]) continue;
     trx_binop_t* x = (trx_binop_t*)e;
     int my = trx__binops[i].prec;
-    if (my == 0) {
-      put_T(P, b, trx__binops[i].op);
+    if (my == 0 || trx__op_folds(trx__binops[i].kind, x->a, x->b)) {
+      /* T.min / T.max, or T.Add(n, T.int64(0)): the operator would fold it */
+      put_T(P, b, my == 0 ? trx__binops[i].op : tether_type_key(e->type_index) + strlen("prim."));
       trx__buf_puts(b, "(");
       task_push(P, TK_TEXT, ")", 0);
       task_push(P, TK_EXPR, x->b, PREC_LOWEST);
@@ -949,7 +980,7 @@ static bool p_binop(trx__P* P, TVMFFIObject* e, trx__buf_t* b, int prec) {
     }
     task_push(P, TK_EXPR, x->b, my + 1);
     task_push(P, TK_TEXT, trx__binops[i].op, 0);
-    task_push(P, TK_EXPR, x->a, my);
+    task_push(P, TK_EXPR, x->a, my == PREC_CMP ? my + 1 : my);
     return true;
   }
   return false;
@@ -1618,7 +1649,11 @@ static bool is_tir_root(TVMFFIObject* n) {
   static const trx_kind kinds[] = {TRX_INT_IMM,      TRX_FLOAT_IMM,      TRX_STRING_IMM,
                                    TRX_PRIM_ADD,     TRX_PRIM_SUB,       TRX_PRIM_MUL,
                                    TRX_PRIM_FLOORDIV, TRX_PRIM_FLOORMOD, TRX_PRIM_MIN,
-                                   TRX_PRIM_MAX,     TRX_TUPLE_TYPE,     TRX_PRIM_TYPE};
+                                   TRX_PRIM_MAX,     TRX_PRIM_EQ,        TRX_PRIM_NE,
+                                   TRX_PRIM_LT,      TRX_PRIM_LE,        TRX_PRIM_GT,
+                                   TRX_PRIM_GE,      TRX_PRIM_BITAND,    TRX_PRIM_BITOR,
+                                   TRX_PRIM_BITXOR,  TRX_PRIM_SHL,       TRX_PRIM_SHR,
+                                   TRX_PRIM_BITNOT,  TRX_TUPLE_TYPE,     TRX_PRIM_TYPE};
   for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
     if (trx_is(n, kinds[i])) return true;
   }

@@ -509,3 +509,49 @@ TVMFFIObject* trx_type_lca(TVMFFIObject* a, TVMFFIObject* b) {
   TVMFFIAny av = tether_any_object(a), bv = tether_any_object(b);
   return trx_structural_equal(&av, &bv, false) ? trx__ref(a) : trx__any();
 }
+
+/* ---- match_cast's static check -------------------------------------------------------------- */
+
+/* true when the dims `a` and `b` (Arrays of int64 Exprs) provably differ somewhere (their
+ * lengths are equal). */
+static bool trx__dims_differ(TVMFFIObject* a, TVMFFIObject* b) {
+  int64_t na, nb;
+  const TVMFFIAny* da = trx__arr_items(a, &na);
+  const TVMFFIAny* db = trx__arr_items(b, &nb);
+  for (int64_t i = 0; i < na && i < nb; ++i) {
+    if (trx_prove_equal(da[i].v_obj, db[i].v_obj) == TRX_PROVE_FALSE) return true;
+  }
+  return false;
+}
+
+bool trx__type_cast_impossible(TVMFFIObject* value_ty, TVMFFIObject* ty) {
+  if (value_ty == NULL || ty == NULL || trx__is(value_ty, TRX_ANY_TYPE) || trx__is(ty, TRX_ANY_TYPE)) return false;
+  if (value_ty->type_index != ty->type_index) return true;
+  if (trx__is(ty, TRX_TENSOR_TYPE)) {
+    const trx_tensor_type_t *v = (const trx_tensor_type_t*)value_ty, *t = (const trx_tensor_type_t*)ty;
+    DLDataType vd = trx_tensor_dtype(v), td = trx_tensor_dtype(t);
+    if (!trx__dtype_is_void(vd) && !trx__dtype_is_void(td) && !trx__dtype_equal(vd, td)) return true;
+    if (v->ndim != -1 && t->ndim != -1 && v->ndim != t->ndim) return true;
+    TVMFFIObject* vs = trx__is(v->shape, TRX_SHAPE_EXPR) ? ((trx_shape_expr_t*)v->shape)->values : NULL;
+    TVMFFIObject* ts = trx__is(t->shape, TRX_SHAPE_EXPR) ? ((trx_shape_expr_t*)t->shape)->values : NULL;
+    return vs != NULL && ts != NULL && trx__dims_differ(vs, ts);
+  }
+  if (trx__is(ty, TRX_SHAPE_TYPE)) {
+    const trx_shape_type_t *v = (const trx_shape_type_t*)value_ty, *t = (const trx_shape_type_t*)ty;
+    if (v->ndim != -1 && t->ndim != -1 && v->ndim != t->ndim) return true;
+    return v->values != NULL && t->values != NULL && trx__dims_differ(v->values, t->values);
+  }
+  if (trx__is(ty, TRX_PRIM_TYPE)) {
+    return !trx__dtype_equal(((const trx_prim_type_t*)value_ty)->dtype, ((const trx_prim_type_t*)ty)->dtype);
+  }
+  if (trx__is(ty, TRX_TUPLE_TYPE)) {
+    int64_t nv, nt;
+    const TVMFFIAny* fv = trx__arr_items(((const trx_tuple_type_t*)value_ty)->fields, &nv);
+    const TVMFFIAny* ft = trx__arr_items(((const trx_tuple_type_t*)ty)->fields, &nt);
+    if (nv != nt) return true;
+    for (int64_t i = 0; i < nt; ++i) {
+      if (trx__type_cast_impossible(fv[i].v_obj, ft[i].v_obj)) return true;
+    }
+  }
+  return false;
+}

@@ -51,6 +51,12 @@ TVMFFIObject* trx__type_erase(const trx__var_set_t* s, TVMFFIObject* ty);
 int trx__type_call_ret(TVMFFIObject* params, TVMFFIObject* args, TVMFFIObject* ret, TVMFFIObject** out,
                        int64_t* mismatch);
 
+/* true when no value of type `value_ty` can have type `ty` (TVM's TypeBaseCheck gives
+ * kFailL0, match_cast's static check): another kind of type (AnyType on either side matches
+ * anything), a different known dtype or ndim, a dim provably different, a tuple of another
+ * arity or with such a field.  NULL types are unknown (false).  Borrows both. */
+bool trx__type_cast_impossible(TVMFFIObject* value_ty, TVMFFIObject* ty);
+
 /* trx_type_lca (the least common type of two types) is public: include/tether/ir/ir.h. */
 
 #endif /* TETHER_SRC_IR_UNIFY_H_ */

@@ -301,14 +301,121 @@ static void test_as_const_and_builders(void) {
   TVMFFIObject* same = trx_simplify(small);
   CHECK(same == small);
   CHECK_RAISED(trx_simplify(NULL) ? 0 : -1, "TypeError", "expected an Expr");
-  /* overflow leaves the expression as it was */
-  TVMFFIObject* big = MUL(ADD(n_(), I(INT64_MAX)), I(4));
-  TVMFFIObject* bs = trx_simplify(big);
-  CHECK(bs == big);
-  TVMFFIObject* objs[] = {one, a, b, two, three, six, q, r, mn, mx, small, same, big, bs};
+  TVMFFIObject* objs[] = {one, a, b, two, three, six, q, r, mn, mx, small, same};
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) TVMFFIObjectDecRef(objs[i]);
   teardown();
 }
 
+/* Overflow is an error, never a wrap; a floordiv / floormod by the constant 0 raises TVM's
+ * "Divide by zero" (apache-tvm 0.27 wraps int64 folds: T.int64(2**63 - 1) + 1 gives
+ * T.int64(-2**63) there; tether refuses). */
+static void test_overflow_and_zero_divisor(void) {
+  setup();
+  TVMFFIObject *max = I(INT64_MAX), *min = I(INT64_MIN), *one = I(1), *zero = I(0), *m1 = I(-1);
+  TVMFFIObject *p32 = I((int64_t)1 << 32), *p62 = I((int64_t)1 << 62), *four = I(4);
+  CHECK_RAISED(trx_add(max, one) ? 0 : -1, "ValueError",
+               "int64 overflow in shape arithmetic: T.int64(9223372036854775807) + T.int64(1) does not fit in int64");
+  CHECK_RAISED(trx_sub(min, one) ? 0 : -1, "ValueError", "does not fit in int64");
+  CHECK_RAISED(trx_mul(p32, p32) ? 0 : -1, "ValueError",
+               "T.int64(4294967296) * T.int64(4294967296) does not fit in int64");
+  CHECK_RAISED(trx_floordiv(min, m1) ? 0 : -1, "ValueError", "does not fit in int64");
+  /* symbolic: the canonical form's constant or coefficient does not fit */
+  TVMFFIObject* n_big = trx_add(N, max);
+  CHECK(n_big != NULL);
+  CHECK_RAISED(trx_add(n_big, one) ? 0 : -1, "ValueError",
+               "int64 overflow in shape arithmetic: the value of n + T.int64(9223372036854775807) + T.int64(1)");
+  TVMFFIObject* n62 = trx_mul(N, p62);
+  CHECK_RAISED(trx_mul(n62, four) ? 0 : -1, "ValueError", "does not fit in int64");
+  TVMFFIObject* raw = MUL(ADD(n_(), I(INT64_MAX)), I(4));
+  CHECK_RAISED(trx_simplify(raw) ? 0 : -1, "ValueError", "does not fit in int64");
+  /* an exact result in range folds, whatever the order of the steps */
+  int64_t v = 0;
+  TVMFFIObject* back = trx_sub(min, m1); /* INT64_MIN - (-1) */
+  CHECK(back != NULL && trx_as_const_int(back, &v) && v == INT64_MIN + 1);
+  TVMFFIObject* lo = trx_sub(m1, min); /* -1 - INT64_MIN = INT64_MAX */
+  CHECK(lo != NULL && trx_as_const_int(lo, &v) && v == INT64_MAX);
+  /* the queries answer "unknown" instead of raising */
+  CHECK(trx_prove_equal(raw, N) == TRX_PROVE_UNKNOWN);
+  CHECK(!trx_as_const_int(raw, &v));
+  /* division by the constant 0 (TVM's text), symbolic or constant dividend */
+  CHECK_RAISED(trx_floordiv(N, zero) ? 0 : -1, "InternalError",
+               "Check failed: pb->value != 0 (0 vs. 0) : Divide by zero");
+  CHECK_RAISED(trx_floormod(N, zero) ? 0 : -1, "InternalError", "Divide by zero");
+  CHECK_RAISED(trx_floordiv(four, zero) ? 0 : -1, "InternalError", "Divide by zero");
+  /* the node itself can be built (as tirx.FloorDiv(n, 0) in TVM) */
+  TVMFFIObject* node = FDIV(n_(), I(0));
+  CHECK(node != NULL && trx_is(node, TRX_PRIM_FLOORDIV));
+  TVMFFIObject* objs[] = {max, min, one, zero, m1, p32, p62, four, n_big, n62, raw, back, lo, node};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) {
+    if (objs[i]) TVMFFIObjectDecRef(objs[i]);
+  }
+  teardown();
+}
+
+/* The operator globals (Python's operators on PrimExprs) fold as tir's operators do. */
+static TVMFFIObject* op2(const char* global, TVMFFIObject* a, TVMFFIAny b) {
+  TVMFFIAny args[2] = {tether_any_object(a), b}, out;
+  if (call_global(global, args, 2, &out) != 0) return NULL;
+  return out.v_obj;
+}
+
+static void check_text(TVMFFIObject* e, const char* want) {
+  TVMFFIAny text = tether_any_none();
+  trx_print_options_t opts = {false, true, false};
+  TVMFFIByteArray s = {"<error>", 7};
+  if (e != NULL && trx_print(e, &opts, &text) == 0) tether_any_get_str(&text, &s);
+  while (s.size > 0 && s.data[s.size - 1] == '\n') s.size--;
+  CHECK(s.size == strlen(want) && memcmp(s.data, want, s.size) == 0);
+  if (s.size != strlen(want) || memcmp(s.data, want, s.size) != 0) {
+    fprintf(stderr, "  got `%.*s`, expected `%s`\n", (int)s.size, s.data, want);
+  }
+  tether_any_release(&text);
+  if (e) TVMFFIObjectDecRef(e);
+}
+
+static void test_operator_globals(void) {
+  setup();
+  TVMFFIObject *three = I(3), *zero = I(0);
+  check_text(op2("prim._OpAdd", N, tether_any_int(0)), "n");
+  check_text(op2("prim._OpMul", N, tether_any_int(1)), "n");
+  check_text(op2("prim._OpMul", N, tether_any_int(0)), "T.int64(0)");
+  check_text(op2("prim._OpAdd", three, tether_any_int(2)), "T.int64(5)");
+  check_text(op2("prim._OpSub", zero, tether_any_object(N)), "T.int64(0) - n");
+  check_text(op2("prim._OpFloorMod", N, tether_any_int(1)), "T.int64(0)");
+  CHECK_RAISED(op2("prim._OpFloorDiv", N, tether_any_int(0)) ? 0 : -1, "InternalError", "Divide by zero");
+  /* the constructors do not fold; such a node prints as TVM's printer writes it */
+  TVMFFIObject* raw = op2("prim.Add", N, tether_any_int(0));
+  CHECK(trx_is(raw, TRX_PRIM_ADD));
+  check_text(raw, "T.Add(n, T.int64(0))");
+  check_text(op2("prim.Mul", three, tether_any_int(2)), "T.Mul(T.int64(3), T.int64(2))");
+  check_text(op2("prim.Add", N, tether_any_int(1)), "n + T.int64(1)");
+  /* comparisons: a bool expression, two constants fold */
+  TVMFFIObject* lt = op2("prim._OpLT", N, tether_any_object(M));
+  CHECK(trx_is(lt, TRX_PRIM_LT) && trx_is(((trx_expr_t*)lt)->ty, TRX_PRIM_TYPE) &&
+        ((trx_prim_type_t*)((trx_expr_t*)lt)->ty)->dtype.code == kDLBool);
+  check_text(lt, "n < m");
+  check_text(op2("prim._OpGE", three, tether_any_int(4)), "T.bool(False)");
+  check_text(op2("prim._OpEQ", three, tether_any_int(3)), "T.bool(True)");
+  /* bitwise and shifts */
+  check_text(op2("prim.bitwise_and", three, tether_any_int(5)), "T.int64(1)");
+  check_text(op2("prim.left_shift", N, tether_any_int(0)), "n");
+  TVMFFIObject* sh = op2("prim.left_shift", N, tether_any_int(1));
+  TVMFFIObject* sum = sh ? op2("prim._OpAdd", N, tether_any_object(sh)) : NULL;
+  check_text(sum, "n + (n << T.int64(1))");
+  if (sh) TVMFFIObjectDecRef(sh);
+  CHECK_RAISED(op2("prim.right_shift", N, tether_any_int(64)) ? 0 : -1, "InternalError",
+               "Shift amount must be non-negative and less than 64 for type T.int64");
+  CHECK_RAISED(op2("prim.left_shift", three, tether_any_int(62)) ? 0 : -1, "ValueError", "does not fit in int64");
+  TVMFFIObject* inv = trx_unop_new(TRX_PRIM_BITNOT, N);
+  TVMFFIObject* inv_sum = inv ? trx_binop_new(TRX_PRIM_ADD, inv, M) : NULL;
+  check_text(inv_sum, "~n + m");
+  if (inv) TVMFFIObjectDecRef(inv);
+  CHECK_RAISED(trx_unop_new(TRX_PRIM_ADD, N) ? 0 : -1, "ValueError", "not a prim unary op");
+  TVMFFIObjectDecRef(three);
+  TVMFFIObjectDecRef(zero);
+  teardown();
+}
+
 TEST_MAIN(TEST_CASE(test_simplify_static), TEST_CASE(test_simplify_symbolic), TEST_CASE(test_prove_equal),
-          TEST_CASE(test_as_const_and_builders))
+          TEST_CASE(test_as_const_and_builders), TEST_CASE(test_overflow_and_zero_divisor),
+          TEST_CASE(test_operator_globals))

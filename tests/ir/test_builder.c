@@ -1674,6 +1674,39 @@ static void test_c_api_scopes_finalize_lca(void) {
   for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) TVMFFIObjectDecRef(objs[i]);
 }
 
+/* match_cast's static check and the function attrs checks, as apache-tvm 0.27 makes them. */
+static void test_match_cast_and_attrs_checks(void) {
+  static const int64_t s28[] = {2, 8}, s33[] = {3, 3};
+  TVMFFIObject* bb = trx_block_builder_new(NULL);
+  TVMFFIObject* v = var_of("v", s28, 2);
+  begin_fn(bb, "main", &v, 1);
+  TVMFFIObject* bad = tensor_ty(s33, 2, (DLDataType){kDLInt, 32, 1});
+  CHECK(trx_block_builder_match_cast(bb, v, bad, NULL, 0) == NULL);
+  CHECK_RAISED(-1, "InternalError",
+               "Check failed: (TypeBaseCheck(GetType(value), ty) != BaseCheckResult::kFailL0) is false: It is "
+               "impossible to match cast any value into the target ty. But got value type: R.Tensor((2, 8), "
+               "dtype=\"float32\"), given type: R.Tensor((3, 3), dtype=\"int32\")");
+  TVMFFIObject* nd = trx_tensor_type_new(NULL, kF32, -1); /* unknown shape: possible */
+  TVMFFIObject* w = trx_block_builder_match_cast(bb, v, nd, NULL, 0);
+  CHECK(w != NULL);
+  unref(end_fn(bb, v));
+  /* a non-str attrs key */
+  TVMFFIAny kv[2] = {tether_any_int(1), tether_any_int(2)};
+  TVMFFIObjectHandle attrs = NULL;
+  CHECK_OK(tether_map_new(kv, 1, &attrs));
+  TVMFFIObject* ps = array_of(&v, 1);
+  CHECK_OK(trx_block_builder_begin_function(bb, "f", 1, ps, attrs, true, false));
+  CHECK(trx_block_builder_emit_func_output(bb, v, NULL) == NULL);
+  CHECK_RAISED(-1, "TypeError",
+               "Mismatched type on argument #1 when calling: `ir.BaseFuncWithAttr(0: RValueRef<ir.BaseFunc>, 1: "
+               "str, 2: Any) -> ir.BaseFunc`. Expected `str` but got `int`");
+  drop_error();
+  trx_block_builder_end_function(bb, true);
+  drop_error();
+  TVMFFIObject* objs[] = {bad, nd, w, (TVMFFIObject*)attrs, ps, v, bb};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) unref(objs[i]);
+}
+
 TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_second_function_starts_at_lv1), TEST_CASE(test_name_hints),
           TEST_CASE(test_unique_name_sequence), TEST_CASE(test_scope_errors),
@@ -1685,4 +1718,4 @@ TEST_MAIN(TEST_CASE(test_seed_example), TEST_CASE(test_names_across_functions),
           TEST_CASE(test_func_output_erases_symbolic_vars), TEST_CASE(test_call_binds_callee_vars),
           TEST_CASE(test_type_lca_table),
           TEST_CASE(test_if_type_scopes), TEST_CASE(test_update_func_and_finalize),
-          TEST_CASE(test_c_api_scopes_finalize_lca))
+          TEST_CASE(test_c_api_scopes_finalize_lca), TEST_CASE(test_match_cast_and_attrs_checks))

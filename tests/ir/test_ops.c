@@ -376,6 +376,116 @@ static void test_infer_type_bad_input(void) {
 }
 
 
+/* ---- wrong results once found: shape arithmetic errors instead of wrapping -------------------
+ * Texts observed with apache-tvm 0.27, except where TVM wraps int64 / int32 arithmetic
+ * silently (noted): tether raises ValueError or computes the exact value instead. */
+
+/* The inferred type of the Call the constructor global builds from a (new reference), or NULL
+ * with the error raised. */
+static TVMFFIObject* infer_of(const char* global, const TVMFFIAny* a, int32_t n) {
+  TVMFFIAny out;
+  if (call_global(global, a, n, &out) != 0) return NULL;
+  TVMFFIObject* ty = trx_infer_type(out.v_obj);
+  tether_any_release(&out);
+  return ty;
+}
+
+static void check_dims(TVMFFIObject* ty, const char* want) {
+  char buf[128] = "<no shape>";
+  if (trx_is(ty, TRX_TENSOR_TYPE) && trx_is(((trx_tensor_type_t*)ty)->shape, TRX_SHAPE_EXPR)) {
+    arr_text(((trx_shape_expr_t*)((trx_tensor_type_t*)ty)->shape)->values, buf, sizeof(buf));
+  }
+  CHECK_EQ_STR(buf, want);
+  if (ty) TVMFFIObjectDecRef(ty);
+}
+
+static void test_conv_pool_shape_arithmetic(void) {
+  const char* div0 = "Check failed: pb->value != 0 (0 vs. 0) : Divide by zero";
+  int64_t xs[] = {1, 3, 5, 5}, ws[] = {4, 3, 3, 3}, xs1[] = {1, 3, 5}, ws1[] = {4, 3, 3};
+  int64_t huge[] = {1, 3, INT64_MAX, 5}, zero[] = {0}, one[] = {1}, one_zero[] = {1, 0};
+  int64_t p62[] = {(int64_t)1 << 62}, pmax[] = {INT64_MAX}, p31[] = {INT32_MAX};
+  TVMFFIObject *x = tensor_var("x", xs, 4, "float32"), *w = tensor_var("w", ws, 4, "float32");
+  TVMFFIObject *x1 = tensor_var("x1", xs1, 3, "float32"), *w1 = tensor_var("w1", ws1, 3, "float32");
+  TVMFFIObject* xh = tensor_var("xh", huge, 4, "float32");
+  /* conv2d(x, w, strides, padding, dilation, groups, layouts..., out_dtype) */
+  TVMFFIAny c[10] = {tether_any_object(x), tether_any_object(w), int_array(zero, 1), int_array(zero, 1),
+                     int_array(one, 1), tether_any_int(1), tether_any_raw_str("NCHW"),
+                     tether_any_raw_str("OIHW"), tether_any_none(), tether_any_none()};
+  CHECK_RAISED(infer_of("relax.op.nn.conv2d", c, 10) ? 0 : -1, "InternalError", div0);
+  tether_any_release(&c[2]);
+  c[2] = int_array(one_zero, 2);
+  CHECK_RAISED(infer_of("relax.op.nn.conv2d", c, 10) ? 0 : -1, "InternalError", div0);
+  tether_any_release(&c[2]);
+  c[2] = int_array(one, 1);
+  /* padding beyond int32: TVM's IntImm check (its inference makes int32 literals) */
+  tether_any_release(&c[3]);
+  c[3] = int_array(p62, 1);
+  CHECK_RAISED(infer_of("relax.op.nn.conv2d", c, 10) ? 0 : -1, "ValueError",
+               "Literal value 4611686018427387904 exceeds range of int32");
+  tether_any_release(&c[3]);
+  c[3] = int_array(pmax, 1);
+  CHECK_RAISED(infer_of("relax.op.nn.conv2d", c, 10) ? 0 : -1, "ValueError",
+               "Literal value 9223372036854775807 exceeds range of int32");
+  /* padding INT32_MAX: the exact dim (TVM computes in int32 and gives 1) */
+  tether_any_release(&c[3]);
+  c[3] = int_array(p31, 1);
+  check_dims(infer_of("relax.op.nn.conv2d", c, 10), "(1, 4, 4294967297, 4294967297)");
+  /* an int64 dim whose exact result fits is computed exactly, whatever the order of the steps */
+  tether_any_release(&c[3]);
+  c[3] = int_array(one, 1);
+  c[0] = tether_any_object(xh);
+  check_dims(infer_of("relax.op.nn.conv2d", c, 10), "(1, 4, 9223372036854775807, 5)");
+  /* conv1d */
+  TVMFFIAny c1[10] = {tether_any_object(x1), tether_any_object(w1), int_array(zero, 1), int_array(zero, 1),
+                      int_array(one, 1), tether_any_int(1), tether_any_raw_str("NCW"),
+                      tether_any_raw_str("OIW"), tether_any_none(), tether_any_none()};
+  CHECK_RAISED(infer_of("relax.op.nn.conv1d", c1, 10) ? 0 : -1, "InternalError", div0);
+  /* pools(x, pool_size, strides, padding, dilation, ceil_mode, count_include_pad, layout, out_layout) */
+  TVMFFIAny p[9] = {tether_any_object(x), int_array(one, 1), int_array(zero, 1), int_array(zero, 1),
+                    int_array(one, 1), tether_any_bool(false), tether_any_bool(false),
+                    tether_any_raw_str("NCHW"), tether_any_none()};
+  CHECK_RAISED(infer_of("relax.op.nn.max_pool2d", p, 9) ? 0 : -1, "InternalError", div0);
+  CHECK_RAISED(infer_of("relax.op.nn.avg_pool2d", p, 9) ? 0 : -1, "InternalError", div0);
+  p[5] = tether_any_bool(true); /* ceil_mode */
+  CHECK_RAISED(infer_of("relax.op.nn.avg_pool2d", p, 9) ? 0 : -1, "InternalError", div0);
+  p[5] = tether_any_bool(false);
+  tether_any_release(&p[2]);
+  p[2] = int_array(one, 1);
+  tether_any_release(&p[3]);
+  p[3] = int_array(p62, 1);
+  CHECK_RAISED(infer_of("relax.op.nn.max_pool2d", p, 9) ? 0 : -1, "ValueError",
+               "Literal value 4611686018427387904 exceeds range of int32");
+  /* a pool whose exact dim is 2**63 + 1 (TVM wraps to -9223372036854775807) */
+  tether_any_release(&p[3]);
+  p[3] = int_array(one, 1);
+  p[0] = tether_any_object(xh);
+  CHECK_RAISED(infer_of("relax.op.nn.max_pool2d", p, 9) ? 0 : -1, "ValueError",
+               "int64 overflow in shape arithmetic");
+  for (int i = 2; i < 5; ++i) tether_any_release(&c[i]);
+  for (int i = 2; i < 5; ++i) tether_any_release(&c1[i]);
+  for (int i = 1; i < 5; ++i) tether_any_release(&p[i]);
+  TVMFFIObject* objs[] = {x, w, x1, w1, xh};
+  for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); ++i) TVMFFIObjectDecRef(objs[i]);
+}
+
+static void test_reshape_product_overflow(void) {
+  /* TVM wraps the product of (2**32, 2**32) to 0 and reports that it differs from 1; the
+   * product is an error here, also where TVM would accept the wrapped 0. */
+  int64_t big[] = {(int64_t)1 << 32, (int64_t)1 << 32}, to1[] = {1}, to0[] = {0, 5}, infer[] = {-1};
+  TVMFFIObject* x = tensor_var("x", big, 2, "float32");
+  TVMFFIAny r[2] = {tether_any_object(x), int_array(to1, 1)};
+  CHECK_RAISED(infer_of("relax.op.reshape", r, 2) ? 0 : -1, "ValueError",
+               "T.int64(4294967296) * T.int64(4294967296) does not fit in int64");
+  tether_any_release(&r[1]);
+  r[1] = int_array(infer, 1);
+  CHECK_RAISED(infer_of("relax.op.reshape", r, 2) ? 0 : -1, "ValueError", "does not fit in int64");
+  tether_any_release(&r[1]);
+  r[1] = int_array(to0, 2);
+  CHECK_RAISED(infer_of("relax.op.reshape", r, 2) ? 0 : -1, "ValueError", "does not fit in int64");
+  tether_any_release(&r[1]);
+  TVMFFIObjectDecRef(x);
+}
+
 /* ---- an op registered at run time (what a frontend or plugin does) ------------------------- */
 
 #define SCALE_FIELDS(F, T)                           \
@@ -522,4 +632,5 @@ static void test_register_op_errors(void) {
 TEST_MAIN(TEST_CASE(test_op_get), TEST_CASE(test_op_get_global), TEST_CASE(test_attrs_types),
           TEST_CASE(test_conv2d_constructor), TEST_CASE(test_pool_and_misc_constructors),
           TEST_CASE(test_infer_type_bad_input), TEST_CASE(test_register_op),
-          TEST_CASE(test_register_op_errors))
+          TEST_CASE(test_register_op_errors), TEST_CASE(test_conv_pool_shape_arithmetic),
+          TEST_CASE(test_reshape_product_overflow))

@@ -52,6 +52,18 @@ extern "C" {
   X(PRIM_FLOORMOD, "prim.FloorMod", EXPR, trx_binop_t)                         \
   X(PRIM_MIN, "prim.Min", EXPR, trx_binop_t)                                   \
   X(PRIM_MAX, "prim.Max", EXPR, trx_binop_t)                                   \
+  X(PRIM_EQ, "prim.EQ", EXPR, trx_binop_t)                                     \
+  X(PRIM_NE, "prim.NE", EXPR, trx_binop_t)                                     \
+  X(PRIM_LT, "prim.LT", EXPR, trx_binop_t)                                     \
+  X(PRIM_LE, "prim.LE", EXPR, trx_binop_t)                                     \
+  X(PRIM_GT, "prim.GT", EXPR, trx_binop_t)                                     \
+  X(PRIM_GE, "prim.GE", EXPR, trx_binop_t)                                     \
+  X(PRIM_BITAND, "prim.BitwiseAnd", EXPR, trx_binop_t)                         \
+  X(PRIM_BITOR, "prim.BitwiseOr", EXPR, trx_binop_t)                           \
+  X(PRIM_BITXOR, "prim.BitwiseXor", EXPR, trx_binop_t)                         \
+  X(PRIM_SHL, "prim.LShift", EXPR, trx_binop_t)                                \
+  X(PRIM_SHR, "prim.RShift", EXPR, trx_binop_t)                                \
+  X(PRIM_BITNOT, "prim.BitwiseNot", EXPR, trx_unop_t)                          \
   X(OP, "ir.Op", EXPR, trx_op_t)                                               \
   X(CALL, "ir.Call", EXPR, trx_call_t)                                         \
   X(TUPLE, "ir.Tuple", EXPR, trx_tuple_t)                                      \
@@ -145,11 +157,20 @@ typedef struct {
   TVMFFIAny value; /* the ffi.Tensor */
 } trx_tensor_const_t;
 
+/* A prim binop.  The int64 arithmetic of shapes is TRX_PRIM_ADD..TRX_PRIM_MAX (ty: the
+ * operands' PrimType); TRX_PRIM_EQ..TRX_PRIM_GE compare (ty: PrimType(bool));
+ * TRX_PRIM_BITAND..TRX_PRIM_SHR are bitwise (ty: the operands'). */
 typedef struct {
-  trx_expr_t base; /* ty = PrimType(int64) for shape arithmetic */
+  trx_expr_t base;
   TVMFFIObject* a;
   TVMFFIObject* b;
 } trx_binop_t;
+
+/* A prim unary op (TRX_PRIM_BITNOT: ~a; ty: a's PrimType). */
+typedef struct {
+  trx_expr_t base;
+  TVMFFIObject* a;
+} trx_unop_t;
 
 typedef struct {
   trx_expr_t base;
@@ -319,6 +340,7 @@ TRX_API TVMFFIObject* trx_string_imm_new(const char* s, size_t n);
 TRX_API TVMFFIObject* trx_datatype_imm_new(DLDataType value);
 TRX_API TVMFFIObject* trx_tensor_const_new(TVMFFIObject* tensor, TVMFFIObject* ty);
 TRX_API TVMFFIObject* trx_binop_new(trx_kind kind, TVMFFIObject* a, TVMFFIObject* b);
+TRX_API TVMFFIObject* trx_unop_new(trx_kind kind, TVMFFIObject* a);
 TRX_API TVMFFIObject* trx_call_new(TVMFFIObject* op, TVMFFIObject* args, TVMFFIObject* attrs,
                                    TVMFFIObject* ty_args);
 TRX_API TVMFFIObject* trx_tuple_new(TVMFFIObject* fields);
@@ -343,12 +365,15 @@ TRX_API TVMFFIObject* trx_func_type_new(TVMFFIObject* params, TVMFFIObject* ret,
 /* ---- symbolic arithmetic (arith.c) -------------------------------------------------------
  * Shape dims are int64 prim exprs: IntImm, Var with PrimType ty, and prim.* binops. */
 typedef enum { TRX_PROVE_FALSE = 0, TRX_PROVE_TRUE = 1, TRX_PROVE_UNKNOWN = 2 } trx_prove_t;
-/* Canonical simplified form (new reference). */
+/* Canonical simplified form (new reference).  NULL with ValueError when a step's exact value
+ * does not fit in int64 (overflow is an error, never a wrap). */
 TRX_API TVMFFIObject* trx_simplify(TVMFFIObject* e);
 TRX_API trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b);
 /* true and *out set if `e` simplifies to a constant. */
 TRX_API bool trx_as_const_int(TVMFFIObject* e, int64_t* out);
-/* Builders that simplify as they go (new references). */
+/* Builders that simplify as they go (new references; borrow a and b).  NULL with an error
+ * raised: ValueError when a folded value does not fit in int64, InternalError "Divide by
+ * zero" (TVM's text) for trx_floordiv / trx_floormod by the constant 0. */
 TRX_API TVMFFIObject* trx_int64(int64_t v);
 TRX_API TVMFFIObject* trx_add(TVMFFIObject* a, TVMFFIObject* b);
 TRX_API TVMFFIObject* trx_sub(TVMFFIObject* a, TVMFFIObject* b);

@@ -160,7 +160,8 @@ def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
 
     Without dtype, int64 and float64 values (Python scalars and lists, and numpy values too)
     become int32 and float32, bool stays bool, other numpy dtypes are kept (as TVM does).  The
-    data lives on the CPU (a numpy array shared through DLPack)."""
+    data lives on the CPU: a copy of the given values (later changes to a numpy array do not
+    reach the constant, as in TVM), or the given Tensor itself."""
     import numpy as np
 
     if isinstance(value, core.Tensor):
@@ -181,8 +182,8 @@ def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
             arr = arr.astype("int32")
         elif arr.dtype == np.float64:
             arr = arr.astype("float32")
-    if not arr.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
-        arr = arr.copy(order="C")
+    if (isinstance(value, np.ndarray) and np.may_share_memory(arr, value)) or not arr.flags.c_contiguous:
+        arr = arr.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
     return GenericConst(core.from_dlpack(arr))
 
 

@@ -189,20 +189,37 @@ static int trx__widen(TVMFFIObject** arr, int n) {
 
 
 
-/* floordiv(x + pad_a + pad_b - dil*(k-1) - 1, stride) + 1 */
+/* TVM computes conv / pool output dims with the int attrs (strides, padding, dilation,
+ * pool_size, output_padding) as int32 literals: a value outside int32 raises its IntImm check,
+ * as here.  0, or -1 with that ValueError raised.  The arrays are Arrays of ints (NULL ends). */
+static int trx__check_int32_attrs(TVMFFIObject* const* arrs) {
+  for (; *arrs != NULL; ++arrs) {
+    for (int64_t i = 0, n = tether_array_size(*arrs); i < n; ++i) {
+      int64_t v = trx__iarr_at(*arrs, i);
+      if (v < INT32_MIN || v > INT32_MAX) {
+        return tether_raise("ValueError",
+                            "Check failed: (small.has_value() && (bits == 64 || (*small >= -(int64_t{1} << "
+                            "(bits - 1)) && *small < (int64_t{1} << (bits - 1))))) is false: Literal value "
+                            "%lld exceeds range of int32",
+                            (long long)v);
+      }
+    }
+  }
+  return 0;
+}
+
+/* floordiv(x + pad_a + pad_b - dil*(k-1) - 1, stride) + 1; the int attrs are int32 (checked
+ * by trx__check_int32_attrs), so their own sums cannot overflow. */
 static TVMFFIObject* trx__conv_out_dim(TVMFFIObject* x, int64_t pad_a, int64_t pad_b,
                                        TVMFFIObject* k, int64_t dil, int64_t stride) {
   int64_t xv, kv;
   if (trx__const_i64(x, &xv) && trx__const_i64(k, &kv)) {
-    /* Static dims: the same steps in int64, each as the simplifier folds it (any overflow or
-     * a zero stride takes the general path below, which leaves that step unfolded). */
-    int64_t pads, num, km1, span, q;
-    if (!__builtin_add_overflow(pad_a, pad_b, &pads) && !__builtin_add_overflow(xv, pads, &num) &&
-        kv != INT64_MIN && !__builtin_sub_overflow(kv, 1, &km1) && !__builtin_mul_overflow(dil, km1, &span) &&
-        span != INT64_MIN && !__builtin_sub_overflow(num, span, &num) && !__builtin_sub_overflow(num, 1, &num) &&
-        stride != 0 && !(stride == -1 && num == INT64_MIN)) {
-      q = num / stride - ((num % stride != 0) && ((num < 0) != (stride < 0)));
-      if (q != INT64_MAX) return trx_int64(q + 1);
+    /* Static dims: the exact value (in 128 bits).  A zero stride or a result outside int64
+     * takes the general path below, whose checked steps raise (Divide by zero, overflow). */
+    __extension__ __int128 num = (__int128)xv + pad_a + pad_b - (__int128)dil * ((__int128)kv - 1) - 1;
+    if (stride != 0) {
+      __extension__ __int128 q = num / stride - ((num % stride != 0) && ((num < 0) != (stride < 0))) + 1;
+      if (q >= INT64_MIN && q <= INT64_MAX) return trx_int64((int64_t)q);
     }
   }
   trx__scope_t sc = TRX__SCOPE_INIT;
@@ -296,6 +313,8 @@ static TVMFFIObject* trx__infer_conv(const trx_op_def_t* def, trx_call_t* call, 
     trx__sb_raise(&sb, "ValueError");
     goto done;
   }
+  TVMFFIObject* ints[] = {attrs->strides, attrs->padding, attrs->dilation, NULL};
+  if (trx__check_int32_attrs(ints) != 0) goto done;
   o[0] = trx__ref(d[0]);
   o[1] = trx__ref(k[0]);
   for (int s = 0; s < spatial; ++s) {
@@ -405,6 +424,8 @@ static TVMFFIObject* trx__infer_conv2d_transpose(const trx_op_def_t* def, trx_ca
     trx__sb_raise(&sb, "ValueError");
     goto done;
   }
+  TVMFFIObject* ints[] = {attrs->strides, attrs->padding, attrs->output_padding, attrs->dilation, NULL};
+  if (trx__check_int32_attrs(ints) != 0) goto done;
   {
     TVMFFIObject* g = trx_int64(attrs->groups);
     o[0] = trx__ref(d[0]);
@@ -445,7 +466,7 @@ static TVMFFIObject* trx__pool_out_dim(TVMFFIObject* x, int64_t pa, int64_t pb, 
   r = trx_add(q, one);
   int64_t xv, rv;
   if (r != NULL && ceil_mode && trx_as_const_int(x, &xv) && trx_as_const_int(r, &rv) &&
-      (rv - 1) * s >= xv + pa) {
+      (__extension__(__int128)(rv - 1) * s >= (__extension__(__int128)xv + pa))) {
     TVMFFIObjectDecRef(r);
     r = trx_int64(rv - 1);
   }
@@ -472,6 +493,8 @@ static TVMFFIObject* trx__infer_pool2d(const trx_op_def_t* def, trx_call_t* call
   TVMFFIObject* dv = trx__shape_values(tt[0]);
   if (dv == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), ol.ndim);
   if (trx__layout_to(&dl, dv, "NCHW", d) != 0) goto done;
+  TVMFFIObject* ints[] = {attrs->pool_size, attrs->strides, attrs->padding, attrs->dilation, NULL};
+  if (trx__check_int32_attrs(ints) != 0) goto done;
   o[0] = trx__ref(d[0]);
   o[1] = trx__ref(d[1]);
   for (int s = 0; s < 2; ++s) {
