@@ -76,10 +76,20 @@ static _Atomic int64_t tether__live_objects;
 enum { TETHER_CACHE_CLASSES = 15, TETHER_CACHE_MAX_USABLE = 16 * TETHER_CACHE_CLASSES + 8,
        TETHER_CACHE_DEPTH = 64 };
 
-typedef struct {
+typedef struct tether_block_cache {
   void* head[TETHER_CACHE_CLASSES]; /* singly linked through each block's first word */
   uint32_t count[TETHER_CACHE_CLASSES];
+  /* Objects this thread allocated minus those it freed.  Written by its thread only (a
+   * relaxed load and store: no locked instruction on the allocation path), read by
+   * tether_object_live_count. */
+  _Atomic int64_t live;
+  struct tether_block_cache *prev, *next; /* every thread's lists (tether__caches_lock) */
 } tether_block_cache_t;
+
+/* The lists of the running threads, for tether_object_live_count; a thread's `live` moves
+ * into tether__live_objects when its lists go. */
+static pthread_mutex_t tether__caches_lock = PTHREAD_MUTEX_INITIALIZER;
+static tether_block_cache_t* tether__caches;
 
 /* This thread's lists: NULL before first use, TETHER__CACHE_OFF once they are gone (or
  * when the cache is off).  initial-exec: one load relative to the thread pointer; the
@@ -105,9 +115,17 @@ static void tether__cache_flush(tether_block_cache_t* c) {
 
 /* The key destructor: the exiting thread's lists are freed, and it frees directly from now on. */
 static void tether__cache_release(void* p) {
-  tether__cache_flush(p);
-  free(p);
+  tether_block_cache_t* c = p;
   tether__cache = TETHER__CACHE_OFF;
+  pthread_mutex_lock(&tether__caches_lock);
+  if (c->prev != NULL) c->prev->next = c->next;
+  else tether__caches = c->next;
+  if (c->next != NULL) c->next->prev = c->prev;
+  atomic_fetch_add_explicit(&tether__live_objects, atomic_load_explicit(&c->live, memory_order_relaxed),
+                            memory_order_relaxed);
+  pthread_mutex_unlock(&tether__caches_lock);
+  tether__cache_flush(c);
+  free(c);
 }
 
 /* This thread's lists, created on first use (TETHER__CACHE_OFF when unavailable). */
@@ -117,6 +135,11 @@ __attribute__((noinline)) static tether_block_cache_t* tether__cache_create(void
     tether_block_cache_t* fresh = calloc(1, sizeof(*fresh));
     if (fresh != NULL && pthread_setspecific(tether__cache_key, fresh) == 0) {
       c = fresh;
+      pthread_mutex_lock(&tether__caches_lock);
+      c->next = tether__caches;
+      if (c->next != NULL) c->next->prev = c;
+      tether__caches = c;
+      pthread_mutex_unlock(&tether__caches_lock);
     } else {
       free(fresh);
     }
@@ -159,6 +182,19 @@ void tether__object_fini(void) {
   }
   pthread_key_delete(tether__cache_key);
 #endif
+}
+
+/* Counts one object more (delta 1) or less (-1) alive. */
+static inline void tether__count_live(int64_t delta) {
+#if TETHER_BLOCK_CACHE
+  tether_block_cache_t* c = tether__cache_get();
+  if (c != TETHER__CACHE_OFF) {
+    atomic_store_explicit(&c->live, atomic_load_explicit(&c->live, memory_order_relaxed) + delta,
+                          memory_order_relaxed);
+    return;
+  }
+#endif
+  atomic_fetch_add_explicit(&tether__live_objects, delta, memory_order_relaxed);
 }
 
 static inline void* tether__block_alloc(size_t size) {
@@ -209,12 +245,12 @@ void* tether__object_alloc(size_t size, int32_t type_index, void (*deleter)(void
   obj->type_index = type_index;
   obj->__padding = 0;
   obj->deleter = deleter;
-  atomic_fetch_add_explicit(&tether__live_objects, 1, memory_order_relaxed);
+  tether__count_live(1);
   return obj;
 }
 
 void tether__object_free(void* self) {
-  atomic_fetch_sub_explicit(&tether__live_objects, 1, memory_order_relaxed);
+  tether__count_live(-1);
 #ifndef NDEBUG
   /* Poison the header so a use after free trips the refcount check in DecRef. */
   TVMFFIObject* obj = self;
@@ -229,7 +265,17 @@ void tether__object_deleter_plain(void* self, int flags) {
 }
 
 int64_t tether_object_live_count(void) {
+#if TETHER_BLOCK_CACHE
+  pthread_mutex_lock(&tether__caches_lock);
+  int64_t n = atomic_load_explicit(&tether__live_objects, memory_order_relaxed);
+  for (tether_block_cache_t* c = tether__caches; c != NULL; c = c->next) {
+    n += atomic_load_explicit(&c->live, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&tether__caches_lock);
+  return n;
+#else
   return atomic_load_explicit(&tether__live_objects, memory_order_relaxed);
+#endif
 }
 
 uint32_t tether_object_use_count(TVMFFIObjectHandle obj) {
