@@ -386,6 +386,14 @@ __attribute__((noinline)) static void tether__release_last(TVMFFIObject* obj, bo
 int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   TVMFFIObject* obj = handle;
   if (obj == NULL) return 0;
+  /* The only reference there is (one strong, no weak beyond the strong owners' one): no
+   * other thread holds one it could copy or drop, so the object dies without a locked
+   * instruction.  The acquire load pairs with the release decrements of earlier owners. */
+  if (atomic_load_explicit(tether__rc(obj), memory_order_acquire) == (TETHER_STRONG_ONE | TETHER_WEAK_ONE)) {
+    atomic_store_explicit(tether__rc(obj), TETHER_WEAK_ONE, memory_order_relaxed); /* as a decrement leaves it */
+    tether__release_last(obj, true);
+    return 0;
+  }
   uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_STRONG_ONE, TETHER_DEC_ORDER);
 #ifndef NDEBUG
   if (TETHER_UNLIKELY((old & TETHER_STRONG_MASK) == 0 || old == UINT64_C(0xdeaddeaddeaddead))) {
