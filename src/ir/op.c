@@ -268,7 +268,7 @@ static int trx__parse_params(const trx_op_decl_t* decl, trx_op_def_t* def) {
     if (br != NULL) {
       if (prm->kind != TRX__P_INTS && prm->kind != TRX__P_OPT_INTS) return trx__decl_error(decl, "only ints take a widening [N]:", p, (size_t)(stop - p));
       prm->widen = atoi(br + 1);
-      if (prm->widen <= 0 || prm->widen > 16) return trx__decl_error(decl, "bad widening in", p, (size_t)(stop - p));
+      if (prm->widen <= 0 || prm->widen > 8) return trx__decl_error(decl, "a widening [N] needs 1 <= N <= 8:", p, (size_t)(stop - p));
     }
     if (eq != NULL) {
       const char* v = trx__skip_ws(eq + 1, stop);
@@ -460,15 +460,9 @@ static int trx__store_attr(const trx_op_def_t* def, const trx__param_t* prm, con
       break;
     case TRX__P_INTS:
     case TRX__P_OPT_INTS: {
+      /* strict, as TVM's globals: an int is widened by the Python wrapper, not here */
       TVMFFIObject* arr = NULL;
-      if (prm->widen > 0 && (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool)) {
-        int64_t w[16];
-        for (int k = 0; k < prm->widen; ++k) w[k] = v->v_int64;
-        arr = trx__iarr_new(w, prm->widen);
-        if (arr == NULL) return -1;
-      } else {
-        if (trx__arg_int_array(def, args, i, prm->kind == TRX__P_OPT_INTS, &arr) != 0) return -1;
-      }
+      if (trx__arg_int_array(def, args, i, prm->kind == TRX__P_OPT_INTS, &arr) != 0) return -1;
       if (fk == TETHER_FIELD_OBJECT || fk == TETHER_FIELD_OPT_OBJECT) {
         TVMFFIObject** o = (TVMFFIObject**)slot;
         if (*o != NULL) TVMFFIObjectDecRef(*o);
@@ -1595,3 +1589,54 @@ TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call) {
   return ty;
 }
 
+/* ---- shape arithmetic in a scope ----------------------------------------------------------------- */
+
+TVMFFIObject* trx__s_own(trx__scope_t* s, TVMFFIObject* obj) {
+  if (obj == NULL) return NULL;
+  if (s->objs == NULL) {
+    s->objs = s->inline_objs;
+    s->cap = (int32_t)(sizeof(s->inline_objs) / sizeof(s->inline_objs[0]));
+  }
+  if (s->n == s->cap) {
+    int32_t cap = s->cap * 2;
+    TVMFFIObject** objs = s->objs == s->inline_objs ? malloc(sizeof(*objs) * (size_t)cap)
+                                                     : realloc(s->objs, sizeof(*objs) * (size_t)cap);
+    if (objs == NULL) {
+      TVMFFIObjectDecRef(obj);
+      tether_raise("MemoryError", "shape arithmetic: out of memory");
+      return NULL;
+    }
+    if (s->objs == s->inline_objs) memcpy(objs, s->inline_objs, sizeof(s->inline_objs));
+    s->objs = objs;
+    s->cap = cap;
+  }
+  s->objs[s->n++] = obj;
+  return obj;
+}
+
+TVMFFIObject* trx__s_int(trx__scope_t* s, int64_t v) { return trx__s_own(s, trx_int64(v)); }
+
+#define TRX__SCOPED_BINARY(name, fn)                                              \
+  TVMFFIObject* name(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b) {          \
+    return a != NULL && b != NULL ? trx__s_own(s, fn(a, b)) : NULL;               \
+  }
+TRX__SCOPED_BINARY(trx__s_add, trx_add)
+TRX__SCOPED_BINARY(trx__s_sub, trx_sub)
+TRX__SCOPED_BINARY(trx__s_mul, trx_mul)
+TRX__SCOPED_BINARY(trx__s_floordiv, trx_floordiv)
+TRX__SCOPED_BINARY(trx__s_floormod, trx_floormod)
+TRX__SCOPED_BINARY(trx__s_min, trx__min)
+TRX__SCOPED_BINARY(trx__s_max, trx__max)
+#undef TRX__SCOPED_BINARY
+
+TVMFFIObject* trx__scope_keep(trx__scope_t* s, TVMFFIObject* obj) {
+  (void)s;
+  return obj != NULL ? trx__ref(obj) : NULL;
+}
+
+void trx__scope_end(trx__scope_t* s) {
+  trx__release_objects(s->objs, s->n);
+  if (s->objs != s->inline_objs) free(s->objs);
+  s->objs = NULL;
+  s->n = s->cap = 0;
+}

@@ -70,7 +70,7 @@ typedef enum {
 typedef struct {
   const char* name; /* NUL-terminated copy (owned by the def) */
   trx__param_kind kind;
-  int widen;                  /* ints[N]: N; else 0 */
+  int widen;                  /* ints[N]: N (the Python wrapper widens an int); else 0 */
   bool has_default;
   TVMFFIAny default_value;    /* owned; the declared default (the Python wrapper applies it) */
   const trx_attrs_field_t* field; /* attribute kinds: the attrs field of the same name */
@@ -247,6 +247,38 @@ int trx__layout_to(const trx__layout_t* l, TVMFFIObject* values, const char* tar
 /* dims in `src` order -> layout l's order (sub-axes split by factor). out: l->ndim new refs. */
 int trx__layout_from(const trx__layout_t* l, TVMFFIObject* const* dims, const char* src,
                      TVMFFIObject** out);
+
+/* ---- shape arithmetic in a scope -----------------------------------------------------------------
+ * An inference rule's temporaries belong to a scope, so a formula reads like TVM's:
+ *
+ *   trx__scope_t s = TRX__SCOPE_INIT;
+ *   TVMFFIObject* num = trx__s_sub(&s, trx__s_add(&s, x, trx__s_int(&s, pads)), k);
+ *   TVMFFIObject* out = trx__scope_keep(&s, trx__s_floordiv(&s, num, trx__s_int(&s, stride)));
+ *   trx__scope_end(&s);
+ *
+ * Every trx__s_* result is borrowed from the scope (it lives until trx__scope_end); a NULL
+ * operand (a failed step, its error raised) makes the result NULL, so a formula is checked
+ * once, at the end.  trx__scope_keep hands out a new reference that outlives the scope. */
+typedef struct {
+  TVMFFIObject* inline_objs[16];
+  TVMFFIObject** objs; /* inline_objs, or a malloc'd array once it is full */
+  int32_t n, cap;
+} trx__scope_t;
+#define TRX__SCOPE_INIT {{NULL}, NULL, 0, 0}
+/* Adopts a new reference (or NULL, passed through); the scope releases it at the end. */
+TVMFFIObject* trx__s_own(trx__scope_t* s, TVMFFIObject* obj);
+TVMFFIObject* trx__s_int(trx__scope_t* s, int64_t v);
+TVMFFIObject* trx__s_add(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_sub(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_mul(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_floordiv(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_floormod(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_min(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+TVMFFIObject* trx__s_max(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b);
+/* A new reference to `obj` (NULL passes through). */
+TVMFFIObject* trx__scope_keep(trx__scope_t* s, TVMFFIObject* obj);
+/* Releases everything the scope owns. */
+void trx__scope_end(trx__scope_t* s);
 
 /* ---- pieces the op files share (op.c) ------------------------------------------------------------ */
 /* A zeroed array of n dim slots (n may be 0), or NULL with MemoryError; trx__dims_free

@@ -89,25 +89,12 @@ static TVMFFIObject* trx__slice_len(TVMFFIObject* len, int64_t b, int64_t e, int
     return trx_int64(count);
   }
   if (s <= 0 || b < 0 || e < 0) return NULL; /* left symbolic-unknown */
-  TVMFFIObject *bv = trx_int64(b), *ev = trx_int64(e), *lo = NULL, *hi = NULL, *d = NULL, *r = NULL;
-  if (bv && ev) {
-    lo = trx__min(bv, len);
-    hi = trx__min(ev, len);
-  }
-  if (lo && hi) d = trx_sub(hi, lo);
-  if (d && s == 1) {
-    r = trx__ref(d);
-  } else if (d) {
-    TVMFFIObject *sm1 = trx_int64(s - 1), *sv = trx_int64(s);
-    TVMFFIObject* num = sm1 ? trx_add(d, sm1) : NULL;
-    if (num && sv) r = trx_floordiv(num, sv);
-    if (sm1) TVMFFIObjectDecRef(sm1);
-    if (sv) TVMFFIObjectDecRef(sv);
-    if (num) TVMFFIObjectDecRef(num);
-  }
-  TVMFFIObject* all[] = {bv, ev, lo, hi, d};
-  for (size_t i = 0; i < 5; ++i)
-    if (all[i]) TVMFFIObjectDecRef(all[i]);
+  /* ceildiv(min(e, len) - min(b, len), s) */
+  trx__scope_t sc = TRX__SCOPE_INIT;
+  TVMFFIObject* d = trx__s_sub(&sc, trx__s_min(&sc, trx__s_int(&sc, e), len), trx__s_min(&sc, trx__s_int(&sc, b), len));
+  TVMFFIObject* r = s == 1 ? d : trx__s_floordiv(&sc, trx__s_add(&sc, d, trx__s_int(&sc, s - 1)), trx__s_int(&sc, s));
+  r = trx__scope_keep(&sc, r);
+  trx__scope_end(&sc);
   return r;
 }
 

@@ -192,7 +192,6 @@ static int trx__widen(TVMFFIObject** arr, int n) {
 /* floordiv(x + pad_a + pad_b - dil*(k-1) - 1, stride) + 1 */
 static TVMFFIObject* trx__conv_out_dim(TVMFFIObject* x, int64_t pad_a, int64_t pad_b,
                                        TVMFFIObject* k, int64_t dil, int64_t stride) {
-  TVMFFIObject *c = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *r = NULL;
   int64_t xv, kv;
   if (trx__const_i64(x, &xv) && trx__const_i64(k, &kv)) {
     /* Static dims: the same steps in int64, each as the simplifier folds it (any overflow or
@@ -206,43 +205,13 @@ static TVMFFIObject* trx__conv_out_dim(TVMFFIObject* x, int64_t pad_a, int64_t p
       if (q != INT64_MAX) return trx_int64(q + 1);
     }
   }
-  c = trx_int64(pad_a + pad_b);
-  if (c == NULL) goto done;
-  t1 = trx_add(x, c); /* x + pads */
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(1);
-  if (t1 == NULL || c == NULL) goto done;
-  t2 = trx_sub(k, c); /* k - 1 */
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(dil);
-  if (t2 == NULL || c == NULL) goto done;
-  t3 = trx_mul(c, t2); /* dil*(k-1) */
-  TVMFFIObjectDecRef(t2);
-  t2 = NULL;
-  if (t3 == NULL) goto done;
-  t2 = trx_sub(t1, t3);
-  TVMFFIObjectDecRef(t1);
-  TVMFFIObjectDecRef(t3);
-  t1 = t3 = NULL;
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(1);
-  if (t2 == NULL || c == NULL) goto done;
-  t1 = trx_sub(t2, c); /* numerator */
-  TVMFFIObjectDecRef(t2);
-  t2 = NULL;
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(stride);
-  if (t1 == NULL || c == NULL) goto done;
-  t2 = trx_floordiv(t1, c);
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(1);
-  if (t2 == NULL || c == NULL) goto done;
-  r = trx_add(t2, c);
-done:
-  if (c) TVMFFIObjectDecRef(c);
-  if (t1) TVMFFIObjectDecRef(t1);
-  if (t2) TVMFFIObjectDecRef(t2);
-  if (t3) TVMFFIObjectDecRef(t3);
+  trx__scope_t sc = TRX__SCOPE_INIT;
+  TVMFFIObject* num = trx__s_sub(&sc, trx__s_add(&sc, x, trx__s_int(&sc, pad_a + pad_b)),
+                                 trx__s_mul(&sc, trx__s_int(&sc, dil), trx__s_sub(&sc, k, trx__s_int(&sc, 1))));
+  num = trx__s_sub(&sc, num, trx__s_int(&sc, 1));
+  TVMFFIObject* r = trx__s_add(&sc, trx__s_floordiv(&sc, num, trx__s_int(&sc, stride)), trx__s_int(&sc, 1));
+  r = trx__scope_keep(&sc, r);
+  trx__scope_end(&sc);
   return r;
 }
 
