@@ -5,7 +5,8 @@
  * free, which libtether's calls bind to (it is a shared library; the executable comes
  * first in symbol lookup); they forward to the next definition (libc's, or the
  * sanitizer's) except that, once armed with fail_nth(n), the nth allocation made by the
- * arming thread returns NULL.  injection_works() says whether the injection reaches
+ * arming thread returns NULL; and malloc_usable_size, which keeps libtether's block cache
+ * empty.  injection_works() says whether the injection reaches
  * libtether at all (not under valgrind or ASan, whose allocators replace these).
  * Include it from exactly one file of a test program, after test.h.
  */
@@ -105,6 +106,14 @@ TEST_EXPORT void free(void* p) {
   if (p == NULL || is_bootstrap(p)) return;
   if (real_free == NULL) real_free = (void (*)(void*))dlsym(RTLD_NEXT, "free");
   real_free(p);
+}
+
+/* libtether's block cache (src/ffi/object.c) keeps a freed block only when
+ * malloc_usable_size says how big it is: reporting 0 keeps the cache empty, so every
+ * allocation reaches malloc above and fail_nth counts them all. */
+TEST_EXPORT size_t malloc_usable_size(void* p) {
+  (void)p;
+  return 0;
 }
 
 #endif /* !__SANITIZE_ADDRESS__ */

@@ -10,7 +10,9 @@ What is measured, on both sides, with the same Python code (only the imports dif
   4. memory per Call node: 10,000 seed Calls kept alive, RSS delta (counts C allocations) and
      tracemalloc delta (the Python heap alone), per node;
   5. (unless --quick) instructions per seed Call construction under callgrind: a run of N
-     constructions minus a run of 0, divided by N -- a figure the machine's load cannot move.
+     constructions minus a run of 0, divided by N -- a figure the machine's load cannot move;
+     and the same for the loop calling noop_ext.nop (bench/python/noop_ext.c, a C function that
+     does nothing, built at run time with Python's C compiler) instead: what Python alone costs.
 
 Each side runs in its own subprocess (tether: this interpreter; apache-tvm: a separate venv,
 because apache-tvm pins its own apache-tvm-ffi), alternating, --rounds times; times are thread
@@ -30,6 +32,7 @@ import argparse
 import gc
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -174,11 +177,17 @@ def worker_memory(side, n_nodes):
             "traced_per_node": traced}
 
 
-def worker_construct(side, n):
-    """n seed constructions and nothing else (the callgrind body)."""
+def worker_construct(side, n, floor=False):
+    """n seed constructions and nothing else (the callgrind body).  floor: the same loop and
+    arguments into noop_ext.nop instead (a C function that does nothing): what Python alone
+    costs per call."""
     mod_, relax, _, _ = _import(side)
     data, weight = _seed_vars(relax)
     conv2d_cpp = mod_.get_global_func("relax.op.nn.conv2d")
+    if floor:
+        sys.path.insert(0, os.environ["BENCH_NOOP_EXT_DIR"])
+        import noop_ext
+        conv2d_cpp = noop_ext.nop
     for _ in range(n):
         conv2d_cpp(data, weight, (1, 1), (0, 0, 0, 0), (1, 1), 1, "NCHW", "OIHW", None, None)
     return {}
@@ -211,6 +220,25 @@ def run_worker(python, side, case, *extra, valgrind=False):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def build_noop_ext():
+    """Builds noop_ext.c for this interpreter into a new temporary directory (the caller removes
+    it); its path, or None when no C compiler works."""
+    import sysconfig
+    import tempfile
+    out_dir = tempfile.mkdtemp(prefix="bench-relax-")
+    target = os.path.join(out_dir, "noop_ext" + sysconfig.get_config_var("EXT_SUFFIX"))
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    cmd = cc + ["-O2", "-shared", "-fPIC", "-I", sysconfig.get_paths()["include"],
+                os.path.join(HERE, "noop_ext.c"), "-o", target]
+    try:
+        ok = subprocess.run(cmd, capture_output=True).returncode == 0
+    except OSError:
+        ok = False
+    if not ok:
+        shutil.rmtree(out_dir, ignore_errors=True)
+    return out_dir if ok else None
+
+
 def fmt_ns(ns):
     return f"{ns / 1000:.2f} µs" if ns >= 1000 else f"{ns:.0f} ns"
 
@@ -238,7 +266,7 @@ def main():
         elif args.case == "memory":
             res = worker_memory(args.worker, args.n or MEM_NODES)
         else:
-            res = worker_construct(args.worker, args.n)
+            res = worker_construct(args.worker, args.n, floor=args.case == "floor")
         print(json.dumps(res))
         return
 
@@ -270,6 +298,14 @@ def main():
             base = run_worker(py, side, "construct", 0, valgrind=True)
             full = run_worker(py, side, "construct", args.callgrind_calls, valgrind=True)
             instr[side] = (full - base) / args.callgrind_calls
+        ext_dir = build_noop_ext()
+        if ext_dir is not None:
+            print("[bench-relax] Python's own cost per call (callgrind)", flush=True)
+            os.environ["BENCH_NOOP_EXT_DIR"] = ext_dir
+            base = run_worker(sys.executable, "tether", "floor", 0, valgrind=True)
+            full = run_worker(sys.executable, "tether", "floor", args.callgrind_calls, valgrind=True)
+            instr["floor"] = (full - base) / args.callgrind_calls
+            shutil.rmtree(ext_dir, ignore_errors=True)
 
     t, v = best["tether"], best["tvm"]
     rows = []
@@ -329,6 +365,19 @@ def main():
             f"-- takes {fmt_ns(crossing)} in this run, so construction proper (the Call, its attrs "
             f"and args Array, and dropping them) costs {fmt_ns(t['construct_raw_ns'] - crossing)} "
             "on top.",
+            "",
+        ]
+    if "floor" in instr:
+        target = instr["tvm"] / 10
+        lines += [
+            f"Instructions: the 10x target is {target:,.0f} per Call.  Python alone -- the same "
+            f"loop passing the same ten arguments to a C function that does nothing "
+            f"(bench/python/noop_ext.c) -- costs {instr['floor']:,.0f}, leaving "
+            f"{target - instr['floor']:,.0f} for converting the arguments (three new Arrays, as "
+            f"tvm_ffi makes them), building the Call, its attrs, args and ty_args, the Python "
+            f"object, and freeing all of it; tether spends "
+            f"{instr['tether'] - instr['floor']:,.0f} on that, apache-tvm "
+            f"{instr['tvm'] - instr['floor']:,.0f}.",
             "",
         ]
     lines += [

@@ -33,7 +33,9 @@ _Static_assert(offsetof(tether_array_t, items) == 56, "Array elements start at h
 static void tether__array_deleter(void* self, int flags) {
   tether_array_t* arr = self;
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
-    for (int64_t i = 0; i < arr->cell.size; ++i) tether_any_release(&arr->items[i]);
+    for (int64_t i = 0; i < arr->cell.size; ++i) {
+      if (arr->items[i].type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(arr->items[i].v_obj);
+    }
     arr->cell.size = 0;
   }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) tether__object_free(self);

@@ -35,6 +35,7 @@
  * softly, so lib.c aborts the load with that message).
  */
 #define TETHER_SUBSYSTEMS(X) \
+  X(object)                  \
   X(type)                    \
   X(error)                   \
   X(registry)                \

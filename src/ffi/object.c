@@ -1,18 +1,41 @@
 /*
  * object.c -- the object header: allocation, strong and weak reference counting with
  * the exact atomic protocol of spec 1.6 (C++ code compiled against tvm-ffi inlines the
- * same operations on our objects), opaque objects, and the (dormant) custom allocator.
+ * same operations on our objects), the per-thread cache of small object blocks, opaque
+ * objects, and the (dormant) custom allocator.
  *
  * Invariant: combined_ref_count = strong | (weak << 32), where all strong owners
  * together hold one weak count.  Memory is released only through the deleter, with
  * Strong (destroy) then Weak (free), or Both at once.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "object.h"
 #include "error.h"
 #include "type.h"
+
+/* The block cache (below) needs glibc's malloc_usable_size and is off under AddressSanitizer. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TETHER__ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TETHER__ASAN 1
+#endif
+#if defined(__GLIBC__) && !defined(TETHER__ASAN)
+#define TETHER_BLOCK_CACHE 1
+#else
+#define TETHER_BLOCK_CACHE 0
+#endif
+
+#if TETHER_BLOCK_CACHE
+#include <malloc.h>
+#include <pthread.h>
+#endif
 
 #define TETHER_STRONG_ONE UINT64_C(1)
 #define TETHER_WEAK_ONE (UINT64_C(1) << 32)
@@ -36,11 +59,182 @@ static inline tether_refcount_t* tether__rc(TVMFFIObject* obj) {
 
 static _Atomic int64_t tether__live_objects;
 
+/* ---- the block cache ----------------------------------------------------------------------
+ * Object memory of at most TETHER_CACHE_MAX_USABLE bytes is recycled through per-thread free
+ * lists, one per malloc size class, so that building and dropping small nodes and Arrays
+ * (the bulk of IR construction) costs a list pop and push instead of malloc and free.
+ * - Classes are glibc's chunk sizes: class k holds blocks of exactly 16k + 24 usable bytes
+ *   (malloc_usable_size), so a block is requested at its class's full usable size and a
+ *   request never takes more memory than plain malloc would give it.
+ * - A free finds the class from malloc_usable_size, so any malloc'd block may be cached.
+ * - Each list keeps at most TETHER_CACHE_DEPTH blocks (beyond that, free()).  A thread's
+ *   lists are emptied when it exits (a pthread key destructor) and the calling thread's when
+ *   libtether unloads; after either, that thread frees directly.
+ * - Off under AddressSanitizer (so that its use-after-free checks see every block) and
+ *   outside glibc; TETHER_NO_BLOCK_CACHE=1 in the environment at load turns it off too. */
+#if TETHER_BLOCK_CACHE
+enum { TETHER_CACHE_CLASSES = 15, TETHER_CACHE_MAX_USABLE = 16 * TETHER_CACHE_CLASSES + 8,
+       TETHER_CACHE_DEPTH = 64 };
+
+typedef struct tether_block_cache {
+  void* head[TETHER_CACHE_CLASSES]; /* singly linked through each block's first word */
+  uint32_t count[TETHER_CACHE_CLASSES];
+  /* Objects this thread allocated minus those it freed.  Written by its thread only (a
+   * relaxed load and store: no locked instruction on the allocation path), read by
+   * tether_object_live_count. */
+  _Atomic int64_t live;
+  struct tether_block_cache *prev, *next; /* every thread's lists (tether__caches_lock) */
+} tether_block_cache_t;
+
+/* The lists of the running threads, for tether_object_live_count; a thread's `live` moves
+ * into tether__live_objects when its lists go. */
+static pthread_mutex_t tether__caches_lock = PTHREAD_MUTEX_INITIALIZER;
+static tether_block_cache_t* tether__caches;
+
+/* This thread's lists: NULL before first use, TETHER__CACHE_OFF once they are gone (or
+ * when the cache is off).  initial-exec: one load relative to the thread pointer; the
+ * pointer (8 bytes) fits the static TLS reserve a dlopen may use. */
+#define TETHER__CACHE_OFF ((tether_block_cache_t*)1)
+static _Thread_local tether_block_cache_t* tether__cache __attribute__((tls_model("initial-exec")));
+
+static pthread_key_t tether__cache_key;
+static bool tether__cache_enabled; /* set at load, before any thread allocates */
+
+static void tether__cache_flush(tether_block_cache_t* c) {
+  for (int k = 0; k < TETHER_CACHE_CLASSES; ++k) {
+    void* p = c->head[k];
+    while (p != NULL) {
+      void* next = *(void**)p;
+      free(p);
+      p = next;
+    }
+    c->head[k] = NULL;
+    c->count[k] = 0;
+  }
+}
+
+/* The key destructor: the exiting thread's lists are freed, and it frees directly from now on. */
+static void tether__cache_release(void* p) {
+  tether_block_cache_t* c = p;
+  tether__cache = TETHER__CACHE_OFF;
+  pthread_mutex_lock(&tether__caches_lock);
+  if (c->prev != NULL) c->prev->next = c->next;
+  else tether__caches = c->next;
+  if (c->next != NULL) c->next->prev = c->prev;
+  atomic_fetch_add_explicit(&tether__live_objects, atomic_load_explicit(&c->live, memory_order_relaxed),
+                            memory_order_relaxed);
+  pthread_mutex_unlock(&tether__caches_lock);
+  tether__cache_flush(c);
+  free(c);
+}
+
+/* This thread's lists, created on first use (TETHER__CACHE_OFF when unavailable). */
+__attribute__((noinline)) static tether_block_cache_t* tether__cache_create(void) {
+  tether_block_cache_t* c = TETHER__CACHE_OFF;
+  if (tether__cache_enabled) {
+    tether_block_cache_t* fresh = calloc(1, sizeof(*fresh));
+    if (fresh != NULL && pthread_setspecific(tether__cache_key, fresh) == 0) {
+      c = fresh;
+      pthread_mutex_lock(&tether__caches_lock);
+      c->next = tether__caches;
+      if (c->next != NULL) c->next->prev = c;
+      tether__caches = c;
+      pthread_mutex_unlock(&tether__caches_lock);
+    } else {
+      free(fresh);
+    }
+  }
+  tether__cache = c;
+  return c;
+}
+
+static inline tether_block_cache_t* tether__cache_get(void) {
+  tether_block_cache_t* c = tether__cache;
+  if (TETHER_UNLIKELY(c == NULL)) c = tether__cache_create();
+  return c;
+}
+
+/* The class of a request of `size` bytes (<= TETHER_CACHE_MAX_USABLE) and of a block of
+ * `usable` bytes: glibc's chunk is the size plus 8, rounded up to 16, at least 32. */
+static inline size_t tether__class_of_size(size_t size) {
+  return size <= 24 ? 0 : ((size + 23) >> 4) - 2;
+}
+static inline size_t tether__class_usable(size_t k) { return 16 * k + 24; }
+#endif
+
+int tether__object_init(void) {
+#if TETHER_BLOCK_CACHE
+  const char* off = getenv("TETHER_NO_BLOCK_CACHE");
+  bool wanted = off == NULL || off[0] == '\0' || strcmp(off, "0") == 0;
+  tether__cache_enabled = wanted && pthread_key_create(&tether__cache_key, tether__cache_release) == 0;
+#endif
+  return 0;
+}
+
+void tether__object_fini(void) {
+#if TETHER_BLOCK_CACHE
+  if (!tether__cache_enabled) return;
+  tether__cache_enabled = false;
+  tether_block_cache_t* c = tether__cache;
+  if (c != NULL && c != TETHER__CACHE_OFF) {
+    pthread_setspecific(tether__cache_key, NULL);
+    tether__cache_release(c);
+  }
+  pthread_key_delete(tether__cache_key);
+#endif
+}
+
+/* Counts one object more (delta 1) or less (-1) alive. */
+static inline void tether__count_live(int64_t delta) {
+#if TETHER_BLOCK_CACHE
+  tether_block_cache_t* c = tether__cache_get();
+  if (c != TETHER__CACHE_OFF) {
+    atomic_store_explicit(&c->live, atomic_load_explicit(&c->live, memory_order_relaxed) + delta,
+                          memory_order_relaxed);
+    return;
+  }
+#endif
+  atomic_fetch_add_explicit(&tether__live_objects, delta, memory_order_relaxed);
+}
+
+static inline void* tether__block_alloc(size_t size) {
+#if TETHER_BLOCK_CACHE
+  if (size <= TETHER_CACHE_MAX_USABLE) {
+    size_t k = tether__class_of_size(size);
+    tether_block_cache_t* c = tether__cache_get();
+    if (c != TETHER__CACHE_OFF && c->head[k] != NULL) {
+      void* p = c->head[k];
+      c->head[k] = *(void**)p;
+      c->count[k]--;
+      return p;
+    }
+    return malloc(tether__class_usable(k));
+  }
+#endif
+  return malloc(size);
+}
+
+static inline void tether__block_free(void* p) {
+#if TETHER_BLOCK_CACHE
+  size_t usable = malloc_usable_size(p);
+  if (usable <= TETHER_CACHE_MAX_USABLE && usable >= 24) {
+    size_t k = ((usable + 8) >> 4) - 2; /* a class whose blocks it can serve */
+    tether_block_cache_t* c = tether__cache_get();
+    if (c != TETHER__CACHE_OFF && c->count[k] < TETHER_CACHE_DEPTH) {
+      *(void**)p = c->head[k];
+      c->head[k] = p;
+      c->count[k]++;
+      return;
+    }
+  }
+#endif
+  free(p);
+}
+
 void* tether__object_alloc(size_t size, int32_t type_index, void (*deleter)(void* self, int flags)) {
-  /* malloc + explicit zeroing of the payload rather than calloc: glibc's calloc bypasses
-   * the per-thread cache (about 200 instructions per object). Zeroing only what follows the
-   * header keeps gcc from folding the pair back into calloc. */
-  TVMFFIObject* obj = size >= sizeof(TVMFFIObject) ? malloc(size) : NULL;
+  /* Zeroing only what follows the header (rather than calloc, which bypasses glibc's
+   * per-thread cache; and the header is written next anyway). */
+  TVMFFIObject* obj = size >= sizeof(TVMFFIObject) ? tether__block_alloc(size) : NULL;
   if (TETHER_UNLIKELY(obj == NULL)) {
     tether_raise("MemoryError", "tether: out of memory allocating a %zu-byte %s object", size,
                  tether_type_key(type_index));
@@ -51,19 +245,19 @@ void* tether__object_alloc(size_t size, int32_t type_index, void (*deleter)(void
   obj->type_index = type_index;
   obj->__padding = 0;
   obj->deleter = deleter;
-  atomic_fetch_add_explicit(&tether__live_objects, 1, memory_order_relaxed);
+  tether__count_live(1);
   return obj;
 }
 
 void tether__object_free(void* self) {
-  atomic_fetch_sub_explicit(&tether__live_objects, 1, memory_order_relaxed);
+  tether__count_live(-1);
 #ifndef NDEBUG
   /* Poison the header so a use after free trips the refcount check in DecRef. */
   TVMFFIObject* obj = self;
   obj->combined_ref_count = UINT64_C(0xdeaddeaddeaddead);
   obj->type_index = -0xdead;
 #endif
-  free(self);
+  tether__block_free(self);
 }
 
 void tether__object_deleter_plain(void* self, int flags) {
@@ -71,7 +265,17 @@ void tether__object_deleter_plain(void* self, int flags) {
 }
 
 int64_t tether_object_live_count(void) {
+#if TETHER_BLOCK_CACHE
+  pthread_mutex_lock(&tether__caches_lock);
+  int64_t n = atomic_load_explicit(&tether__live_objects, memory_order_relaxed);
+  for (tether_block_cache_t* c = tether__caches; c != NULL; c = c->next) {
+    n += atomic_load_explicit(&c->live, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&tether__caches_lock);
+  return n;
+#else
   return atomic_load_explicit(&tether__live_objects, memory_order_relaxed);
+#endif
 }
 
 uint32_t tether_object_use_count(TVMFFIObjectHandle obj) {
@@ -182,6 +386,14 @@ __attribute__((noinline)) static void tether__release_last(TVMFFIObject* obj, bo
 int TVMFFIObjectDecRef(TVMFFIObjectHandle handle) {
   TVMFFIObject* obj = handle;
   if (obj == NULL) return 0;
+  /* The only reference there is (one strong, no weak beyond the strong owners' one): no
+   * other thread holds one it could copy or drop, so the object dies without a locked
+   * instruction.  The acquire load pairs with the release decrements of earlier owners. */
+  if (atomic_load_explicit(tether__rc(obj), memory_order_acquire) == (TETHER_STRONG_ONE | TETHER_WEAK_ONE)) {
+    atomic_store_explicit(tether__rc(obj), TETHER_WEAK_ONE, memory_order_relaxed); /* as a decrement leaves it */
+    tether__release_last(obj, true);
+    return 0;
+  }
   uint64_t old = atomic_fetch_sub_explicit(tether__rc(obj), TETHER_STRONG_ONE, TETHER_DEC_ORDER);
 #ifndef NDEBUG
   if (TETHER_UNLIKELY((old & TETHER_STRONG_MASK) == 0 || old == UINT64_C(0xdeaddeaddeaddead))) {

@@ -505,8 +505,8 @@ static int trx__store_attr(const trx_op_def_t* def, const trx__param_t* prm, con
 
 static int trx__make_generic(const trx_op_def_t* def, const TVMFFIAny* args, int32_t n,
                              TVMFFIObject** out) {
-  TVMFFIObject* small[8];
-  TVMFFIObject** inputs = n <= 8 ? small : malloc(sizeof(TVMFFIObject*) * (size_t)n);
+  TVMFFIObject* small[16];
+  TVMFFIObject** inputs = n <= 16 ? small : malloc(sizeof(TVMFFIObject*) * (size_t)n);
   TVMFFIObject* attrs = NULL;
   int64_t ni = 0;
   *out = NULL;
@@ -997,6 +997,11 @@ int trx__arg_string(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, b
   TVMFFIByteArray s;
   *out = tether_any_none();
   if (allow_none && args[i].type_index == kTVMFFINone) return 0;
+  if (args[i].type_index == kTVMFFISmallStr && args[i].small_str_len <= 7) { /* owns nothing */
+    *out = args[i];
+    memset(out->v_bytes + out->small_str_len, 0, 8 - out->small_str_len); /* as tether_any_str */
+    return 0;
+  }
   if (!tether_any_get_str(&args[i], &s))
     return trx__arg_mismatch(def, args, i, allow_none ? "Optional<str>" : "str", NULL);
   return tether_any_str(s.data, s.size, out);

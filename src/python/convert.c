@@ -357,11 +357,54 @@ static void tpy_leave_nested(void) {
   Py_LeaveRecursiveCall();
 }
 
+/* A tuple or list of at most TPY_STACK_ARGS small ints, floats, bools and Nones (attribute
+ * lists such as strides=(1, 1)) -> a new Array holding the values, built directly: no
+ * view conversion per item and no nesting guard (nothing nests).  1 when `obj` holds
+ * anything else (the general path then converts it), 0, or -1 with a Python error. */
+static int tpy_scalar_seq_arg(PyObject* const* items, Py_ssize_t n, TVMFFIAny* out,
+                              tpy_temps* temps) {
+  if (n > TPY_STACK_ARGS) return 1;
+  TVMFFIAny values[TPY_STACK_ARGS];
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    PyObject* item = items[k];
+    TVMFFIAny* v = &values[k];
+    PyTypeObject* t = Py_TYPE(item);
+    v->zero_padding = 0;
+    if (t == &PyLong_Type) {
+      v->type_index = kTVMFFIInt;
+      if (!tpy_small_long(item, &v->v_int64)) return 1;
+    } else if (t == &PyFloat_Type) {
+      v->type_index = kTVMFFIFloat;
+      v->v_float64 = PyFloat_AS_DOUBLE(item);
+    } else if (item == Py_None) {
+      v->type_index = kTVMFFINone;
+      v->v_int64 = 0;
+    } else if (t == &PyBool_Type) {
+      v->type_index = kTVMFFIBool;
+      v->v_int64 = item == Py_True;
+    } else {
+      return 1;
+    }
+  }
+  TVMFFIObjectHandle arr = NULL;
+  if (tether_array_new_steal(values, (int64_t)n, &arr) != 0) {
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  return tpy_push_object(arr, out, temps);
+}
+
 /* tuple/list -> a new Array per conversion (a temporary), as tvm_ffi makes one: two equal
  * tuples never become one shared Array, so a JSON graph of what a callee keeps has the nodes
  * apache-tvm's has. */
 static int tpy_seq_arg(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   bool is_list = PyList_Check(obj);
+  {
+    /* (the items of an exact or derived tuple or list) */
+    int fast = tpy_scalar_seq_arg(PySequence_Fast_ITEMS(obj), PySequence_Fast_GET_SIZE(obj), out,
+                                  temps);
+    if (fast <= 0) return fast;
+  }
   Py_ssize_t n = is_list ? PyList_GET_SIZE(obj) : PyTuple_GET_SIZE(obj);
   TVMFFIAny stack[TPY_STACK_ARGS];
   TVMFFIAny* views = n <= TPY_STACK_ARGS ? stack : PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);

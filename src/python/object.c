@@ -23,6 +23,28 @@ int32_t tpy_class_table_size;
 
 /* ---- the metaclass ------------------------------------------------------------------------- */
 
+/* Instances of a class made by the metaclass are left out of Python's cycle collector when
+ * they can take part in no cycle the collector could see: the class adds no instance
+ * storage (no __dict__, no __weakref__, no slot: its instances are the handle alone, and
+ * what the handle keeps alive is invisible to the collector anyway) and its base's instances
+ * are not collected either.  Python 3.11+ marks every class statement's instances
+ * collectable; this saves the 16-byte collector header and the tracking per object. */
+static PyObject* tpy_meta_untrack(PyObject* r) {
+  if (r == NULL) return NULL;
+  PyTypeObject* t = (PyTypeObject*)r;
+  PyTypeObject* base = t->tp_base;
+  if ((t->tp_flags & Py_TPFLAGS_HAVE_GC) && base != NULL &&
+      !(base->tp_flags & Py_TPFLAGS_HAVE_GC) && t->tp_basicsize == base->tp_basicsize &&
+      t->tp_itemsize == 0 && t->tp_dictoffset == 0 && t->tp_weaklistoffset == 0 &&
+      PyTuple_GET_SIZE(t->tp_bases) == 1) {
+    t->tp_flags &= ~Py_TPFLAGS_HAVE_GC;
+    t->tp_free = PyObject_Free;
+    t->tp_traverse = NULL;
+    t->tp_clear = NULL;
+  }
+  return r;
+}
+
 /* type(name, bases, ns) with `__slots__ = ()` added unless ns defines __slots__. */
 static PyObject* tpy_meta_new(PyTypeObject* meta, PyObject* args, PyObject* kwds) {
   if (PyTuple_GET_SIZE(args) == 3 && PyDict_Check(PyTuple_GET_ITEM(args, 2))) {
@@ -44,10 +66,10 @@ static PyObject* tpy_meta_new(PyTypeObject* meta, PyObject* args, PyObject* kwds
       if (args2 == NULL) return NULL;
       PyObject* r = PyType_Type.tp_new(meta, args2, kwds);
       Py_DECREF(args2);
-      return r;
+      return tpy_meta_untrack(r);
     }
   }
-  return PyType_Type.tp_new(meta, args, kwds);
+  return tpy_meta_untrack(PyType_Type.tp_new(meta, args, kwds));
 }
 
 PyTypeObject TpyObjectMeta_Type = {

@@ -181,6 +181,7 @@ static trx__conv_fields_t trx__conv_fields(TVMFFIObject* attrs, bool transpose) 
 
 /* *arr = the n-item form of a length-1 *arr (stealing the old one); 0 or -1. */
 static int trx__widen(TVMFFIObject** arr, int n) {
+  if (trx__iarr_size(*arr) != 1 || n <= 1) return 0; /* as it is (no count touched) */
   TVMFFIObject* wide = trx__dup1(*arr, n);
   TVMFFIObjectDecRef(*arr);
   *arr = wide;
@@ -711,10 +712,12 @@ static TVMFFIObject* trx__infer_dropout(const trx_op_def_t* def, trx_call_t* cal
  * out_layout defaulting to data_layout -- TVM's constructors. */
 static int trx__check_conv_like(TVMFFIObject* attrs, int spatial, bool transpose) {
   trx__conv_fields_t f = trx__conv_fields(attrs, transpose);
-  TVMFFIObject* pad = trx__complete_padding(*f.padding, spatial);
-  if (pad == NULL) return -1;
-  TVMFFIObjectDecRef(*f.padding);
-  *f.padding = pad;
+  if (trx__iarr_size(*f.padding) != 2 * spatial) { /* (a complete padding stays as it is) */
+    TVMFFIObject* pad = trx__complete_padding(*f.padding, spatial);
+    if (pad == NULL) return -1;
+    TVMFFIObjectDecRef(*f.padding);
+    *f.padding = pad;
+  }
   if (spatial == 2 && (trx__widen(f.strides, 2) != 0 || trx__widen(f.dilation, 2) != 0 ||
                        (transpose && trx__widen(f.output_padding, 2) != 0)))
     return -1;
