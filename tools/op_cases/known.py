@@ -11,7 +11,6 @@ _OVERFLOW = ("padding 2**62: apache-tvm raises 'Literal value ... exceeds range 
 XFAIL = {
     "clip(x: Tensor((2, 3), 'float32'), None, 1)":
         "None bound: apache-tvm's wrapper raises \"Cannot convert None ... to `relax.Expr`\"",
-    "broadcast_to(x: Tensor(('n',), 'float32'), ('m', 'n'))": _STR_IN_SHAPE,
     "strided_slice(x: Tensor(('n', 9), 'float32'), [0], [1], ['n'])": _STR_IN_SHAPE,
     "strided_slice(x: Tensor(('n', 9), 'float32'), [0], [0], [Prim('n')])":
         "symbolic begin/end: tether gives an unknown shape, apache-tvm the sliced length",
