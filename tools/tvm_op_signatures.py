@@ -12,7 +12,6 @@ tether's wrappers against.
 Run it with an interpreter that has apache-tvm 0.27 (never tether).
 """
 import argparse
-import inspect
 import json
 import os
 import sys
@@ -22,17 +21,6 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import op_cases  # noqa: E402
-
-
-def describe(fn):
-    """[{name, kind, default?}] of a function's parameters."""
-    out = []
-    for p in inspect.signature(fn).parameters.values():
-        row = {"name": p.name, "kind": p.kind.name}
-        if p.default is not inspect.Parameter.empty:
-            row["default"] = repr(p.default)
-        out.append(row)
-    return out
 
 
 def main():
@@ -49,7 +37,7 @@ def main():
         fn = relax.op
         for part in name.split("."):
             fn = getattr(fn, part)
-        sigs[name] = {"module": fn.__module__, "params": describe(fn)}
+        sigs[name] = {"module": fn.__module__, "params": op_cases.signature_rows(fn)}
     with open(args.out, "w") as f:
         json.dump({"generator": "tools/tvm_op_signatures.py", "tvm": "apache-tvm " + tvm.__version__,
                    "signatures": sigs}, f, indent=1)

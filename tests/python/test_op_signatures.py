@@ -2,7 +2,6 @@
 data/tvm_op_signatures.json (tools/tvm_op_signatures.py), tether.relax.op.<name> has the same
 parameter names in the same order, of the same kinds, with the same defaults (compared by
 repr).  An op tether does not have yet is skipped."""
-import inspect
 import json
 import os
 import sys
@@ -29,22 +28,12 @@ def _wrapper(name):
     return fn
 
 
-def _params(fn):
-    out = []
-    for p in inspect.signature(fn).parameters.values():
-        row = {"name": p.name, "kind": p.kind.name}
-        if p.default is not inspect.Parameter.empty:
-            row["default"] = repr(p.default)
-        out.append(row)
-    return out
-
-
 @pytest.mark.parametrize("name", sorted(SIGS))
 def test_wrapper_signature_matches_tvm(name):
     fn = _wrapper(name)
     if fn is None:
         pytest.skip(f"tether has no relax.op.{name} yet")
-    assert _params(fn) == SIGS[name]["params"]
+    assert op_cases.signature_rows(fn) == SIGS[name]["params"]
 
 
 def test_every_listed_op_is_recorded():

@@ -43,6 +43,20 @@ TETHER_OPS = (
     "nn.dropout").split()
 
 
+def signature_rows(fn):
+    """[{name, kind, default?}] of a wrapper's parameters (the default as its repr; absent when
+    the parameter is required): what tools/tvm_op_signatures.py records and
+    tests/python/test_op_signatures.py compares."""
+    import inspect
+    out = []
+    for p in inspect.signature(fn).parameters.values():
+        row = {"name": p.name, "kind": p.kind.name}
+        if p.default is not inspect.Parameter.empty:
+            row["default"] = repr(p.default)
+        out.append(row)
+    return out
+
+
 def all_ops():
     """Every op some table has cases for, in table order."""
     seen = {}

@@ -69,8 +69,10 @@ class VarSpec(Spec):
         self.name = name
         self._seen = False
 
+    ty = None  # the spec of the Var's type (a TensorTy, ShapeTy, ...)
+
     def ty_text(self):
-        raise NotImplementedError
+        return self.ty.describe()
 
     def describe(self):
         if self._seen:
@@ -79,7 +81,7 @@ class VarSpec(Spec):
         return f"{self.name}: {self.ty_text()}"
 
     def make_type(self, ctx):
-        raise NotImplementedError
+        return self.ty.build(ctx)
 
     def build(self, ctx):
         var = ctx.vars.get(id(self))
@@ -172,12 +174,6 @@ class Tensor(VarSpec):
         super().__init__(name)
         self.ty = TensorTy(shape, dtype, ndim)
 
-    def ty_text(self):
-        return self.ty.describe()
-
-    def make_type(self, ctx):
-        return self.ty.build(ctx)
-
     def walk(self):
         return self.ty.walk()
 
@@ -189,12 +185,6 @@ class ShapeVar(VarSpec):
         super().__init__(name)
         self.ty = ShapeTy(values, ndim)
 
-    def ty_text(self):
-        return self.ty.describe()
-
-    def make_type(self, ctx):
-        return self.ty.build(ctx)
-
 
 class PrimVar(VarSpec):
     """A parameter Var of PrimType."""
@@ -202,12 +192,6 @@ class PrimVar(VarSpec):
     def __init__(self, dtype="int64", name=None):
         super().__init__(name)
         self.ty = PrimTy(dtype)
-
-    def ty_text(self):
-        return self.ty.describe()
-
-    def make_type(self, ctx):
-        return self.ty.build(ctx)
 
 
 class TupleVar(VarSpec):
@@ -217,24 +201,13 @@ class TupleVar(VarSpec):
         super().__init__(name)
         self.ty = TupleTy(*fields)
 
-    def ty_text(self):
-        return self.ty.describe()
-
-    def make_type(self, ctx):
-        return self.ty.build(ctx)
-
 
 class AnyVar(VarSpec):
     """A parameter Var of AnyType."""
 
     def __init__(self, name=None):
         super().__init__(name)
-
-    def ty_text(self):
-        return "AnyType()"
-
-    def make_type(self, ctx):
-        return ctx.api.relax.AnyType()
+        self.ty = AnyTy()
 
 
 class Shape(Spec):
