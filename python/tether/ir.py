@@ -167,6 +167,16 @@ class Expr(Node):
     def __mod__(self, other): return _prim["FloorMod"](self, other)
     def __rmod__(self, other): return _prim["FloorMod"](other, self)
 
+    def __getitem__(self, index: int) -> "Expr":
+        """Element `index` of a tuple-valued expression: TupleGetItem(self, index).  As in TVM
+        this works before the expression is typed (an op call the BlockBuilder has not
+        normalized yet: `relax.op.unique(x, ...)[0]`) and on tuple-typed values."""
+        ty = self.ty
+        if ty is not None and not isinstance(ty, TupleType):
+            raise TypeError(f"{type(self).__name__}: only a tuple-valued expression can be "
+                            f"indexed; this one has type {ty}")
+        return TupleGetItem(self, index)
+
 
 
 @register_object("ir.Type")

@@ -6,6 +6,18 @@
 
 #include "arith.h"
 
+/* The attrs types (fields in TVM's order). */
+typedef struct { trx_attrs_t base; int64_t axis; } trx_flip_attrs_t;
+typedef struct { trx_attrs_t base; TVMFFIObject* repeats; } trx_tile_attrs_t;
+typedef struct { trx_attrs_t base; int64_t depth; int64_t axis; } trx_one_hot_attrs_t;
+typedef struct { trx_attrs_t base; int64_t axis; } trx_gather_elements_attrs_t;
+typedef struct { trx_attrs_t base; int64_t batch_dims; } trx_gather_nd_attrs_t;
+typedef struct { trx_attrs_t base; tether_opt_int64_t axis; bool keepdims; } trx_argmax_argmin_attrs_t;
+typedef struct { trx_attrs_t base; tether_opt_int64_t axis; TVMFFIAny dtype; bool exclusive; } trx_scanop_attrs_t;
+typedef struct { trx_attrs_t base; int64_t axis; bool descending; TVMFFIAny dtype; } trx_argsort_attrs_t;
+typedef struct { trx_attrs_t base; int64_t k; int64_t axis; TVMFFIAny ret_type; bool largest; TVMFFIAny dtype; } trx_topk_attrs_t;
+typedef struct { trx_attrs_t base; TVMFFIAny subscripts; } trx_einsum_attrs_t;
+
 /* ---- helpers ------------------------------------------------------------------------------ */
 
 static TVMFFIObject** opsb_dims(int64_t n) {
@@ -651,7 +663,7 @@ TVMFFIObject* opsb_infer_scan(const trx__op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   trx_scanop_attrs_t* attrs = (trx_scanop_attrs_t*)call->attrs;
-  DLDataType dtype = tether_any_is_none(&attrs->dtype) ? trx_tensor_dtype(tt[0]) : attrs->dtype.v_dtype;
+  DLDataType dtype = attrs->dtype.type_index != kTVMFFIDataType ? trx_tensor_dtype(tt[0]) : attrs->dtype.v_dtype;
   if (attrs->axis.has_value) return trx__tensor_new(tt[0]->shape, dtype, tt[0]->ndim);
   TVMFFIObject* v = trx__shape_values(tt[0]);
   if (v == NULL) return trx__tensor_unknown(dtype, tt[0]->ndim);
@@ -758,7 +770,7 @@ TVMFFIObject* opsb_infer_argsort(const trx__op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   trx_argsort_attrs_t* attrs = (trx_argsort_attrs_t*)call->attrs;
-  DLDataType dtype = tether_any_is_none(&attrs->dtype) ? trx_tensor_dtype(tt[0]) : attrs->dtype.v_dtype;
+  DLDataType dtype = attrs->dtype.type_index != kTVMFFIDataType ? trx_tensor_dtype(tt[0]) : attrs->dtype.v_dtype;
   return trx__tensor_new(tt[0]->shape, dtype, tt[0]->ndim);
 }
 
@@ -767,7 +779,7 @@ TVMFFIObject* opsb_infer_topk(const trx__op_def_t* def, trx_call_t* call) {
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   trx_topk_attrs_t* attrs = (trx_topk_attrs_t*)call->attrs;
   DLDataType dtype = trx_tensor_dtype(tt[0]);
-  DLDataType it = tether_any_is_none(&attrs->dtype) ? dtype : attrs->dtype.v_dtype;
+  DLDataType it = attrs->dtype.type_index != kTVMFFIDataType ? dtype : attrs->dtype.v_dtype;
   int64_t ndim = tt[0]->ndim;
   TVMFFIObject* v = trx__shape_values(tt[0]);
   TVMFFIObject *vals = NULL, *inds = NULL;
