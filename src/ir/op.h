@@ -33,7 +33,9 @@
   X(index)                   \
   X(statistical)             \
   X(datatype)                \
-  X(search)
+  X(search)                  \
+  X(set)                     \
+  X(sort)
 
 #define TRX__CATEGORY_DECL(cat)                \
   extern const trx_op_decl_t trx__ops_##cat[]; \
@@ -301,5 +303,19 @@ int trx__require_float(const trx_op_def_t* def, const char* who, DLDataType t);
 /* The elementwise unary rule: the input's shape and dtype (float required with
  * TRX__F_FLOAT). */
 TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call);
+
+/* ---- pieces of the manipulation / index / search / set / sort / linalg ops (op.c) -------------- */
+/* The C++ `int` TVM reads an int64 attribute into (axes): 2**32 + 1 is 1. */
+static inline int64_t trx__as_int(int64_t v) { return (int64_t)(int32_t)(uint32_t)(uint64_t)v; }
+/* IndexError "Index <i> out of bounds <n>" (an out-of-range ffi::Array access in TVM).
+ * Returns -1. */
+int trx__index_error(int64_t i, int64_t n);
+/* A dtype as trx__sb_dtype, or None when unknown (void). */
+void trx__sb_dtype_or_none(trx__sb_t* sb, DLDataType t);
+/* The field types (borrowed Array) of arg 0's TupleType when every field is a TensorType;
+ * otherwise NULL with TVM's TypeError "<op> expects the input to be a Tuple of Tensors. ...". */
+TVMFFIObject* trx__tuple_tensor_fields(const trx_op_def_t* def, trx_call_t* call);
+/* The IntImm value of dim i of a values Array (false for a symbolic dim). */
+bool trx__dim_const(TVMFFIObject* values, int64_t i, int64_t* out);
 
 #endif /* TETHER_SRC_IR_OP_H_ */
