@@ -312,9 +312,18 @@ static inline int64_t trx__as_int(int64_t v) { return (int64_t)(int32_t)(uint32_
 int trx__index_error(int64_t i, int64_t n);
 /* A dtype as trx__sb_dtype, or None when unknown (void). */
 void trx__sb_dtype_or_none(trx__sb_t* sb, DLDataType t);
-/* The field types (borrowed Array) of arg 0's TupleType when every field is a TensorType;
- * otherwise NULL with TVM's TypeError "<op> expects the input to be a Tuple of Tensors. ...". */
-TVMFFIObject* trx__tuple_tensor_fields(const trx_op_def_t* def, trx_call_t* call);
+/* The field types (borrowed Array, not empty) of arg 0's TupleType when every field is a
+ * TensorType; otherwise NULL with TVM's TypeError "<op> expects the input to be a Tuple of
+ * Tensors. ...", or ValueError "<who> op expects at least one tensor in the input Tuple. ..."
+ * for an empty tuple (who: "Concat", "Stack", ...). */
+TVMFFIObject* trx__tuple_tensor_fields(const trx_op_def_t* def, trx_call_t* call, const char* who);
+/* Raises `kind` with "<before><a><between><b>", the dtypes as trx__sb_dtype_or_none writes
+ * them (the two-dtype mismatch texts).  Returns -1. */
+int trx__raise_dtype_pair(const char* kind, const char* before, DLDataType a, const char* between,
+                          DLDataType b);
+/* The product of a dims Array with constant folding only, as tir's operator* builds it (TVM's
+ * flattened lengths print `n * 16 * m`, not simplified).  New reference. */
+TVMFFIObject* trx__product_folded(TVMFFIObject* values);
 /* The IntImm value of dim i of a values Array (false for a symbolic dim). */
 bool trx__dim_const(TVMFFIObject* values, int64_t i, int64_t* out);
 

@@ -389,13 +389,10 @@ static TVMFFIObject* trx__infer_scatter_elements(const trx_op_def_t* def, trx_ca
   }
   DLDataType dt = trx_tensor_dtype(data), ut = trx_tensor_dtype(upd), it = trx_tensor_dtype(idx);
   if (!trx__dtype_is_void(dt) && !trx__dtype_is_void(ut) && !trx__dtype_equal(dt, ut)) {
-    trx__sb_t sb = {0};
-    trx__sb_printf(&sb, "ScatterElements op requires the input data to have same type with "
-                        "updates. However, the given types are data: ");
-    trx__sb_dtype(&sb, dt);
-    trx__sb_printf(&sb, ", updates: ");
-    trx__sb_dtype(&sb, ut);
-    trx__sb_raise(&sb, "TypeError");
+    trx__raise_dtype_pair("TypeError",
+                          "ScatterElements op requires the input data to have same type with "
+                          "updates. However, the given types are data: ",
+                          dt, ", updates: ", ut);
     return NULL;
   }
   if (!trx__dtype_is_void(it) && !trx__dtype_is_int(it)) {
@@ -451,15 +448,12 @@ static TVMFFIObject* trx__infer_scatter_nd(const trx_op_def_t* def, trx_call_t* 
   DLDataType dt = trx_tensor_dtype(data), ut = trx_tensor_dtype(upd), it = trx_tensor_dtype(idx);
   if (trx__dtype_is_void(dt) || trx__dtype_is_void(ut) || !trx__dtype_equal(dt, ut)) {
     bool unknown = trx__dtype_is_void(dt) || trx__dtype_is_void(ut);
-    trx__sb_t sb = {0};
-    trx__sb_printf(&sb, unknown ? "ScatterND op requires the input data and updates to have known "
-                                  "dtype. However, the given types are data: "
-                                : "ScatterND op requires the input data to have same type with "
-                                  "updates. However, the given types are data: ");
-    trx__sb_dtype_or_none(&sb, dt);
-    trx__sb_printf(&sb, ", updates: ");
-    trx__sb_dtype_or_none(&sb, ut);
-    trx__sb_raise(&sb, unknown ? "ValueError" : "TypeError");
+    trx__raise_dtype_pair(unknown ? "ValueError" : "TypeError",
+                          unknown ? "ScatterND op requires the input data and updates to have "
+                                    "known dtype. However, the given types are data: "
+                                  : "ScatterND op requires the input data to have same type with "
+                                    "updates. However, the given types are data: ",
+                          dt, ", updates: ", ut);
     return NULL;
   }
   if (!trx__dtype_is_void(it) && !trx__dtype_is_int(it)) {

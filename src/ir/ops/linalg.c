@@ -373,15 +373,9 @@ static TVMFFIObject* trx__infer_einsum(const trx_op_def_t* def, trx_call_t* call
     tether_raise("ValueError", "Einsum op should take 1 argument");
     return NULL;
   }
-  TVMFFIObject* fields = trx__tuple_tensor_fields(def, call);
+  TVMFFIObject* fields = trx__tuple_tensor_fields(def, call, "Einsum");
   if (fields == NULL) return NULL;
   int64_t n = tether_array_size(fields);
-  if (n == 0) {
-    tether_raise("ValueError",
-                 "Einsum op expects at least one tensor in the input Tuple. However, the given "
-                 "input Tuple is empty.");
-    return NULL;
-  }
   DLDataType dtype = trx_tensor_dtype((trx_tensor_type_t*)trx__array_obj(fields, 0));
   TVMFFIObject** shapes = trx__dims_new(n);
   if (shapes == NULL) return NULL;
@@ -389,13 +383,10 @@ static TVMFFIObject* trx__infer_einsum(const trx_op_def_t* def, trx_call_t* call
   for (int64_t i = 0; i < n; ++i) {
     trx_tensor_type_t* t = (trx_tensor_type_t*)trx__array_obj(fields, i);
     if (!trx__dtype_equal(trx_tensor_dtype(t), dtype)) {
-      trx__sb_t sb = {0};
-      trx__sb_printf(&sb, "Einsum expects all input tensors to have the same dtype. However, the "
-                          "input contains tensors with dtype ");
-      trx__sb_dtype_or_none(&sb, dtype);
-      trx__sb_printf(&sb, " and ");
-      trx__sb_dtype_or_none(&sb, trx_tensor_dtype(t));
-      trx__sb_raise(&sb, "TypeError");
+      trx__raise_dtype_pair("TypeError",
+                            "Einsum expects all input tensors to have the same dtype. However, the "
+                            "input contains tensors with dtype ",
+                            dtype, " and ", trx_tensor_dtype(t));
       goto done;
     }
     TVMFFIObject* v = trx__shape_values(t);

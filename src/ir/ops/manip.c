@@ -427,14 +427,7 @@ static TVMFFIObject* trx__infer_flatten(const trx_op_def_t* def, trx_call_t* cal
   if (tt[0]->ndim == 1) return trx__ref((TVMFFIObject*)tt[0]);
   TVMFFIObject* v = trx__shape_values(tt[0]);
   if (v == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), 1);
-  /* As TVM: the product with constant folding only, not simplified (`n * 16 * m`). */
-  TVMFFIObject* p = trx_int64(1);
-  for (int64_t i = 0, n = tether_array_size(v); i < n && p != NULL; ++i) {
-    TVMFFIObject* q = trx__mul_fold(p, trx__dim(v, i));
-    TVMFFIObjectDecRef(p);
-    p = q;
-  }
-  TVMFFIObject* d[1] = {p};
+  TVMFFIObject* d[1] = {trx__product_folded(v)};
   return trx__tensor_from_dims_steal(d, 1, trx_tensor_dtype(tt[0]));
 }
 
@@ -448,27 +441,9 @@ static TVMFFIObject* trx__infer_concat(const trx_op_def_t* def, trx_call_t* call
     trx__check_args(def, call, 0, tt);
     return NULL;
   }
-  TVMFFIObject* ty = trx__ty(trx__call_arg(call, 0));
-  bool ok = trx_is(ty, TRX_TUPLE_TYPE);
-  int64_t n = ok ? tether_array_size(((trx_tuple_type_t*)ty)->fields) : 0;
-  for (int64_t i = 0; ok && i < n; ++i)
-    ok = trx_is(trx__array_obj(((trx_tuple_type_t*)ty)->fields, i), TRX_TENSOR_TYPE);
-  if (!ok) {
-    trx__sb_t sb = {0};
-    trx__sb_op(&sb, def);
-    trx__sb_printf(&sb, " expects the input to be a Tuple of Tensors. However, the given input is ");
-    if (trx_is(ty, TRX_TUPLE_TYPE)) trx__sb_node(&sb, ty);
-    else trx__sb_printf(&sb, "%s", ty ? tether_type_key(ty->type_index) : "None");
-    trx__sb_raise(&sb, "TypeError");
-    return NULL;
-  }
-  if (n == 0) {
-    tether_raise("ValueError",
-                 "Concat op expects at least one tensor in the input Tuple. However, the given input "
-                 "Tuple is empty.");
-    return NULL;
-  }
-  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+  TVMFFIObject* fields = trx__tuple_tensor_fields(def, call, "Concat");
+  if (fields == NULL) return NULL;
+  int64_t n = tether_array_size(fields);
   trx_tensor_type_t* t0 = (trx_tensor_type_t*)trx__array_obj(fields, 0);
   DLDataType dtype = trx__dtype_void;
   bool dtype_set = false, dtype_unknown = false;
@@ -482,12 +457,10 @@ static TVMFFIObject* trx__infer_concat(const trx_op_def_t* def, trx_call_t* call
       dtype = trx_tensor_dtype(t);
       dtype_set = true;
     } else if (!trx__dtype_equal(dtype, trx_tensor_dtype(t))) {
-      trx__sb_t sb = {0};
-      trx__sb_printf(&sb, "Concat expects all input tensors to have the same dtype. However, the input contains tensors with dtype ");
-      trx__sb_dtype(&sb, dtype);
-      trx__sb_printf(&sb, " and ");
-      trx__sb_dtype(&sb, trx_tensor_dtype(t));
-      trx__sb_raise(&sb, "TypeError");
+      trx__raise_dtype_pair("TypeError",
+                            "Concat expects all input tensors to have the same dtype. However, the "
+                            "input contains tensors with dtype ",
+                            dtype, " and ", trx_tensor_dtype(t));
       return NULL;
     }
     if (t->ndim != -1) {
@@ -747,15 +720,9 @@ static TVMFFIObject* trx__infer_stack(const trx_op_def_t* def, trx_call_t* call)
     tether_raise("ValueError", "Stack op should have 1 argument");
     return NULL;
   }
-  TVMFFIObject* fields = trx__tuple_tensor_fields(def, call);
+  TVMFFIObject* fields = trx__tuple_tensor_fields(def, call, "Stack");
   if (fields == NULL) return NULL;
   int64_t n = tether_array_size(fields);
-  if (n == 0) {
-    tether_raise("ValueError",
-                 "Stack op expects at least one tensor in the input Tuple. However, the given "
-                 "input Tuple is empty.");
-    return NULL;
-  }
   trx_tensor_type_t* t0 = (trx_tensor_type_t*)trx__array_obj(fields, 0);
   DLDataType dtype = trx__dtype_void;
   bool dtype_set = false, dtype_unknown = false, shape_unknown = false;
@@ -769,12 +736,8 @@ static TVMFFIObject* trx__infer_stack(const trx_op_def_t* def, trx_call_t* call)
       dtype = dt;
       dtype_set = true;
     } else if (!trx__dtype_equal(dtype, dt)) {
-      trx__sb_t sb = {0};
-      trx__sb_printf(&sb, "Stack expects all input tensors to have the same dtype. Found ");
-      trx__sb_dtype(&sb, dtype);
-      trx__sb_printf(&sb, " and ");
-      trx__sb_dtype(&sb, dt);
-      trx__sb_raise(&sb, "TypeError");
+      trx__raise_dtype_pair("TypeError", "Stack expects all input tensors to have the same dtype. Found ",
+                            dtype, " and ", dt);
       return NULL;
     }
     if (i > 0 && t->ndim != -1 && t->ndim != ndim) {
@@ -879,13 +842,10 @@ static int trx__check_one_hot(const trx_op_def_t* def, TVMFFIObject** inputs, in
   DLDataType on = n > 1 ? trx__prim_dtype(inputs[1]) : trx__dtype_void;
   DLDataType off = n > 2 ? trx__prim_dtype(inputs[2]) : trx__dtype_void;
   if (!trx__dtype_equal(on, off)) {
-    trx__sb_t sb = {0};
-    trx__sb_printf(&sb, "Check failed: (on_dtype == off_dtype) is false: one_hot: on_value and "
-                        "off_value must have the same dtype, but got ");
-    trx__sb_dtype(&sb, on);
-    trx__sb_printf(&sb, " and ");
-    trx__sb_dtype(&sb, off);
-    return trx__sb_raise(&sb, "InternalError");
+    return trx__raise_dtype_pair("InternalError",
+                                 "Check failed: (on_dtype == off_dtype) is false: one_hot: on_value "
+                                 "and off_value must have the same dtype, but got ",
+                                 on, " and ", off);
   }
   int64_t depth = trx__as_int(((trx_one_hot_attrs_t*)attrs)->depth);
   if (depth <= 0) {

@@ -107,13 +107,7 @@ static TVMFFIObject* trx__infer_scan(const trx_op_def_t* def, trx_call_t* call) 
   if (attrs->axis.has_value) return trx__tensor_new(tt[0]->shape, dtype, tt[0]->ndim);
   TVMFFIObject* v = trx__shape_values(tt[0]);
   if (v == NULL) return trx__tensor_unknown(dtype, tt[0]->ndim);
-  TVMFFIObject* p = trx_int64(1);
-  for (int64_t i = 0, n = tether_array_size(v); i < n && p != NULL; ++i) {
-    TVMFFIObject* q = trx__mul_fold(p, trx__dim(v, i));
-    TVMFFIObjectDecRef(p);
-    p = q;
-  }
-  TVMFFIObject* d[1] = {p};
+  TVMFFIObject* d[1] = {trx__product_folded(v)};
   return trx__tensor_from_dims_steal(d, 1, dtype);
 }
 
