@@ -1640,6 +1640,19 @@ void trx__scope_end(trx__scope_t* s) {
 
 /* ---- pieces of the manipulation / index / search / set / sort / linalg ops ------------------- */
 
+int trx__check_int_attrs(const trx_op_def_t* def, TVMFFIObject** inputs, int64_t n,
+                         TVMFFIObject* attrs) {
+  (void)inputs;
+  (void)n;
+  const trx_attrs_decl_t* decl = def->decl->attrs;
+  for (int32_t i = 0; attrs != NULL && decl != NULL && i < decl->num_fields; ++i) {
+    if (decl->fields[i].kind != TETHER_FIELD_INT64) continue;
+    int64_t* v = (int64_t*)((char*)attrs + decl->fields[i].offset);
+    *v = trx__as_int(*v);
+  }
+  return 0;
+}
+
 int trx__index_error(int64_t i, int64_t n) {
   return tether_raise("IndexError", "Index %lld out of bounds %lld", (long long)i, (long long)n);
 }

@@ -307,6 +307,10 @@ TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call);
 /* ---- pieces of the manipulation / index / search / set / sort / linalg ops (op.c) -------------- */
 /* The C++ `int` TVM reads an int64 attribute into (axes): 2**32 + 1 is 1. */
 static inline int64_t trx__as_int(int64_t v) { return (int64_t)(int32_t)(uint32_t)(uint64_t)v; }
+/* A check (trx_op_check_fn) for ops whose TVM constructor takes C++ `int` parameters: every
+ * INT64 attrs field is cut to 32 bits as that conversion does (axis=2**32 + 1 is stored as 1). */
+int trx__check_int_attrs(const trx_op_def_t* def, TVMFFIObject** inputs, int64_t n,
+                         TVMFFIObject* attrs);
 /* IndexError "Index <i> out of bounds <n>" (an out-of-range ffi::Array access in TVM).
  * Returns -1. */
 int trx__index_error(int64_t i, int64_t n);

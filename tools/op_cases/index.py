@@ -249,3 +249,10 @@ CASES += [
     case("dynamic_strided_slice", PrimVar("int64"), Tensor((2,), "int64"), Tensor((2,), "int64"),
          Tensor((2,), "int64")),
 ]
+
+# C++ `int` parameters: TVM's constructor cuts 2**32 + k to k before storing it.
+CASES += [
+    case("gather_elements", Tensor((2, 3)), Tensor((2, 3), "int32"), 2**32 + 1),
+    case("gather_nd", Tensor((2, 3)), Tensor((2, 1), "int64"), 2**32),
+    case("scatter_elements", Tensor((2, 3)), Tensor((2, 3), "int64"), Tensor((2, 3)), 2**32 + 1),
+]

@@ -289,3 +289,9 @@ CASES += [
     case("one_hot", Tensor((), "int32"), 1.0, 0.0, 3),
     case("one_hot", PrimVar("int64"), 1.0, 0.0, 3),
 ]
+
+# C++ `int` parameters: TVM's constructor cuts 2**32 + k to k before storing it.
+CASES += [
+    case("one_hot", Tensor((2,), "int32"), 1.0, 0.0, 2**32 + 3),
+    case("one_hot", Tensor((2,), "int32"), 1.0, 0.0, 3, 2**32),
+]

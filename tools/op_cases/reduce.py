@@ -204,3 +204,15 @@ CASES += [
     case("argsort", Tensor(None, None)),
     case("argsort", PrimVar("int64")),
 ]
+
+# C++ `int` parameters (topk, sort, argsort): TVM's constructor cuts 2**32 + k to k; argmax and
+# cumsum keep the int64 in their attrs and cut it when inferring.
+CASES += [
+    case("topk", Tensor((2, 3)), 2**32 + 2),
+    case("topk", Tensor((2, 3)), 1, 2**32 + 1),
+    case("sort", Tensor((2, 3)), 2**32 + 1),
+    case("argsort", Tensor((2, 3)), 2**32 + 1),
+    case("argmax", Tensor((2, 3)), 2**32 + 1),
+    case("argmax", Tensor((2, 3)), 2**32 + 5),
+    case("cumsum", Tensor((2, 3)), 2**32 + 1),
+]

@@ -838,7 +838,7 @@ static DLDataType trx__prim_dtype(TVMFFIObject* e) {
 /* relax.op.one_hot's own checks: on_value and off_value of one dtype, a positive depth. */
 static int trx__check_one_hot(const trx_op_def_t* def, TVMFFIObject** inputs, int64_t n,
                               TVMFFIObject* attrs) {
-  (void)def;
+  trx__check_int_attrs(def, inputs, n, attrs); /* depth and axis are C++ ints */
   DLDataType on = n > 1 ? trx__prim_dtype(inputs[1]) : trx__dtype_void;
   DLDataType off = n > 2 ? trx__prim_dtype(inputs[2]) : trx__dtype_void;
   if (!trx__dtype_equal(on, off)) {
@@ -847,7 +847,7 @@ static int trx__check_one_hot(const trx_op_def_t* def, TVMFFIObject** inputs, in
                                  "and off_value must have the same dtype, but got ",
                                  on, " and ", off);
   }
-  int64_t depth = trx__as_int(((trx_one_hot_attrs_t*)attrs)->depth);
+  int64_t depth = ((trx_one_hot_attrs_t*)attrs)->depth;
   if (depth <= 0) {
     return tether_raise("InternalError",
                         "Check failed: (depth > 0) is false: one_hot: depth must be positive, but got %lld",

@@ -92,15 +92,18 @@ static TVMFFIObject* trx__infer_topk(const trx_op_def_t* def, trx_call_t* call) 
 TRX__OPS(sort){
     {.name = "sort", .params = "x: Expr, axis: int = -1, descending: bool = False",
      .arguments = TRX__A_DATA, .attrs = &trx__sort_attrs, .infer = trx__infer_sort,
+     .check = trx__check_int_attrs,
      .doc = "x sorted along axis."},
     {.name = "argsort",
      .params = "data: Expr, axis: int = -1, descending: bool = False, dtype: dtype? = \"int32\"",
      .arguments = TRX__A_DATA, .attrs = &trx__argsort_attrs, .infer = trx__infer_argsort,
+     .check = trx__check_int_attrs,
      .doc = "The indices that sort data along axis."},
     {.name = "topk",
      .params = "data: Expr, k: int = 1, axis: int = -1, ret_type: str = \"both\", "
                "largest: bool = True, dtype: dtype? = \"int32\"",
      .arguments = TRX__A_DATA, .attrs = &trx__topk_attrs, .infer = trx__infer_topk,
+     .check = trx__check_int_attrs,
      .doc = "The k largest (or smallest) values of data along axis and / or their indices."},
 };
 TRX__OPS_END(sort);
