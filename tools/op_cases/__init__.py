@@ -5,6 +5,12 @@ with its argument specs (see dsl.py).  tools/tvm_op_cases.py runs them on apache
 records the results in tests/python/data/op_cases/<category>.json; tests/python/test_op_cases.py
 runs the same cases on tether and compares.  Nothing here imports either library at import time:
 tvm_api() and tether_api() bind a side when called.
+
+Adding cases for an op: append case("<op>", ...) rows to its category's CASES (typical,
+symbolic-shape, unknown-shape/dtype and error cases), run `make op-cases CAT=<category>`, and
+commit the table with the regenerated JSON.  A case tether gets wrong for now goes into
+known.py with the reason.  (Two branches that both regenerated one category's JSON merge by
+regenerating it once more.)
 """
 import importlib
 import types

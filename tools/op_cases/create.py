@@ -9,6 +9,8 @@ for _op in ("zeros", "ones"):
         case(_op, (2, 3), "float32"),
         case(_op, [4], "int32"),
         case(_op, (), "float32"),
+        case(_op, (Prim("n"), 3), "float16"),
+        case(_op, (Prim("n * 2"), Prim("m")), "int8"),
         case(_op, ("n", 3), "float16"),
         case(_op, Shape((2, "n")), "bool"),
         case(_op, ShapeVar(ndim=2), "float32"),
@@ -24,7 +26,7 @@ for _op in ("zeros", "ones"):
 CASES += [
     case("full", (2, 3), Const(1.0, "float32")),
     case("full", (2, 3), Const(1, "int32"), "float32"),
-    case("full", ("n",), Const(0.5, "float16")),
+    case("full", (Prim("n"),), Const(0.5, "float16")),
     case("full", Shape((2, 3)), Const(1.0, "float32"), "int64"),
     case("full", ShapeVar(ndim=3), Const(1.0, "float32")),
     case("full", (2, 3), Tensor((), "float32")),

@@ -84,7 +84,8 @@ class VarSpec(Spec):
     def build(self, ctx):
         var = ctx.vars.get(id(self))
         if var is None:
-            var = ctx.api.relax.Var(self.name, self.make_type(ctx))
+            name = f"{self.name}{len(ctx.params)}" if ctx.unique_names else self.name
+            var = ctx.api.relax.Var(name, self.make_type(ctx))
             ctx.vars[id(self)] = var
             ctx.params.append(var)
         return var
@@ -369,9 +370,14 @@ class Missing(Exception):
     """The side has no wrapper for the op."""
 
 
-class _Ctx:
-    def __init__(self, api):
+class Ctx:
+    """What one build needs: the side's api, its BlockBuilder, the Vars made so far (the
+    params, in order) and the symbolic dims by name.  unique_names: Vars are named by their
+    spec's name plus a counter (for programs that combine several cases)."""
+
+    def __init__(self, api, unique_names=False):
         self.api = api
+        self.unique_names = unique_names
         self.bb = api.relax.BlockBuilder()
         self.vars = {}
         self.params = []
@@ -414,7 +420,7 @@ def _error(stage, ex):
 def run_case(c, api):
     """Build and normalize one case with `api`; the result as a JSON-ready dict."""
     fn = lookup(api, c.op)
-    ctx = _Ctx(api)
+    ctx = Ctx(api)
     try:
         args = [ctx.resolve(a) for a in c.args]
         kwargs = {k: ctx.resolve(v) for k, v in c.kwargs.items()}

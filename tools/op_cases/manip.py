@@ -18,6 +18,8 @@ CASES += [
     case("reshape", Tensor((2, 3, 4)), ShapeVar((4, 6))),
     case("reshape", Tensor((2, 3, 4)), ShapeVar((4, 5))),
     case("reshape", Tensor(("n", 4)), (Prim("n"), 2, 2)),
+    case("reshape", Tensor((2, 3)), (Prim("n"), 2, 2)),
+    case("reshape", Tensor(("n", 3)), (2, Prim("n"), 1, 2)),
     case("reshape", Tensor(("n", 4)), ("n", 2, 2)),
     case("reshape", Tensor(("n", 4)), (-1,)),
     case("reshape", Tensor(("n", 4)), (2, -1)),

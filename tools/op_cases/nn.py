@@ -223,6 +223,12 @@ CASES += [
          Tensor((3,)), Tensor((3,)), 1),
     case("nn.batch_norm", Tensor((2, 3, 4, 4), "int32"), Tensor((3,), "int32"),
          Tensor((3,), "int32"), Tensor((3,), "int32"), Tensor((3,), "int32"), 1),
+    case("nn.batch_norm", Tensor(None, "float32", ndim=3), Tensor(("c",)), Tensor(("c",)),
+         Tensor((6,)), Tensor(("c",)), 1),
+    case("nn.batch_norm", Tensor(None, "float32", ndim=3), Tensor((3,)), Tensor((3,)),
+         Tensor((6,)), Tensor((3,)), 1),
+    case("nn.batch_norm", Tensor((2, 3, 4)), Tensor((3,)), Tensor((3,), None), Tensor((3,)),
+         Tensor((3,)), 1),
 
     case("nn.layer_norm", Tensor((2, 3, 4)), Tensor((4,)), Tensor((4,)), -1),
     case("nn.layer_norm", Tensor((2, 3, 4)), Tensor((3, 4)), Tensor((3, 4)), [1, 2]),
@@ -235,6 +241,9 @@ CASES += [
     case("nn.layer_norm", Tensor(("n", "m")), Tensor(("m",)), Tensor(("m",)), -1),
     case("nn.layer_norm", Tensor(None, "float32", ndim=3), Tensor((4,)), Tensor((4,)), -1),
     case("nn.layer_norm", Tensor(None, "float32"), Tensor((4,)), Tensor((4,)), -1),
+    case("nn.layer_norm", Tensor(None, "float32", ndim=3), Tensor((4,)), Tensor((1,)), -1),
+    case("nn.layer_norm", Tensor((2, 3, 4)), Tensor((4,)), Tensor((1,)), -1),
+    case("nn.layer_norm", Tensor((2, 3, 4)), Tensor(("k",)), Tensor((4,)), -1),
     case("nn.layer_norm", Tensor((2, 3, 4), "int32"), Tensor((4,), "int32"),
          Tensor((4,), "int32"), -1),
 
