@@ -42,6 +42,12 @@ TYPE_KEYS = (
     "relax.attrs.StridedSliceAttrs", "relax.attrs.TakeAttrs", "relax.attrs.StatisticalAttrs",
     "relax.attrs.AstypeAttrs",
     "relax.attrs.InitAttrs",
+    # attrs of the manipulation / index / search / set / sort / linalg ops
+    "relax.attrs.StackAttrs", "relax.attrs.FlipAttrs", "relax.attrs.TileAttrs",
+    "relax.attrs.OneHotAttrs", "relax.attrs.GatherElementsAttrs", "relax.attrs.GatherNDAttrs",
+    "relax.attrs.ScatterElementsAttrs", "relax.attrs.ScatterNDAttrs",
+    "relax.attrs.ArgmaxArgminAttrs", "relax.attrs.ScanopAttrs", "relax.attrs.SortAttrs",
+    "relax.attrs.ArgsortAttrs", "relax.attrs.TopKAttrs", "relax.attrs.EinsumAttrs",
     # the BlockBuilder (a reflected object without fields)
     "relax.BlockBuilder",
 )

@@ -13,6 +13,8 @@
  */
 #include "op.h"
 
+#include "arith.h"
+
 #include "table.h"
 
 #include <pthread.h>
@@ -1659,4 +1661,78 @@ void trx__scope_end(trx__scope_t* s) {
   if (s->objs != s->inline_objs) free(s->objs);
   s->objs = NULL;
   s->n = s->cap = 0;
+}
+
+/* ---- pieces of the manipulation / index / search / set / sort / linalg ops ------------------- */
+
+int trx__check_int_attrs(const trx_op_def_t* def, TVMFFIObject** inputs, int64_t n,
+                         TVMFFIObject* attrs) {
+  (void)inputs;
+  (void)n;
+  const trx_attrs_decl_t* decl = def->decl->attrs;
+  for (int32_t i = 0; attrs != NULL && decl != NULL && i < decl->num_fields; ++i) {
+    if (decl->fields[i].kind != TETHER_FIELD_INT64) continue;
+    int64_t* v = (int64_t*)((char*)attrs + decl->fields[i].offset);
+    *v = trx__as_int(*v);
+  }
+  return 0;
+}
+
+int trx__index_error(int64_t i, int64_t n) {
+  return tether_raise("IndexError", "Index %lld out of bounds %lld", (long long)i, (long long)n);
+}
+
+void trx__sb_dtype_or_none(trx__sb_t* sb, DLDataType t) {
+  if (trx__dtype_is_void(t)) trx__sb_printf(sb, "None");
+  else trx__sb_dtype(sb, t);
+}
+
+TVMFFIObject* trx__tuple_tensor_fields(const trx_op_def_t* def, trx_call_t* call, const char* who) {
+  TVMFFIObject* ty = trx__ty(trx__call_arg(call, 0));
+  bool ok = trx_is(ty, TRX_TUPLE_TYPE);
+  int64_t n = ok ? tether_array_size(((trx_tuple_type_t*)ty)->fields) : 0;
+  for (int64_t i = 0; ok && i < n; ++i)
+    ok = trx_is(trx__array_obj(((trx_tuple_type_t*)ty)->fields, i), TRX_TENSOR_TYPE);
+  if (ok && n == 0) {
+    tether_raise("ValueError",
+                 "%s op expects at least one tensor in the input Tuple. However, the given input "
+                 "Tuple is empty.",
+                 who);
+    return NULL;
+  }
+  if (ok) return ((trx_tuple_type_t*)ty)->fields;
+  trx__sb_t sb = {0};
+  trx__sb_op(&sb, def);
+  trx__sb_printf(&sb, " expects the input to be a Tuple of Tensors. However, the given input is ");
+  if (trx_is(ty, TRX_TUPLE_TYPE)) trx__sb_node(&sb, ty);
+  else trx__sb_printf(&sb, "%s", ty != NULL ? tether_type_key(ty->type_index) : "None");
+  trx__sb_raise(&sb, "TypeError");
+  return NULL;
+}
+
+bool trx__dim_const(TVMFFIObject* values, int64_t i, int64_t* out) {
+  TVMFFIObject* d = trx__dim(values, i);
+  if (!trx_is(d, TRX_INT_IMM)) return false;
+  *out = ((trx_int_imm_t*)d)->value;
+  return true;
+}
+
+int trx__raise_dtype_pair(const char* kind, const char* before, DLDataType a, const char* between,
+                          DLDataType b) {
+  trx__sb_t sb = {0};
+  trx__sb_printf(&sb, "%s", before);
+  trx__sb_dtype_or_none(&sb, a);
+  trx__sb_printf(&sb, "%s", between);
+  trx__sb_dtype_or_none(&sb, b);
+  return trx__sb_raise(&sb, kind);
+}
+
+TVMFFIObject* trx__product_folded(TVMFFIObject* values) {
+  TVMFFIObject* p = trx_int64(1);
+  for (int64_t i = 0, n = tether_array_size(values); i < n && p != NULL; ++i) {
+    TVMFFIObject* q = trx__mul_fold(p, trx__dim(values, i));
+    TVMFFIObjectDecRef(p);
+    p = q;
+  }
+  return p;
 }

@@ -36,7 +36,9 @@
   X(search)                  \
   X(create)                  \
   X(shape)                   \
-  X(core)
+  X(core)                    \
+  X(set)                     \
+  X(sort)
 
 #define TRX__CATEGORY_DECL(cat)                \
   extern const trx_op_decl_t trx__ops_##cat[]; \
@@ -304,5 +306,32 @@ int trx__require_float(const trx_op_def_t* def, const char* who, DLDataType t);
 /* The elementwise unary rule: the input's shape and dtype (float required with
  * TRX__F_FLOAT). */
 TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call);
+
+/* ---- pieces of the manipulation / index / search / set / sort / linalg ops (op.c) -------------- */
+/* The C++ `int` TVM reads an int64 attribute into (axes): 2**32 + 1 is 1. */
+static inline int64_t trx__as_int(int64_t v) { return (int64_t)(int32_t)(uint32_t)(uint64_t)v; }
+/* A check (trx_op_check_fn) for ops whose TVM constructor takes C++ `int` parameters: every
+ * INT64 attrs field is cut to 32 bits as that conversion does (axis=2**32 + 1 is stored as 1). */
+int trx__check_int_attrs(const trx_op_def_t* def, TVMFFIObject** inputs, int64_t n,
+                         TVMFFIObject* attrs);
+/* IndexError "Index <i> out of bounds <n>" (an out-of-range ffi::Array access in TVM).
+ * Returns -1. */
+int trx__index_error(int64_t i, int64_t n);
+/* A dtype as trx__sb_dtype, or None when unknown (void). */
+void trx__sb_dtype_or_none(trx__sb_t* sb, DLDataType t);
+/* The field types (borrowed Array, not empty) of arg 0's TupleType when every field is a
+ * TensorType; otherwise NULL with TVM's TypeError "<op> expects the input to be a Tuple of
+ * Tensors. ...", or ValueError "<who> op expects at least one tensor in the input Tuple. ..."
+ * for an empty tuple (who: "Concat", "Stack", ...). */
+TVMFFIObject* trx__tuple_tensor_fields(const trx_op_def_t* def, trx_call_t* call, const char* who);
+/* Raises `kind` with "<before><a><between><b>", the dtypes as trx__sb_dtype_or_none writes
+ * them (the two-dtype mismatch texts).  Returns -1. */
+int trx__raise_dtype_pair(const char* kind, const char* before, DLDataType a, const char* between,
+                          DLDataType b);
+/* The product of a dims Array with constant folding only, as tir's operator* builds it (TVM's
+ * flattened lengths print `n * 16 * m`, not simplified).  New reference. */
+TVMFFIObject* trx__product_folded(TVMFFIObject* values);
+/* The IntImm value of dim i of a values Array (false for a symbolic dim). */
+bool trx__dim_const(TVMFFIObject* values, int64_t i, int64_t* out);
 
 #endif /* TETHER_SRC_IR_OP_H_ */

@@ -1,5 +1,5 @@
 """Linear algebra (TVM's op/tensor/linear_algebra.cc): matmul, linear, einsum."""
-from .dsl import AnyVar, Shape, Tensor, TensorTy, Tup, TupleVar, case
+from .dsl import AnyVar, PrimVar, Shape, Tensor, TensorTy, Tup, TupleVar, case
 
 CASES = [
     case("matmul", Tensor((2, 3)), Tensor((3, 4))),
@@ -51,4 +51,56 @@ CASES = [
     case("einsum", TupleVar(TensorTy((2, 3)), TensorTy((3, 4))), "ij,jk->ik"),
     case("einsum", Tensor((2, 3)), "ij->ji"),
     case("einsum", [Tensor((2, 3)), Shape((3, 4))], "ij,jk->ik"),
+]
+
+# More einsum cases: implicit output order, ellipsis broadcasting, label broadcasting over
+# symbolic dims, the equation parser's errors, and unknown shapes (TVM returns the first
+# shapeless operand's ndim).
+CASES += [
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4)), Tensor((4, 5))], "ij,jk,kl->il"),
+    case("einsum", [Tensor((2, 3))], "ij->"),
+    case("einsum", [Tensor((3,)), Tensor((3,))], "i,i->"),
+    case("einsum", [Tensor((3,)), Tensor((4,))], "i,j->ij"),
+    case("einsum", [Tensor((2, 3))], "ba"),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "Ba,ab"),
+    case("einsum", [Tensor((2, 3, 4))], "...ba"),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "IJ,JK->IK"),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "i j,jk->ik"),
+    case("einsum", [Tensor((5, 2, 3)), Tensor((1, 3, 4))], "...ij,...jk"),
+    case("einsum", [Tensor((2, 3)), Tensor((4, 1, 3))], "...i,...i->...i"),
+    case("einsum", [Tensor((2, 3)), Tensor((4, 3, 3))], "...i,...i->...i"),
+    case("einsum", [Tensor(("n", 3)), Tensor(("m", 3))], "...i,...i->...i"),
+    case("einsum", [Tensor(("n", 3)), Tensor((1, 3))], "...i,...i->...i"),
+    case("einsum", [Tensor(("n", 3)), Tensor((4, 3))], "...i,...i->...i"),
+    case("einsum", [Tensor(("n + 1", 3)), Tensor(("m * 2", 3))], "...i,...i->...i"),
+    case("einsum", [Tensor((2, "n", 3)), Tensor(("m", 3))], "...i,...i->...i"),
+    case("einsum", [Tensor(("n", 3)), Tensor((2, 1, 3))], "...i,...i->...i"),
+    case("einsum", [Tensor((3, 1)), Tensor((1, 4))], "ij,ij->ij"),
+    case("einsum", [Tensor(("n", 1)), Tensor((1, "m"))], "ij,ij->ij"),
+    case("einsum", [Tensor(("n", "m")), Tensor(("m", "n"))], "ij,ij->ij"),
+    case("einsum", [Tensor(("n", "m")), Tensor(("n", "m"))], "ij,ij->ij"),
+    case("einsum", [Tensor(("n", 4)), Tensor((1, "m"))], "ij,ij->ij"),
+    case("einsum", [Tensor((2, "n")), Tensor(("n", 3))], "ij,jk"),
+    case("einsum", [Tensor((2, 3)), Tensor(("n", 3))], "ij,jk"),
+    case("einsum", [Tensor((2, 3))], "ij->jj"),
+    case("einsum", [Tensor((3, 3))], "ii->ii"),
+    case("einsum", [Tensor((2, 3))], "...ij->..."),
+    case("einsum", [Tensor((2, 3))], "ij->..."),
+    case("einsum", [Tensor((2, 3))], "...ijk->i"),
+    case("einsum", [Tensor((2, 3))], "i->"),
+    case("einsum", [Tensor((2,))], "ij->"),
+    case("einsum", [Tensor((2, 3))], ""),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "ij,jk-->ik"),
+    case("einsum", [Tensor((2, 3))], "ij->i->j"),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "ij,jk->i.k"),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "ij..,jk->ik"),
+    case("einsum", [Tensor((2, 3))], "...i...->i"),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "i1,jk->ik"),
+    case("einsum", [Tensor((2, 3)), Tensor((3, 4))], "ij,jk,kl->il"),
+    case("einsum", [Tensor(None, "float32", ndim=3), Tensor((2,), "float16")], "ij,jk->ik"),
+    case("einsum", [Tensor((2, 3)), Tensor(None, "float16", ndim=3)], "ij,jk->ik"),
+    case("einsum", [Tensor((2, 3), None), Tensor((3, 4), None)], "ij,jk->ik"),
+    case("einsum", [Tensor((2, 3)), PrimVar("float32")], "ij,jk->ik"),
+    case("einsum", [], "->"),
+    case("einsum", [Tensor((2, 3))], "ij->ik"),
 ]

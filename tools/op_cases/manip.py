@@ -243,3 +243,57 @@ CASES += [
     case("one_hot", Tensor((3,), "int32"), PrimVar("float32"), PrimVar("float32"), 4),
     case("one_hot", Shape((3,)), Prim(1.0, "float32"), Prim(0.0, "float32"), 4),
 ]
+
+# More stack / flip / tile / one_hot cases: the order of TVM's checks, its int truncation of
+# axes, unknown ndims and symbolic dims.
+CASES += [
+    case("stack", [Tensor(None, "float32"), Tensor((2, 3))]),
+    case("stack", [Tensor((2, 3)), Tensor(None, "float32"), Tensor((2,))]),
+    case("stack", [Tensor(None, "float32"), Tensor(None, "float32")]),
+    case("stack", [Tensor(None, "float32")], 0),
+    case("stack", [Tensor((2, 3)), Tensor((2, 4)), Tensor((1, 3))]),
+    case("stack", [Tensor((2, 3), None), Tensor((2, 3)), Tensor((2, 3), "int32")]),
+    case("stack", [Tensor((2, 3)), Tensor((2, 3, 4), "int32")]),
+    case("stack", [Tensor(("n",)), Tensor(("n + 1",))]),
+    case("stack", [Tensor(("n", "m")), Tensor((2, 3))]),
+    case("stack", [Tensor(()), Tensor(())]),
+    case("stack", [Tensor(()), Tensor(())], 1),
+    case("stack", [Tensor((2, 3)), Tensor((2, 3))], 2**40),
+    case("stack", [Tensor((2, 3)), Tensor((2, 3))], 2**32 + 2),
+    case("stack", [Tensor((2, 3)), Tensor((2, 3))], [0]),
+    case("flip", Tensor((2, 3)), 2**32 + 5),
+    case("flip", Tensor((2, 3)), 2**32 + 1),
+    case("flip", Tensor(None, "float32", ndim=2), 5),
+    case("flip", Tensor(None, None), 5),
+    case("flip", Tensor((2, 3)), None),
+    case("flip", Tensor((2, 3)), 1.5),
+    case("tile", Tensor(("n", "m"), "int32"), (1, 1)),
+    case("tile", Tensor(("n", "m"), "int32"), (0, 2)),
+    case("tile", Tensor(("n + 1", "m * 2"), "int32"), (2, 3)),
+    case("tile", Tensor(("n", "m"), "int32"), (2, 3, 4)),
+    case("tile", Tensor(()), (2, 3)),
+    case("tile", Tensor(()), ()),
+    case("tile", Tensor(None, "float32", ndim=2), (2,)),
+    case("one_hot", Tensor((2, 3), "int32"), 1.0, 0.0, 5, 2),
+    case("one_hot", Tensor((2, 3), "int32"), 1.0, 0.0, 5, -2),
+    case("one_hot", Tensor((2, 3), "int32"), 1.0, 0.0, 5, -4),
+    case("one_hot", Tensor((2, 3), "int32"), True, False, 5),
+    case("one_hot", Tensor((2, 3), "int32"), Prim(1, "int8"), Prim(0, "int8"), 5),
+    case("one_hot", Tensor((2, 3), "int32"), Prim(1.0, "float16"), Prim(0.0, "float16"), 5),
+    case("one_hot", Tensor((2, 3), "int32"), PrimVar("float32"), PrimVar("float32"), 5),
+    case("one_hot", Tensor((2, 3), "int32"), PrimVar("float32"), PrimVar("int32"), 5),
+    case("one_hot", Tensor((2, 3), "int32"), 1, 0.0, 0),
+    case("one_hot", Tensor((2,), "uint8"), 1.0, 0.0, 3),
+    case("one_hot", Tensor((2,), "bool"), 1.0, 0.0, 3),
+    case("one_hot", Tensor(("n",), "int64"), 1.0, 0.0, 3),
+    case("one_hot", Tensor(None, "int32", ndim=2), 1.0, 0.0, 3, 5),
+    case("one_hot", Tensor(None, "int32"), 1.0, 0.0, 3, 5),
+    case("one_hot", Tensor((), "int32"), 1.0, 0.0, 3),
+    case("one_hot", PrimVar("int64"), 1.0, 0.0, 3),
+]
+
+# C++ `int` parameters: TVM's constructor cuts 2**32 + k to k before storing it.
+CASES += [
+    case("one_hot", Tensor((2,), "int32"), 1.0, 0.0, 2**32 + 3),
+    case("one_hot", Tensor((2,), "int32"), 1.0, 0.0, 3, 2**32),
+]

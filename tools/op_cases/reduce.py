@@ -142,3 +142,77 @@ CASES += [
     case("topk", Tensor((4, 5), "int32"), 2, -1, "both", True, "float32"),
     case("topk", Shape((4,)), 2),
 ]
+
+# More argmax / cumsum / unique / topk cases, and sort / argsort.
+for _op in ("argmax", "argmin"):
+    CASES += [
+        case(_op, Tensor(None, "float32", ndim=2), 5),
+        case(_op, Tensor(None, "float32", ndim=2), None, True),
+        case(_op, Tensor(None, None), None, True),
+        case(_op, Tensor((2, 3), "bool")),
+        case(_op, Tensor(("n", "m"), "int32"), 1, True),
+    ]
+for _op in ("cumsum", "cumprod"):
+    CASES += [
+        case(_op, Tensor(("n", 2, "m"))),
+        case(_op, Tensor((2, "n"))),
+        case(_op, Tensor(("n",))),
+        case(_op, Tensor((2, 3, 4)), 3),
+        case(_op, Tensor((2, 3, 4)), -4),
+        case(_op, Tensor(None, "float32", ndim=2), 5),
+        case(_op, Tensor(None, None), 5, "float16"),
+        case(_op, Tensor((3,), "bool")),
+        case(_op, Tensor((2, 3)), 0, None, None),
+    ]
+CASES += [
+    case("unique", Tensor(())),
+    case("unique", Tensor(()), True, True, True, True),
+    case("unique", Tensor(()), axis=0),
+    case("unique", Tensor(None, "float32", ndim=0)),
+    case("unique", Tensor((1, 1))),
+    case("unique", Tensor((2,)), True, 2),
+    case("unique", Tensor((2,)), True, True, True, True, 5),
+    case("unique", Tensor((2, 3)), PrimVar("bool")),
+    case("unique", Tensor((2, 3)), True, PrimVar("bool")),
+    case("unique", Tensor((2, 3)), True, False, False, False, PrimVar("int64")),
+    case("unique", Tensor(None, None), True, True, True, True, 1),
+    case("unique", Tensor(("n", "m"), "int32"), axis=0),
+    case("unique", PrimVar("int64")),
+    case("topk", Tensor((2, 3, 4)), 1, 5, "bogus"),
+    case("topk", Tensor(None, "float32", ndim=2), 1, 5, "bogus"),
+    case("topk", Tensor(None, "float32", ndim=2), 2, 5),
+    case("topk", Tensor(None, None), 2, 1, "values"),
+    case("topk", Tensor(None, None), 2),
+    case("topk", Tensor(()), 1),
+    case("topk", Tensor((2, 3, 4)), 2, 1, "both", False, None),
+    case("topk", Tensor((2, 3, 4)), 2, 1, "both", False, "float32"),
+    case("topk", Tensor(("n", "m"), "int32"), 2, 0),
+    case("sort", Tensor((2, 3, 4))),
+    case("sort", Tensor((2, 3, 4)), 0, True),
+    case("sort", Tensor((2, 3, 4)), 3),
+    case("sort", Tensor(("n", "m"), "int32"), 1),
+    case("sort", Tensor(None, "float32", ndim=2), 5),
+    case("sort", Tensor(None, None)),
+    case("sort", Tensor(())),
+    case("sort", PrimVar("int64")),
+    case("argsort", Tensor((2, 3, 4))),
+    case("argsort", Tensor((2, 3, 4)), 0, True, "int64"),
+    case("argsort", Tensor((2, 3, 4)), 0, True, None),
+    case("argsort", Tensor((2, 3, 4)), 3),
+    case("argsort", Tensor(("n", "m"))),
+    case("argsort", Tensor(None, "float32", ndim=2), 7),
+    case("argsort", Tensor(None, None)),
+    case("argsort", PrimVar("int64")),
+]
+
+# C++ `int` parameters (topk, sort, argsort): TVM's constructor cuts 2**32 + k to k; argmax and
+# cumsum keep the int64 in their attrs and cut it when inferring.
+CASES += [
+    case("topk", Tensor((2, 3)), 2**32 + 2),
+    case("topk", Tensor((2, 3)), 1, 2**32 + 1),
+    case("sort", Tensor((2, 3)), 2**32 + 1),
+    case("argsort", Tensor((2, 3)), 2**32 + 1),
+    case("argmax", Tensor((2, 3)), 2**32 + 1),
+    case("argmax", Tensor((2, 3)), 2**32 + 5),
+    case("cumsum", Tensor((2, 3)), 2**32 + 1),
+]

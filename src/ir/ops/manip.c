@@ -493,14 +493,7 @@ static TVMFFIObject* trx__infer_flatten(const trx_op_def_t* def, trx_call_t* cal
   if (tt[0]->ndim == 1) return trx__ref((TVMFFIObject*)tt[0]);
   TVMFFIObject* v = trx__shape_values(tt[0]);
   if (v == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), 1);
-  /* As TVM: the product with constant folding only, not simplified (`n * 16 * m`). */
-  TVMFFIObject* p = trx_int64(1);
-  for (int64_t i = 0, n = tether_array_size(v); i < n && p != NULL; ++i) {
-    TVMFFIObject* q = trx__mul_fold(p, trx__dim(v, i));
-    TVMFFIObjectDecRef(p);
-    p = q;
-  }
-  TVMFFIObject* d[1] = {p};
+  TVMFFIObject* d[1] = {trx__product_folded(v)};
   return trx__tensor_from_dims_steal(d, 1, trx_tensor_dtype(tt[0]));
 }
 
@@ -514,27 +507,9 @@ static TVMFFIObject* trx__infer_concat(const trx_op_def_t* def, trx_call_t* call
     trx__check_args(def, call, 0, tt);
     return NULL;
   }
-  TVMFFIObject* ty = trx__ty(trx__call_arg(call, 0));
-  bool ok = trx_is(ty, TRX_TUPLE_TYPE);
-  int64_t n = ok ? tether_array_size(((trx_tuple_type_t*)ty)->fields) : 0;
-  for (int64_t i = 0; ok && i < n; ++i)
-    ok = trx_is(trx__array_obj(((trx_tuple_type_t*)ty)->fields, i), TRX_TENSOR_TYPE);
-  if (!ok) {
-    trx__sb_t sb = {0};
-    trx__sb_op(&sb, def);
-    trx__sb_printf(&sb, " expects the input to be a Tuple of Tensors. However, the given input is ");
-    if (trx_is(ty, TRX_TUPLE_TYPE)) trx__sb_node(&sb, ty);
-    else trx__sb_printf(&sb, "%s", ty ? tether_type_key(ty->type_index) : "None");
-    trx__sb_raise(&sb, "TypeError");
-    return NULL;
-  }
-  if (n == 0) {
-    tether_raise("ValueError",
-                 "Concat op expects at least one tensor in the input Tuple. However, the given input "
-                 "Tuple is empty.");
-    return NULL;
-  }
-  TVMFFIObject* fields = ((trx_tuple_type_t*)ty)->fields;
+  TVMFFIObject* fields = trx__tuple_tensor_fields(def, call, "Concat");
+  if (fields == NULL) return NULL;
+  int64_t n = tether_array_size(fields);
   trx_tensor_type_t* t0 = (trx_tensor_type_t*)trx__array_obj(fields, 0);
   DLDataType dtype = trx__dtype_void;
   bool dtype_set = false, dtype_unknown = false;
@@ -548,12 +523,10 @@ static TVMFFIObject* trx__infer_concat(const trx_op_def_t* def, trx_call_t* call
       dtype = trx_tensor_dtype(t);
       dtype_set = true;
     } else if (!trx__dtype_equal(dtype, trx_tensor_dtype(t))) {
-      trx__sb_t sb = {0};
-      trx__sb_printf(&sb, "Concat expects all input tensors to have the same dtype. However, the input contains tensors with dtype ");
-      trx__sb_dtype(&sb, dtype);
-      trx__sb_printf(&sb, " and ");
-      trx__sb_dtype(&sb, trx_tensor_dtype(t));
-      trx__sb_raise(&sb, "TypeError");
+      trx__raise_dtype_pair("TypeError",
+                            "Concat expects all input tensors to have the same dtype. However, the "
+                            "input contains tensors with dtype ",
+                            dtype, " and ", trx_tensor_dtype(t));
       return NULL;
     }
     if (t->ndim != -1) {
@@ -798,6 +771,199 @@ static TVMFFIObject* trx__infer_broadcast_to(const trx_op_def_t* def, trx_call_t
   return trx__tensor_of_shape_arg(s, sty, trx_tensor_dtype(tt[0]));
 }
 
+/* ---- stack / flip / tile / one_hot ------------------------------------------------------------- */
+
+#define TRX__STACK_FIELDS(F, T) F(T, axis, OPT_INT64, "Optional<int>")
+TRX_ATTRS_STRUCT(trx_stack_attrs_t, TRX__STACK_FIELDS);
+TRX_ATTRS_DECL(trx__stack_attrs, "relax.attrs.StackAttrs", trx_stack_attrs_t, TRX__STACK_FIELDS);
+#define TRX__FLIP_FIELDS(F, T) F(T, axis, INT64, "int")
+TRX_ATTRS_STRUCT(trx_flip_attrs_t, TRX__FLIP_FIELDS);
+TRX_ATTRS_DECL(trx__flip_attrs, "relax.attrs.FlipAttrs", trx_flip_attrs_t, TRX__FLIP_FIELDS);
+#define TRX__TILE_FIELDS(F, T) F(T, repeats, OBJECT, "ffi.Array<int>")
+TRX_ATTRS_STRUCT(trx_tile_attrs_t, TRX__TILE_FIELDS);
+TRX_ATTRS_DECL(trx__tile_attrs, "relax.attrs.TileAttrs", trx_tile_attrs_t, TRX__TILE_FIELDS);
+#define TRX__ONE_HOT_FIELDS(F, T) \
+  F(T, depth, INT64, "int")       \
+  F(T, axis, INT64, "int")
+TRX_ATTRS_STRUCT(trx_one_hot_attrs_t, TRX__ONE_HOT_FIELDS);
+TRX_ATTRS_DECL(trx__one_hot_attrs, "relax.attrs.OneHotAttrs", trx_one_hot_attrs_t, TRX__ONE_HOT_FIELDS);
+
+static TVMFFIObject* trx__infer_stack(const trx_op_def_t* def, trx_call_t* call) {
+  const tether_opt_int64_t* axis_attr = &((trx_stack_attrs_t*)call->attrs)->axis;
+  if (trx__call_nargs(call) != 1) {
+    tether_raise("ValueError", "Stack op should have 1 argument");
+    return NULL;
+  }
+  TVMFFIObject* fields = trx__tuple_tensor_fields(def, call, "Stack");
+  if (fields == NULL) return NULL;
+  int64_t n = tether_array_size(fields);
+  trx_tensor_type_t* t0 = (trx_tensor_type_t*)trx__array_obj(fields, 0);
+  DLDataType dtype = trx__dtype_void;
+  bool dtype_set = false, dtype_unknown = false, shape_unknown = false;
+  int64_t ndim = t0->ndim; /* every ndim is compared with the first one's */
+  for (int64_t i = 0; i < n; ++i) {
+    trx_tensor_type_t* t = (trx_tensor_type_t*)trx__array_obj(fields, i);
+    DLDataType dt = trx_tensor_dtype(t);
+    if (trx__dtype_is_void(dt)) {
+      dtype_unknown = true;
+    } else if (!dtype_set) {
+      dtype = dt;
+      dtype_set = true;
+    } else if (!trx__dtype_equal(dtype, dt)) {
+      trx__raise_dtype_pair("TypeError", "Stack expects all input tensors to have the same dtype. Found ",
+                            dtype, " and ", dt);
+      return NULL;
+    }
+    if (i > 0 && t->ndim != -1 && t->ndim != ndim) {
+      tether_raise("ValueError", "Stack expects all input tensors to have same ndim. Found %lld and %lld",
+                   (long long)ndim, (long long)t->ndim);
+      return NULL;
+    }
+    if (trx__shape_values(t) == NULL) shape_unknown = true;
+  }
+  if (dtype_unknown) dtype = trx__dtype_void;
+  /* One more dim than the inputs; an unknown first ndim (-1) makes it 0, so every axis is
+   * out of range, as in TVM. */
+  int64_t out_ndim = ndim + 1, axis = 0;
+  if (trx__normalize_axis(def, out_ndim, axis_attr->has_value ? trx__as_int(axis_attr->value) : 0,
+                          &axis) != 0)
+    return NULL;
+  if (shape_unknown) return trx__tensor_unknown(dtype, out_ndim);
+  TVMFFIObject* v0 = trx__shape_values(t0);
+  bool undecided = false;
+  for (int64_t d = 0; d < ndim; ++d) {
+    for (int64_t i = 1; i < n; ++i) {
+      TVMFFIObject* vi = trx__shape_values((trx_tensor_type_t*)trx__array_obj(fields, i));
+      trx_prove_t p = trx_prove_equal(trx__dim(v0, d), trx__dim(vi, d));
+      if (p == TRX_PROVE_FALSE) {
+        trx__sb_t sb = {0};
+        trx__sb_printf(&sb,
+                       "Stack expects all input tensors to have identical shapes. Dimension %lld "
+                       "differs between tensors: ",
+                       (long long)d);
+        trx__sb_node(&sb, trx__dim(v0, d));
+        trx__sb_printf(&sb, " vs ");
+        trx__sb_node(&sb, trx__dim(vi, d));
+        trx__sb_raise(&sb, "ValueError");
+        return NULL;
+      }
+      if (p != TRX_PROVE_TRUE) undecided = true;
+    }
+  }
+  if (undecided) return trx__tensor_unknown(dtype, out_ndim);
+  TVMFFIObject** d = trx__dims_new(out_ndim);
+  if (d == NULL) return NULL;
+  for (int64_t i = 0, k = 0; i < out_ndim; ++i)
+    d[i] = i == axis ? trx_int64(n) : trx__ref(trx__dim(v0, k++));
+  return trx__tensor_steal_free(d, out_ndim, dtype);
+}
+
+static TVMFFIObject* trx__infer_flip(const trx_op_def_t* def, trx_call_t* call) {
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  int64_t ndim = tt[0]->ndim;
+  int64_t axis = trx__as_int(((trx_flip_attrs_t*)call->attrs)->axis);
+  if (ndim != -1 && (axis < -ndim || axis >= ndim)) {
+    tether_raise("ValueError",
+                 "Flip requires the input axis belongs range [-ndim, ndim - 1]. However, the "
+                 "input axis is %lld, while ndim is %lld",
+                 (long long)axis, (long long)ndim);
+    return NULL;
+  }
+  return trx__ref((TVMFFIObject*)tt[0]);
+}
+
+static TVMFFIObject* trx__infer_tile(const trx_op_def_t* def, trx_call_t* call) {
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  TVMFFIObject* reps = ((trx_tile_attrs_t*)call->attrs)->repeats;
+  DLDataType dtype = trx_tensor_dtype(tt[0]);
+  int64_t ndim = tt[0]->ndim, l = trx__iarr_size(reps);
+  if (ndim == -1) return trx__tensor_unknown(dtype, -1);
+  int64_t out_ndim = ndim > l ? ndim : l;
+  TVMFFIObject* v = trx__shape_values(tt[0]);
+  if (v == NULL) return trx__tensor_unknown(dtype, out_ndim);
+  /* Both sides padded with leading 1s to out_ndim; each dim is dim * repeat, simplified. */
+  TVMFFIObject** d = trx__dims_new(out_ndim);
+  if (d == NULL) return NULL;
+  for (int64_t i = 0; i < out_ndim; ++i) {
+    int64_t di = i - (out_ndim - ndim), ri = i - (out_ndim - l);
+    TVMFFIObject* r = trx_int64(ri >= 0 ? trx__iarr_at(reps, ri) : 1);
+    if (r != NULL && di >= 0) {
+      d[i] = trx_mul(trx__dim(v, di), r);
+      TVMFFIObjectDecRef(r);
+    } else {
+      d[i] = r;
+    }
+    if (d[i] == NULL) {
+      trx__dims_free(d, out_ndim);
+      return NULL;
+    }
+  }
+  return trx__tensor_steal_free(d, out_ndim, dtype);
+}
+
+/* The dtype of a PrimExpr-valued input (its PrimType), void when it has none. */
+static DLDataType trx__prim_dtype(TVMFFIObject* e) {
+  TVMFFIObject* ty = trx__ty(e);
+  return trx_is(ty, TRX_PRIM_TYPE) ? ((trx_prim_type_t*)ty)->dtype : trx__dtype_void;
+}
+
+/* relax.op.one_hot's own checks: on_value and off_value of one dtype, a positive depth. */
+static int trx__check_one_hot(const trx_op_def_t* def, TVMFFIObject** inputs, int64_t n,
+                              TVMFFIObject* attrs) {
+  trx__check_int_attrs(def, inputs, n, attrs); /* depth and axis are C++ ints */
+  DLDataType on = n > 1 ? trx__prim_dtype(inputs[1]) : trx__dtype_void;
+  DLDataType off = n > 2 ? trx__prim_dtype(inputs[2]) : trx__dtype_void;
+  if (!trx__dtype_equal(on, off)) {
+    return trx__raise_dtype_pair("InternalError",
+                                 "Check failed: (on_dtype == off_dtype) is false: one_hot: on_value "
+                                 "and off_value must have the same dtype, but got ",
+                                 on, " and ", off);
+  }
+  int64_t depth = ((trx_one_hot_attrs_t*)attrs)->depth;
+  if (depth <= 0) {
+    return tether_raise("InternalError",
+                        "Check failed: (depth > 0) is false: one_hot: depth must be positive, but got %lld",
+                        (long long)depth);
+  }
+  return 0;
+}
+
+static TVMFFIObject* trx__infer_one_hot(const trx_op_def_t* def, trx_call_t* call) {
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  trx_one_hot_attrs_t* attrs = (trx_one_hot_attrs_t*)call->attrs;
+  DLDataType dtype = trx__prim_dtype(trx__call_arg(call, 1));
+  DLDataType it = trx_tensor_dtype(tt[0]);
+  if (!trx__dtype_is_void(it) && !trx__dtype_is_int(it)) {
+    trx__sb_t sb = {0};
+    trx__sb_printf(&sb, "one_hot op requires the input indices to have integer dtype. However, the "
+                        "given indices dtype is ");
+    trx__sb_dtype(&sb, it);
+    trx__sb_raise(&sb, "TypeError");
+    return NULL;
+  }
+  int64_t ndim = tt[0]->ndim;
+  if (ndim == -1) return trx__tensor_unknown(dtype, -1);
+  TVMFFIObject* v = trx__shape_values(tt[0]);
+  if (v == NULL) return trx__tensor_unknown(dtype, ndim + 1);
+  int64_t axis = trx__as_int(attrs->axis);
+  if (axis < 0) axis += ndim + 1;
+  if (axis < 0 || axis > ndim) {
+    tether_raise("InternalError",
+                 "Check failed: (0 <= axis && axis <= static_cast<int>(output_shape.size())) is "
+                 "false: one_hot: axis must be in the range of [0, %lld], but got %lld",
+                 (long long)ndim, (long long)axis);
+    return NULL;
+  }
+  TVMFFIObject** d = trx__dims_new(ndim + 1);
+  if (d == NULL) return NULL;
+  for (int64_t i = 0, k = 0; i <= ndim; ++i)
+    d[i] = i == axis ? trx_int64(trx__as_int(attrs->depth)) : trx__ref(trx__dim(v, k++));
+  return trx__tensor_steal_free(d, ndim + 1, dtype);
+}
+
 /* ---- declarations ------------------------------------------------------------------------------------ */
 #define TRX__A_X "x|Tensor|The input tensor."
 
@@ -829,5 +995,21 @@ TRX__OPS(manip){
     {.name = "broadcast_to", .params = "x: Expr, shape: Shape",
      .arguments = TRX__A_X "\nshape|Shape|The target shape.", .infer = trx__infer_broadcast_to,
      .doc = "x broadcast to shape."},
+    {.name = "stack", .params = "tensors: Tuple, axis: int? = 0",
+     .arguments = "tensors|Tuple of Tensors|The input list of tensors to stack",
+     .attrs = &trx__stack_attrs, .infer = trx__infer_stack,
+     .doc = "Joins tensors of one shape along a new axis."},
+    {.name = "flip", .params = "data: Expr, axis: int", .arguments = "data|Tensor|The input tensor.",
+     .attrs = &trx__flip_attrs, .infer = trx__infer_flip, .doc = "Reverses data along axis."},
+    {.name = "tile", .params = "data: Expr, repeats: ints[1]",
+     .arguments = "data|Tensor|The input tensor.", .attrs = &trx__tile_attrs,
+     .infer = trx__infer_tile, .doc = "Repeats data `repeats` times along each dim."},
+    {.name = "one_hot",
+     .params = "indices: Expr, on_value: Prim, off_value: Prim, depth: int, axis: int = -1",
+     .arguments = "indices|Tensor|The indices tensor.\n"
+                  "on_value|PrimExpr|The value to fill at specified indices.\n"
+                  "off_value|PrimExpr|The value to fill at other indices.",
+     .attrs = &trx__one_hot_attrs, .infer = trx__infer_one_hot, .check = trx__check_one_hot,
+     .doc = "One-hot encoding of indices: depth values on a new axis."},
 };
 TRX__OPS_END(manip);

@@ -43,10 +43,54 @@ static TVMFFIObject* trx__infer_where(const trx_op_def_t* def, trx_call_t* call)
   return ty;
 }
 
+/* ---- argmax / argmin ------------------------------------------------------------------------------ */
+
+#define TRX__ARGMAX_ARGMIN_FIELDS(F, T)     \
+  F(T, axis, OPT_INT64, "Optional<int>")    \
+  F(T, keepdims, BOOL, "bool")
+TRX_ATTRS_STRUCT(trx_argmax_argmin_attrs_t, TRX__ARGMAX_ARGMIN_FIELDS);
+TRX_ATTRS_DECL(trx__argmax_argmin_attrs, "relax.attrs.ArgmaxArgminAttrs", trx_argmax_argmin_attrs_t,
+               TRX__ARGMAX_ARGMIN_FIELDS);
+
+/* int64 indices: the reduction rule of one axis (None: every axis). */
+static TVMFFIObject* trx__infer_argmax_argmin(const trx_op_def_t* def, trx_call_t* call) {
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  trx_argmax_argmin_attrs_t* attrs = (trx_argmax_argmin_attrs_t*)call->attrs;
+  bool has_axis = attrs->axis.has_value, keep = attrs->keepdims;
+  int64_t ndim = tt[0]->ndim, axis = -1;
+  if (!has_axis && !keep) return trx__tensor_from_dims_steal(NULL, 0, trx__dtype_int64);
+  if (ndim == -1) return trx__tensor_unknown(trx__dtype_int64, -1);
+  if (has_axis && trx__normalize_axis(def, ndim, trx__as_int(attrs->axis.value), &axis) != 0)
+    return NULL;
+  int64_t out_ndim = keep ? ndim : ndim - 1;
+  TVMFFIObject* v = trx__shape_values(tt[0]);
+  /* Without dims, every axis kept as 1 is still known. */
+  if (v == NULL && has_axis) return trx__tensor_unknown(trx__dtype_int64, out_ndim);
+  TVMFFIObject** d = trx__dims_new(out_ndim);
+  if (d == NULL) return NULL;
+  for (int64_t i = 0, k = 0; i < ndim; ++i) {
+    if (!has_axis || i == axis) {
+      if (keep) d[k++] = trx_int64(1);
+    } else {
+      d[k++] = trx__ref(trx__dim(v, i));
+    }
+  }
+  return trx__tensor_steal_free(d, out_ndim, trx__dtype_int64);
+}
+
 /* ---- declarations ------------------------------------------------------------------------------------ */
 TRX__OPS(search){
     {.name = "where", .params = "condition: Expr, x1: Expr, x2: Expr",
      .arguments = "condition|Tensor|When True, yield `x1`; otherwise, yield `x2`.\n" "x1|Tensor|The first input tensor.\nx2|Tensor|The second input tensor.",
      .infer = trx__infer_where, .doc = "x1 where condition, else x2, with broadcasting."},
+    {.name = "argmax", .params = "x: Expr, axis: int? = None, keepdims: bool = False",
+     .arguments = "x|Tensor|The input data tensor", .attrs = &trx__argmax_argmin_attrs,
+     .infer = trx__infer_argmax_argmin, .flags = TRX_OP_HIDE_ATTRS_KEY,
+     .doc = "Indices (int64) of the maxima along axis (None: of the flattened x)."},
+    {.name = "argmin", .params = "x: Expr, axis: int? = None, keepdims: bool = False",
+     .arguments = "x|Tensor|The input data tensor", .attrs = &trx__argmax_argmin_attrs,
+     .infer = trx__infer_argmax_argmin, .flags = TRX_OP_HIDE_ATTRS_KEY,
+     .doc = "Indices (int64) of the minima along axis (None: of the flattened x)."},
 };
 TRX__OPS_END(search);

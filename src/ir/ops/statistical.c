@@ -68,6 +68,49 @@ done:
   return ty;
 }
 
+/* ---- cumsum / cumprod --------------------------------------------------------------------------- */
+
+#define TRX__SCANOP_FIELDS(F, T)                \
+  F(T, axis, OPT_INT64, "Optional<int>")        \
+  F(T, dtype, ANY, "Optional<DataType>")        \
+  F(T, exclusive, BOOL, "bool")
+TRX_ATTRS_STRUCT(trx_scanop_attrs_t, TRX__SCANOP_FIELDS);
+TRX_ATTRS_DECL(trx__scanop_attrs, "relax.attrs.ScanopAttrs", trx_scanop_attrs_t, TRX__SCANOP_FIELDS);
+
+/* cumsum / cumprod's constructor: the generic one, except that exclusive=None means False
+ * (TVM's wrapper maps it before calling the global). */
+static int trx__make_scan(const trx_op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
+  (void)n;
+  TVMFFIObject* data = NULL;
+  trx_scanop_attrs_t* attrs = NULL;
+  *out = NULL;
+  if (trx__arg_expr(def, a, 0, &data) != 0) return -1;
+  attrs = (trx_scanop_attrs_t*)trx__attrs_new(def);
+  if (attrs == NULL || trx__arg_opt_i64(def, a, 1, &attrs->axis) != 0 ||
+      trx__arg_opt_dtype(def, a, 2, true, &attrs->dtype) != 0 ||
+      (a[3].type_index != kTVMFFINone && trx__arg_flag(def, a, 3, &attrs->exclusive) != 0)) {
+    TVMFFIObjectDecRef(data);
+    if (attrs != NULL) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
+    return -1;
+  }
+  return trx__make_call_steal(def, &data, 1, (TVMFFIObject*)attrs, out);
+}
+
+/* The data's shape along a given axis (not checked, as TVM); without one the flattened length
+ * (folded product of the dims), or the data's ndim when its dims are unknown. */
+static TVMFFIObject* trx__infer_scan(const trx_op_def_t* def, trx_call_t* call) {
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  trx_scanop_attrs_t* attrs = (trx_scanop_attrs_t*)call->attrs;
+  DLDataType dtype = attrs->dtype.type_index == kTVMFFIDataType ? attrs->dtype.v_dtype
+                                                                 : trx_tensor_dtype(tt[0]);
+  if (attrs->axis.has_value) return trx__tensor_new(tt[0]->shape, dtype, tt[0]->ndim);
+  TVMFFIObject* v = trx__shape_values(tt[0]);
+  if (v == NULL) return trx__tensor_unknown(dtype, tt[0]->ndim);
+  TVMFFIObject* d[1] = {trx__product_folded(v)};
+  return trx__tensor_from_dims_steal(d, 1, dtype);
+}
+
 /* ---- declarations ------------------------------------------------------------------------------------ */
 #define TRX__A_STAT "x|Tensor|The input data tensor"
 
@@ -81,5 +124,26 @@ TRX__OPS(statistical){
     {.name = "max", .params = "x: Expr, axis: ints?[1] = None, keepdims: bool = False",
      .arguments = TRX__A_STAT, .attrs = &trx__statistical_attrs, .infer = trx__infer_statistical,
      .flags = TRX_OP_HIDE_ATTRS_KEY, .doc = "Max over axis (None: all)."},
+    {.name = "min", .params = "x: Expr, axis: ints?[1] = None, keepdims: bool = False",
+     .arguments = TRX__A_STAT, .attrs = &trx__statistical_attrs, .infer = trx__infer_statistical,
+     .flags = TRX_OP_HIDE_ATTRS_KEY, .doc = "Min over axis (None: all)."},
+    {.name = "prod", .params = "x: Expr, axis: ints?[1] = None, keepdims: bool = False",
+     .arguments = TRX__A_STAT, .attrs = &trx__statistical_attrs, .infer = trx__infer_statistical,
+     .flags = TRX_OP_HIDE_ATTRS_KEY, .doc = "Product over axis (None: all)."},
+    {.name = "variance", .params = "x: Expr, axis: ints?[1] = None, keepdims: bool = False",
+     .arguments = TRX__A_STAT, .attrs = &trx__statistical_attrs, .infer = trx__infer_statistical,
+     .flags = TRX_OP_HIDE_ATTRS_KEY, .doc = "Variance over axis (None: all)."},
+    {.name = "std", .params = "x: Expr, axis: ints?[1] = None, keepdims: bool = False",
+     .arguments = TRX__A_STAT, .attrs = &trx__statistical_attrs, .infer = trx__infer_statistical,
+     .flags = TRX_OP_HIDE_ATTRS_KEY, .doc = "Standard deviation over axis (None: all)."},
+    {.name = "cumsum",
+     .params = "data: Expr, axis: int? = None, dtype: dtype? = None, exclusive: bool = False",
+     .arguments = "data|Tensor|The input tensor.", .attrs = &trx__scanop_attrs,
+     .infer = trx__infer_scan, .make = trx__make_scan, .doc = "Cumulative sum along axis (None: over the flattened data)."},
+    {.name = "cumprod",
+     .params = "data: Expr, axis: int? = None, dtype: dtype? = None, exclusive: bool = False",
+     .arguments = "data|Tensor|The input tensor.", .attrs = &trx__scanop_attrs,
+     .infer = trx__infer_scan, .make = trx__make_scan,
+     .doc = "Cumulative product along axis (None: over the flattened data)."},
 };
 TRX__OPS_END(statistical);
