@@ -1,0 +1,202 @@
+"""tether.relax.frontend.onnx: from_onnx builds the module apache-tvm 0.27 builds.
+
+The light_* models shipped with the `onnx` package are imported and printed; the text must be
+byte-identical to apache-tvm's, recorded by tools/onnx_record_tvm.py into
+tests/python/data/onnx/<model>.txt (its sha256, line count and first lines).  The rest checks
+the interface: the model forms, the converter table, unsupported ops, bad input, the command
+line, the missing-dependency error.
+"""
+import hashlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+from onnx import TensorProto, helper  # noqa: E402
+
+from tether import ir  # noqa: E402
+from tether.relax.frontend.onnx import from_onnx, get_converter, supported_ops  # noqa: E402
+from tether.relax.frontend.onnx import converter  # noqa: E402
+from tether.relax.frontend.onnx import converters as _conv  # noqa: E402
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "onnx")
+LIGHT = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
+RECORDED = sorted(f[:-4] for f in os.listdir(DATA) if f.endswith(".txt"))
+
+
+def _recorded(name):
+    """(sha256, line count, head lines) of apache-tvm's printed module for model `name`."""
+    with open(os.path.join(DATA, name + ".txt"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    digest = lines[0].split()[2]
+    count = int(lines[1].split()[2])
+    head = lines[3:]
+    while head and head[-1] == "":
+        head.pop()
+    return digest, count, head
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_light_model_prints_as_tvm(name):
+    text = from_onnx(onnx.load(os.path.join(LIGHT, name + ".onnx"))).script()
+    digest, count, head = _recorded(name)
+    lines = text.split("\n")
+    for i, (want, got) in enumerate(zip(head, lines)):
+        assert got == want, f"{name}: line {i + 1} differs from apache-tvm's"
+    assert len(lines) == count, f"{name}: {len(lines)} lines, apache-tvm prints {count}"
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == digest, \
+        f"{name}: the text differs from apache-tvm's after the recorded head"
+
+
+def test_every_light_model_is_recorded():
+    models = sorted(f[:-5] for f in os.listdir(LIGHT) if f.endswith(".onnx"))
+    assert "light_resnet50" in RECORDED
+    assert set(RECORDED) <= set(models)
+
+
+def _tiny_model(nodes, inputs, outputs, initializers=(), opset=13, domains=()):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
+    opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains]
+    return helper.make_model(graph, opset_imports=opsets)
+
+
+def _relu_model():
+    x = helper.make_tensor_value_info("x.in", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    b = helper.make_tensor("b", TensorProto.FLOAT, [3], [1.0, 2.0, 3.0])
+    nodes = [helper.make_node("Add", ["x.in", "b"], ["s"]), helper.make_node("Relu", ["s"], ["y"])]
+    return _tiny_model(nodes, [x], [y], [b])
+
+
+def test_model_forms_agree(tmp_path):
+    model = _relu_model()
+    path = tmp_path / "m.onnx"
+    onnx.save(model, str(path))
+    texts = {from_onnx(m).script() for m in (model, str(path), path, model.SerializeToString())}
+    assert len(texts) == 1
+    text = texts.pop()
+    assert 'def main(x_in: R.Tensor((2, 3), dtype="float32"))' in text
+    assert 'R.func_attr({"num_input": 1})' in text
+    assert "R.add(x_in, metadata[\"ir.GenericConst\"][0])" in text
+    assert "R.output(gv)" in text
+
+
+def test_keep_params_in_input():
+    mod = from_onnx(_relu_model(), keep_params_in_input=True)
+    text = mod.script()
+    assert 'def main(x_in: R.Tensor((2, 3), dtype="float32"), b: R.Tensor((3,), ' \
+           'dtype="float32"))' in text
+    assert "R.add(x_in, b)" in text
+
+
+def test_shape_dict_replaces_declared_shape():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3])
+    model = _tiny_model([helper.make_node("Relu", ["x"], ["y"])], [x], [y])
+    assert 'x: R.Tensor(("n", 3), dtype="float32")' in from_onnx(model).script()
+    assert 'x: R.Tensor((4, 3), dtype="float32")' in \
+        from_onnx(model, shape_dict={"x": [4, 3]}).script()
+    with pytest.raises(ValueError, match="not an input"):
+        from_onnx(model, shape_dict={"nope": [4, 3]})
+    with pytest.raises(TypeError, match="shape_dict"):
+        from_onnx(model, shape_dict=[4, 3])
+
+
+def test_unsupported_ops_are_listed_together_before_building():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    nodes = [helper.make_node("Relu", ["x"], ["a"]),
+             helper.make_node("NoSuchOp", ["a"], ["b"]),
+             helper.make_node("Frob", ["b"], ["c"], domain="com.example"),
+             helper.make_node("NoSuchOp", ["c"], ["y"])]
+    model = _tiny_model(nodes, [x], [y], domains=["com.example"])
+    with pytest.raises(NotImplementedError) as info:
+        from_onnx(model)
+    msg = str(info.value)
+    assert "2 ONNX op(s)" in msg
+    assert "NoSuchOp (domain ai.onnx, opset 13; 2 nodes)" in msg
+    assert "Frob (domain com.example, opset 1; 1 node)" in msg
+
+
+def test_converter_table_chooses_by_opset():
+    assert get_converter("Softmax", 9) is get_converter("Softmax", 12)
+    assert get_converter("Softmax", 13) is not get_converter("Softmax", 12)
+    assert get_converter("Conv", 1) is get_converter("Conv", 11)  # older: the oldest one
+    assert get_converter("NoSuchOp", 13) is None
+    ops = supported_ops()
+    for op in ("Conv", "BatchNormalization", "Relu", "MaxPool", "Add", "Gemm", "Softmax"):
+        assert op in ops
+    assert ops["Softmax"] == [1, 13]
+
+
+def test_converter_registration_extends_the_table():
+    from tether.relax import op as rop
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    model = _tiny_model([helper.make_node("MyNeg", ["x"], ["y"], domain="com.example")],
+                        [x], [y], domains=["com.example"])
+    with pytest.raises(NotImplementedError, match="MyNeg"):
+        from_onnx(model)
+    try:
+        converter("MyNeg", 1)(lambda g, inputs, attr: rop.negative(inputs[0]))
+        assert "R.negative(x)" in from_onnx(model).script()
+    finally:
+        _conv._TABLE.pop("MyNeg", None)
+    with pytest.raises(ValueError):
+        converter("MyNeg", 0)
+    with pytest.raises(TypeError):
+        converter("", 1)
+
+
+def test_bad_model_arguments():
+    with pytest.raises(TypeError, match="onnx.ModelProto, a path or bytes"):
+        from_onnx(42)
+    with pytest.raises(ValueError, match="not an ONNX model"):
+        from_onnx(b"\xff\x00 this is not a protobuf \x13")
+    with pytest.raises(FileNotFoundError):
+        from_onnx("/nonexistent/model.onnx")
+    model = _relu_model()
+    model.ir_version = 2
+    with pytest.raises(ValueError, match="IR version 2"):
+        from_onnx(model)
+
+
+def test_undefined_node_input_is_a_value_error():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    model = _tiny_model([helper.make_node("Add", ["x", "ghost"], ["y"])], [x], [y])
+    with pytest.raises(ValueError, match="'ghost'"):
+        from_onnx(model)
+
+
+def test_command_line(tmp_path):
+    out = tmp_path / "m.json"
+    model = tmp_path / "m.onnx"
+    onnx.save(_relu_model(), str(model))
+    res = subprocess.run([sys.executable, "-m", "tether.relax.frontend.onnx", str(model),
+                          "--shape", "x.in:2,3", "--json", str(out), "--time"],
+                         capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == from_onnx(_relu_model()).script() + "\n"
+    assert "from_onnx:" in res.stderr and "ms" in res.stderr
+    loaded = ir.load_json(out.read_text())
+    assert loaded.script() == from_onnx(_relu_model()).script()
+    bad = subprocess.run([sys.executable, "-m", "tether.relax.frontend.onnx", str(model),
+                          "--shape", "x.in:2,z"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "must be integers" in bad.stderr
+
+
+def test_import_without_onnx_says_how_to_get_it():
+    code = ("import sys; sys.modules['onnx'] = None\n"
+            "try:\n"
+            "    import tether.relax.frontend.onnx\n"
+            "except ImportError as e:\n"
+            "    print('ImportError:', e)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
+    assert res.returncode == 0, res.stderr
+    assert "ImportError:" in res.stdout
+    assert "pip install tether[onnx]" in res.stdout

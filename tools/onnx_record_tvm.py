@@ -1,0 +1,99 @@
+"""Record apache-tvm's Relax module for ONNX models, for tests/python/test_onnx_frontend.py.
+
+For each model (by default the light_* models shipped with the `onnx` package, in
+onnx/backend/test/data/light/) it imports the model with tvm.relax.frontend.onnx.from_onnx and
+writes tests/python/data/onnx/<model>.txt:
+
+    # sha256 <hex digest of the whole printed module, UTF-8>
+    # lines <number of lines of the printed module>
+    # tvm_ms <median import time of the runs, milliseconds>
+    <the first HEAD lines of the printed module>
+
+(the printed modules are hundreds of kilobytes, so the file keeps a digest and the head; the head
+is what a failing test shows as the first difference).  With --full DIR the whole texts are
+written there too (DIR/<model>.txt), for diffing by hand.
+
+Run it with an interpreter that has apache-tvm 0.27.0.post1, apache-tvm-ffi 0.1.14.post1 and
+onnx, e.g.
+
+    python3 -m venv /tmp/onnx-tvm
+    /tmp/onnx-tvm/bin/pip install apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 onnx numpy
+    /tmp/onnx-tvm/bin/python tools/onnx_record_tvm.py [--full DIR] [--runs N] [MODEL ...]
+
+MODEL is a light model name (light_resnet50) or a path to a .onnx file.
+"""
+import argparse
+import hashlib
+import os
+import statistics
+import sys
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.join(HERE, "..", "tests", "python", "data", "onnx")
+HEAD = 60
+LIGHT = ["light_resnet50", "light_bvlc_alexnet", "light_densenet121", "light_inception_v1",
+         "light_inception_v2", "light_shufflenet", "light_squeezenet", "light_vgg19",
+         "light_zfnet512"]
+
+
+def model_path(onnx, name):
+    """A light model's file in the onnx package, or name itself when it is a path."""
+    if name.endswith(".onnx"):
+        return name
+    return os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light",
+                        name + ".onnx")
+
+
+def record(text, ms):
+    """The recorded file's content for a printed module."""
+    lines = text.split("\n")
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    head = "\n".join(lines[:HEAD])
+    return f"# sha256 {digest}\n# lines {len(lines)}\n# tvm_ms {ms:.1f}\n{head}\n"
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("models", nargs="*", default=LIGHT)
+    ap.add_argument("--out", default=DEFAULT_OUT, help="directory of the recorded files")
+    ap.add_argument("--full", default=None, help="also write the whole printed modules here")
+    ap.add_argument("--runs", type=int, default=3, help="timed imports per model (median)")
+    args = ap.parse_args(argv[1:])
+
+    import onnx
+    import tvm
+    from tvm.relax.frontend.onnx import from_onnx
+
+    os.makedirs(args.out, exist_ok=True)
+    if args.full:
+        os.makedirs(args.full, exist_ok=True)
+    for name in args.models:
+        path = model_path(onnx, name)
+        stem = os.path.splitext(os.path.basename(path))[0]
+        model = onnx.load(path)
+        times, text = [], None
+        try:
+            for _ in range(max(1, args.runs)):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    t0 = time.perf_counter()
+                    mod = from_onnx(model)
+                    times.append((time.perf_counter() - t0) * 1e3)
+                text = mod.script()
+        except Exception as err:  # a model TVM does not import: say so, record nothing
+            print(f"{stem}: TVM raised {type(err).__name__}: {str(err).splitlines()[0]}")
+            continue
+        ms = statistics.median(times)
+        with open(os.path.join(args.out, stem + ".txt"), "w", encoding="utf-8") as f:
+            f.write(record(text, ms))
+        if args.full:
+            with open(os.path.join(args.full, stem + ".txt"), "w", encoding="utf-8") as f:
+                f.write(text)
+        print(f"{stem}: {len(model.graph.node)} nodes, {text.count(chr(10)) + 1} lines, "
+              f"TVM {ms:.1f} ms (apache-tvm {tvm.__version__})")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
