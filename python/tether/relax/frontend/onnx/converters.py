@@ -480,6 +480,41 @@ def reshape(g, inputs, attr):
     return _op.reshape(data, shape)
 
 
+def _normalize_axes(axes: list, rank: int, op_name: str) -> list:
+    out = []
+    for axis in axes:
+        if not -rank <= axis < rank:
+            raise ConverterError(f"{op_name} axis {axis} is out of range for rank {rank}.")
+        out.append(axis + rank if axis < 0 else axis)
+    return out
+
+
+@converter("Unsqueeze", 1)
+def unsqueeze_v1(g, inputs, attr):
+    # Before opset 13 the axes are an attribute.
+    return unsqueeze(g, [inputs[0], const(list(attr.get("axes", ())), "int64")], attr)
+
+
+@converter("Unsqueeze", 13)
+def unsqueeze(g, inputs, attr):
+    data, axes = inputs[0], g.get_constant(inputs[1])
+    if not _is_const(axes):
+        raise NotImplementedError("Unsqueeze with axes computed at run time is not supported yet")
+    axes_list = [int(a) for a in _numpy(axes).tolist()]
+    if _is_const(data):
+        arr = _numpy(data)
+        norm = sorted(_normalize_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
+        dims = iter(arr.shape)
+        shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
+        return const(arr.reshape(shape), _dtype(data))
+    rank = _known_rank(data)
+    if rank is None:
+        raise ConverterError("Unsqueeze requires a statically known input rank.")
+    for axis in sorted(_normalize_axes(axes_list, rank + len(axes_list), "Unsqueeze")):
+        data = _op.expand_dims(data, axis=axis)
+    return data
+
+
 @converter("Transpose", 13)
 def transpose(g, inputs, attr):
     data = inputs[0]

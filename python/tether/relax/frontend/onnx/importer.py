@@ -247,8 +247,9 @@ class _Importer:
                     if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
                         raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
             result = get_converter(op_type, self.opset)(self, inputs, attr)
-            if not isinstance(result, Tuple) and result is not None:
-                result = bb.normalize(result)
+            if result is None:
+                raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
+            result = bb.normalize(result)
             outputs = node.output
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
