@@ -20,7 +20,9 @@ onnx, e.g.
     /tmp/onnx-tvm/bin/pip install apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 onnx numpy
     /tmp/onnx-tvm/bin/python tools/onnx_record_tvm.py [--full DIR] [--runs N] [MODEL ...]
 
-MODEL is a light model name (light_resnet50) or a path to a .onnx file.
+MODEL is a light model name (light_resnet50) or a path to a .onnx file.  With --cases it
+records instead the small models of tests/python/onnx_cases.py, whole, into
+tests/python/data/onnx/cases/<case>.txt.
 """
 import argparse
 import hashlib
@@ -54,12 +56,36 @@ def record(text, ms):
     return f"# sha256 {digest}\n# lines {len(lines)}\n# tvm_ms {ms:.1f}\n{head}\n"
 
 
+def record_cases(onnx, from_onnx, out_dir):
+    """The whole printed module of every case of tests/python/onnx_cases.py (or what TVM
+    raised: `# raises <type>`) into out_dir/<case>.txt."""
+    import numpy as np
+
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))
+    from onnx_cases import CASES
+
+    os.makedirs(out_dir, exist_ok=True)
+    for name, build in sorted(CASES.items()):
+        model, kwargs = build(onnx, np)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                text = from_onnx(model, **kwargs).script()
+        except Exception as err:
+            text = f"# raises {type(err).__name__}"
+        with open(os.path.join(out_dir, name + ".txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"{name}: {text.splitlines()[0] if text.startswith('# raises') else 'recorded'}")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("models", nargs="*", default=LIGHT)
     ap.add_argument("--out", default=DEFAULT_OUT, help="directory of the recorded files")
     ap.add_argument("--full", default=None, help="also write the whole printed modules here")
     ap.add_argument("--runs", type=int, default=3, help="timed imports per model (median)")
+    ap.add_argument("--cases", action="store_true",
+                    help="record the small models of tests/python/onnx_cases.py instead")
     args = ap.parse_args(argv[1:])
 
     import onnx
@@ -69,6 +95,9 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     if args.full:
         os.makedirs(args.full, exist_ok=True)
+    if args.cases:
+        record_cases(onnx, from_onnx, os.path.join(args.out, "cases"))
+        return
     for name in args.models:
         path = model_path(onnx, name)
         stem = os.path.splitext(os.path.basename(path))[0]

@@ -11,6 +11,9 @@ import os
 import subprocess
 import sys
 
+import warnings
+
+import numpy as np
 import pytest
 
 onnx = pytest.importorskip("onnx")
@@ -20,6 +23,9 @@ from tether import ir  # noqa: E402
 from tether.relax.frontend.onnx import from_onnx, get_converter, supported_ops  # noqa: E402
 from tether.relax.frontend.onnx import converter  # noqa: E402
 from tether.relax.frontend.onnx import converters as _conv  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_cases import CASES  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "onnx")
 LIGHT = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
@@ -38,8 +44,33 @@ def _recorded(name):
     return digest, count, head
 
 
+# The Relax ops a model's import needs beyond the ones every model uses (where the op library
+# is still growing: an op missing from tether.relax.op skips the model, naming the op).
+NEEDS = {"light_resnet50": ["stack"], "light_shufflenet": ["stack"],
+         "light_bvlc_alexnet": ["nn.avg_pool3d"], "light_inception_v1": ["nn.avg_pool3d"],
+         "light_zfnet512": ["nn.avg_pool3d"]}
+
+
+CASE_NEEDS = {"multi_input_reductions": ["stack", "min"], "matmul_sqrt_erf": ["erf"]}
+
+
+def _has_op(name):
+    from tether.relax import op as rop
+
+    obj = rop
+    for part in name.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            return False
+    return True
+
+
 @pytest.mark.parametrize("name", RECORDED)
 def test_light_model_prints_as_tvm(name):
+    missing = [op for op in NEEDS.get(name, []) if not _has_op(op)]
+    if missing:
+        pytest.skip(f"tether.relax.op has no {', '.join(missing)} yet")
     text = from_onnx(onnx.load(os.path.join(LIGHT, name + ".onnx"))).script()
     digest, count, head = _recorded(name)
     lines = text.split("\n")
@@ -91,17 +122,35 @@ def test_keep_params_in_input():
     assert "R.add(x_in, b)" in text
 
 
-def test_shape_dict_replaces_declared_shape():
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])
-    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3])
-    model = _tiny_model([helper.make_node("Relu", ["x"], ["y"])], [x], [y])
-    assert 'x: R.Tensor(("n", 3), dtype="float32")' in from_onnx(model).script()
-    assert 'x: R.Tensor((4, 3), dtype="float32")' in \
-        from_onnx(model, shape_dict={"x": [4, 3]}).script()
+def test_shape_dict_checks():
+    model, _ = CASES["symbolic_dim"](onnx, np)
     with pytest.raises(ValueError, match="not an input"):
         from_onnx(model, shape_dict={"nope": [4, 3]})
     with pytest.raises(TypeError, match="shape_dict"):
         from_onnx(model, shape_dict=[4, 3])
+
+
+# Known differences, each a printer gap outside the frontend (strict: the test reports when
+# it is fixed).
+CASE_XFAIL = {"keep_params": "tether prints a Tensor in a function attribute as "
+                             "float32[4, 3]@cpu:0, TVM as metadata[\"ffi.Tensor\"][i]"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(c, marks=pytest.mark.xfail(reason=CASE_XFAIL[c], strict=True))
+    if c in CASE_XFAIL else c for c in sorted(CASES)])
+def test_case_prints_as_tvm(name):
+    """The small models of onnx_cases.py: the whole text is apache-tvm's."""
+    missing = [op for op in CASE_NEEDS.get(name, []) if not _has_op(op)]
+    if missing:
+        pytest.skip(f"tether.relax.op has no {', '.join(missing)} yet")
+    with open(os.path.join(DATA, "cases", name + ".txt"), encoding="utf-8") as f:
+        want = f.read()
+    model, kwargs = CASES[name](onnx, np)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = from_onnx(model, **kwargs).script()
+    assert got == want
 
 
 def test_unsupported_ops_are_listed_together_before_building():

@@ -22,6 +22,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
+from .... import core
 from ... import BlockBuilder
 from ... import op as _op
 from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
@@ -279,7 +280,8 @@ class _Importer:
         params = [v for v in self.inputs.values() if isinstance(v, Var)]
         if self.keep_params and self.params:
             params += [var for var, _ in self.params.values()]
-            attrs["params"] = [arr for _, arr in self.params.values()]
+            attrs["params"] = [core.from_dlpack(np.array(arr, copy=True, order="C"))
+                               for _, arr in self.params.values()]
         bb = self.bb
         with bb.function("main", params=params, attrs=attrs):
             with bb.dataflow():
