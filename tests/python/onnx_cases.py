@@ -174,8 +174,34 @@ def unsqueeze_pow(onnx, np):
                   [axes]), {}
 
 
+def unary_chain(onnx, np):
+    n = onnx.helper.make_node
+    ops = ["Exp", "Neg", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos",
+           "Tanh", "Sigmoid", "Abs", "Log", "Sqrt"]
+    nodes, prev = [], "x"
+    for i, op in enumerate(ops):
+        nodes.append(n(op, [prev], [f"t{i}"]))
+        prev = f"t{i}"
+    nodes.append(n("LeakyRelu", [prev], ["y"], alpha=0.2))
+    return _model(onnx, nodes, [_vi(onnx, "x", [2, 3])], [_vi(onnx, "y", [2, 3])]), {}
+
+
+def unary_folding(onnx, np):
+    n = onnx.helper.make_node
+    c = onnx.numpy_helper.from_array(np.array([1.5, -2.0, 4.0], dtype="float32"), "c")
+    nodes = [n("Neg", ["c"], ["a"]), n("Abs", ["a"], ["b"]), n("Log", ["b"], ["l"]),
+             n("Add", ["x", "l"], ["y"])]
+    return _model(onnx, nodes, [_vi(onnx, "x", [3])], [_vi(onnx, "y", [3])], [c]), {}
+
+
+def exp_int_rejected(onnx, np):
+    n = onnx.helper.make_node
+    return _model(onnx, [n("Exp", ["x"], ["y"])], [_vi(onnx, "x", [3], onnx.TensorProto.INT32)],
+                  [_vi(onnx, "y", [3], onnx.TensorProto.INT32)]), {}
+
+
 CASES = {f.__name__: f for f in (
     symbolic_dim, shape_dict, sanitize_names, no_sanitize, keep_params, multi_output,
     gemm_alpha_beta, matmul_sqrt_erf, softmax_v11, softmax_v13, dropout_v12, constant_folding,
     int_div_fold, constant_of_shape, conv_bias_valid, pools, batch_norm_identity,
-    multi_input_reductions, unsqueeze_pow)}
+    multi_input_reductions, unsqueeze_pow, unary_chain, unary_folding, exp_int_rejected)}

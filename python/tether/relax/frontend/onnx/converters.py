@@ -185,9 +185,62 @@ def _unary(relax_op: str) -> Callable:
     return convert
 
 
-for _name, _since, _rop in (("Relu", 13, "nn.relu"), ("Sigmoid", 13, "sigmoid"),
-                            ("Tanh", 7, "tanh"), ("Sqrt", 1, "sqrt"), ("Erf", 1, "erf")):
+# ONNX op, the opset its converter is registered for, the Relax op.
+_UNARY = (
+    ("Relu", 13, "nn.relu"), ("Sigmoid", 13, "sigmoid"), ("Tanh", 7, "tanh"),
+    ("Sqrt", 1, "sqrt"), ("Erf", 13, "erf"), ("Floor", 1, "floor"), ("Ceil", 1, "ceil"),
+    ("Round", 1, "round"), ("IsInf", 10, "isinf"), ("IsNaN", 9, "isnan"), ("Sign", 9, "sign"),
+    ("Not", 1, "logical_not"), ("Sin", 7, "sin"), ("Cos", 7, "cos"), ("Tan", 7, "tan"),
+    ("Asin", 7, "asin"), ("Acos", 7, "acos"), ("Atan", 7, "atan"), ("Sinh", 9, "sinh"),
+    ("Cosh", 9, "cosh"), ("Asinh", 9, "asinh"), ("Acosh", 9, "acosh"), ("Atanh", 9, "atanh"),
+)
+for _name, _since, _rop in _UNARY:
     converter(_name, _since)(_unary(_rop))
+
+
+@converter("Neg", 13)
+def neg(g, inputs, attr):
+    if _is_const(inputs[0]):
+        return const(np.negative(_numpy(inputs[0])), _dtype(inputs[0]))
+    return _op.negative(inputs[0])
+
+
+@converter("Abs", 13)
+def abs_(g, inputs, attr):
+    if _is_const(inputs[0]):
+        return _const_array(np.abs(_numpy(inputs[0])))
+    return _relax_op("abs")(inputs[0])
+
+
+@converter("Log", 13)
+def log(g, inputs, attr):
+    if _is_const(inputs[0]):
+        return const(np.log(_numpy(inputs[0])), _dtype(inputs[0]))
+    return _relax_op("log")(inputs[0])
+
+
+@converter("Reciprocal", 13)
+def reciprocal(g, inputs, attr):
+    return _op.divide(const(1, dtype=_dtype(inputs[0])), inputs[0])
+
+
+def _exp(valid: tuple) -> Callable:
+    def convert(g, inputs, attr):
+        dtype = _dtype(inputs[0])
+        if dtype not in valid:
+            raise ConverterError(f"Types {list(valid)} are supported only, but {dtype} is given")
+        return _op.exp(inputs[0])
+
+    return convert
+
+
+converter("Exp", 1)(_exp(("float", "float32", "double", "float64", "float16")))
+converter("Exp", 13)(_exp(("float", "float32", "double", "float64", "float16", "bfloat16")))
+
+
+@converter("LeakyRelu", 1)
+def leaky_relu(g, inputs, attr):
+    return _relax_op("nn.leakyrelu")(inputs[0], attr.get("alpha", 0.01))
 
 
 @converter("Identity", 1)
