@@ -28,7 +28,7 @@ import functools
 
 import numpy as np
 
-from ... import BlockBuilder  # noqa: F401  (re-exported for converter authors)
+from .... import core
 from ... import op as _op
 from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
 from ...ty import TensorType
@@ -91,10 +91,15 @@ def _numpy(c: GenericConst) -> np.ndarray:
     return np.from_dlpack(c.value)
 
 
-def _const_array(arr: np.ndarray, dtype: Optional[str] = None) -> GenericConst:
-    """A constant holding arr with its own dtype (or dtype)."""
+def _const_array(arr: Any, dtype: Optional[str] = None) -> GenericConst:
+    """A constant holding the array arr with its own dtype (or converted to dtype); what
+    relax.const(arr, dtype) builds, without its conversions when arr is ready as it is."""
     arr = np.asarray(arr)
-    return const(arr, str(arr.dtype) if dtype is None else dtype)
+    if dtype is not None and arr.dtype != dtype:
+        arr = arr.astype(dtype)
+    if not (arr.flags.c_contiguous and arr.flags.writeable):
+        arr = np.array(arr, copy=True, order="C")
+    return GenericConst(core.from_dlpack(arr))
 
 
 def _dtype(x: Any) -> str:
@@ -285,14 +290,21 @@ def constant_of_shape(g, inputs, attr):
     value = g.tensor_array(proto) if proto is not None else 0
     dtype = str(value.dtype) if isinstance(value, np.ndarray) else "float32"
     if _is_const(shape):
-        shape = ShapeExpr([int(v) for v in _numpy(shape).tolist()])
-    if isinstance(shape, ShapeExpr) and len(shape) == 1 \
-            and all(isinstance(v, IntImm) for v in shape.values):
-        dims = [int(v.value) for v in shape.values]
-        return const(np.full(dims, value, dtype), dtype)
+        dims = _numpy(shape)
+        if dims.ndim != 1:
+            raise ConverterError(f"ConstantOfShape: the shape must be 1-D, but it has "
+                                 f"{dims.ndim} dims")
+        dims = [int(v) for v in dims.tolist()]
+        if len(dims) == 1:  # a 1-D result is built as a constant
+            return _const_array(np.full(dims, value, dtype))
+        shape = ShapeExpr(dims)
+    elif isinstance(shape, ShapeExpr) and len(shape) == 1 \
+            and isinstance(shape.values[0], IntImm):
+        return _const_array(np.full([int(shape.values[0].value)], value, dtype))
     if not isinstance(shape, ShapeExpr):
         shape = _op.tensor_to_shape(shape)
-    return _op.broadcast_to(const(value, dtype), shape)
+    fill = _const_array(value) if isinstance(value, np.ndarray) else const(value, dtype)
+    return _op.broadcast_to(fill, shape)
 
 
 # ---- nn -----------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from ... import BlockBuilder
 from ... import op as _op
 from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
 from ...ty import ShapeType, TensorType, TupleType
-from .converters import get_converter
+from .converters import _const_array, get_converter
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -45,6 +45,9 @@ _TUPLE_OUTPUT_OPS = frozenset(["Optional", "OptionalGetElement", "SequenceConstr
                                "ConcatFromSequence", "SplitToSequence"])
 # Ops the walk handles itself rather than through the converter table.
 _WALK_OPS = frozenset(["If"])
+
+
+_UNSET = object()
 
 
 class _Inputs(list):
@@ -78,6 +81,19 @@ class _NameSupply:
         return candidate
 
 
+_T = onnx.TensorProto
+# Tensor element types read directly: numpy dtype, the typed data field used without raw_data.
+_FAST_TENSOR = {_T.FLOAT: ("<f4", "float_data"), _T.DOUBLE: ("<f8", "double_data"),
+                _T.INT64: ("<i8", "int64_data"), _T.INT32: ("<i4", "int32_data")}
+_A = onnx.AttributeProto
+# AttributeProto.type -> the field holding the value.
+_ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GRAPH: "g",
+               _A.TYPE_PROTO: "tp", _A.FLOATS: "floats", _A.INTS: "ints",
+               _A.STRINGS: "strings", _A.TENSORS: "tensors", _A.GRAPHS: "graphs",
+               _A.TYPE_PROTOS: "type_protos"}
+_ATTR_LISTS = ("floats", "ints", "strings", "tensors", "type_protos", "graphs")
+
+
 def _onnx_dtype(elem_type: int) -> str:
     return str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
 
@@ -99,22 +115,33 @@ class _Importer:
         self.names = _NameSupply()
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
         self.opset = 1
+        self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
 
     # -- values ------------------------------------------------------------------------------
 
     @staticmethod
     def tensor_array(proto: onnx.TensorProto) -> np.ndarray:
-        """The numpy value of a TensorProto (ValueError on a malformed one)."""
+        """The numpy value of a TensorProto (ValueError on a malformed one).  The common
+        numeric tensors are read straight from their data field; the rest through
+        onnx.numpy_helper."""
+        dims = tuple(proto.dims)
         try:
-            return numpy_helper.to_array(proto).reshape(tuple(proto.dims))
+            fast = _FAST_TENSOR.get(proto.data_type)
+            if fast is not None and proto.data_location != onnx.TensorProto.EXTERNAL:
+                dtype, field = fast
+                if proto.raw_data:
+                    arr = np.frombuffer(proto.raw_data, dtype=dtype).copy()
+                else:
+                    arr = np.array(getattr(proto, field), dtype=dtype)
+                return arr.reshape(dims)
+            return numpy_helper.to_array(proto).reshape(dims)
         except Exception as err:
             raise ValueError(f"from_onnx: tensor {proto.name!r} cannot be read: {err}") from err
 
     def get_constant(self, value: Any) -> Any:
         """value, or the constant of the parameter Var `value` (which then stands for it)."""
         if isinstance(value, Var) and value.name in self.params:
-            const_value = const(self.params[value.name][1],
-                                str(self.params[value.name][1].dtype))
+            const_value = _const_array(self.params[value.name][1])
             self.nodes[value.name] = const_value
             return const_value
         return value
@@ -149,7 +176,7 @@ class _Importer:
                 self.nodes[tensor.name] = var
                 self.params[name] = (var, arr)
             else:
-                self.nodes[tensor.name] = const(arr, str(arr.dtype))
+                self.nodes[tensor.name] = _const_array(arr)
 
     def _sanitized(self, name: str) -> str:
         if name == "":
@@ -190,11 +217,18 @@ class _Importer:
                 self.nodes[name] = Var(var_name, ty)
             self.inputs[name] = self.nodes[name]
 
+    def _converter(self, op_type: str) -> Any:
+        """The converter for op_type at this import's opset (looked up once per op type)."""
+        fn = self.converters.get(op_type, _UNSET)
+        if fn is _UNSET:
+            fn = self.converters[op_type] = get_converter(op_type, self.opset)
+        return fn
+
     def _check_ops(self, graph: onnx.GraphProto, domains: Dict[str, int]) -> None:
         """Every op without a converter, reported at once (NotImplementedError)."""
         missing = {}
         for node in graph.node:
-            if node.op_type in _WALK_OPS or get_converter(node.op_type, self.opset) is not None:
+            if node.op_type in _WALK_OPS or self._converter(node.op_type) is not None:
                 continue
             domain = node.domain or "ai.onnx"
             version = domains.get(node.domain, domains.get(domain, self.opset))
@@ -209,12 +243,24 @@ class _Importer:
 
     @staticmethod
     def _attrs(node: onnx.NodeProto) -> dict:
+        """The node's attributes by name: a scalar kind as its value, a list kind as a tuple
+        (an attribute whose declared type does not match its fields is read by its fields)."""
         attrs = {}
         for a in node.attribute:
+            field = _ATTR_FIELD.get(a.type)
+            if field is not None:
+                value = getattr(a, field)
+                if field in _ATTR_LISTS:
+                    if len(value):
+                        attrs[a.name] = tuple(value)
+                        continue
+                elif a.HasField(field):
+                    attrs[a.name] = value
+                    continue
             for field in ("f", "i", "s", "g", "t", "tp"):
                 if a.HasField(field):
                     attrs[a.name] = getattr(a, field)
-            for field in ("floats", "ints", "strings", "tensors", "type_protos", "graphs"):
+            for field in _ATTR_LISTS:
                 values = getattr(a, field)
                 if len(values):
                     if a.name in attrs:
@@ -247,7 +293,7 @@ class _Importer:
                 for value in inputs:
                     if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
                         raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
-            result = get_converter(op_type, self.opset)(self, inputs, attr)
+            result = self._converter(op_type)(self, inputs, attr)
             if result is None:
                 raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
             result = bb.normalize(result)
