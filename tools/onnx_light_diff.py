@@ -2,8 +2,9 @@
 
 For every model recorded in tests/python/data/onnx/ (by tools/onnx_record_tvm.py) it imports
 the model with tether.relax.frontend.onnx.from_onnx, prints whether the text is identical to
-apache-tvm's (sha256 and line count), where it first differs, and the import times: tether's
-(median of --runs, measured here) and TVM's (recorded with the texts, on the same machine).
+apache-tvm's (sha256 and line count), where it first differs, and the import times, wall clock
+and CPU: tether's (median of --runs, measured here) and TVM's (recorded with the texts; on a
+shared machine the CPU times are the steadier comparison).
 
     .venv/bin/python tools/onnx_light_diff.py [--runs N] [--full DIR] [MODEL ...]
 
@@ -26,10 +27,10 @@ def read_record(path):
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     meta = {}
-    for line in lines[:3]:
+    for line in lines[:4]:
         _, key, value = line.split(" ", 2)
         meta[key] = value
-    return meta, lines[3:]
+    return meta, lines[4:]
 
 
 def first_difference(text, want_lines):
@@ -52,32 +53,33 @@ def main(argv):
     light = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
     names = args.models or sorted(f[:-4] for f in os.listdir(DATA) if f.endswith(".txt"))
     print(f"{'model':22} {'nodes':>6} {'lines':>6} {'result':10} {'tether ms':>10} "
-          f"{'TVM ms':>8} {'ratio':>6}")
+          f"{'TVM ms':>8} {'ratio':>6} {'tether CPU':>10} {'TVM CPU':>8} {'ratio':>6}")
     failed = 0
     for name in names:
         meta, head = read_record(os.path.join(DATA, name + ".txt"))
         model = onnx.load(os.path.join(light, name + ".onnx"))
-        times, text, error = [], None, None
+        times, cpu, text, error = [], [], None, None
         try:
             for _ in range(max(1, args.runs)):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     mod = from_onnx(model)
                     times.append((time.perf_counter() - t0) * 1e3)
+                    cpu.append((time.process_time() - c0) * 1e3)
             text = mod.script()
         except Exception as err:  # report and go on with the other models
             error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
-        tvm_ms = float(meta["tvm_ms"])
+        tvm_ms, tvm_cpu = float(meta["tvm_ms"]), float(meta["tvm_cpu_ms"])
         if error:
             failed += 1
             print(f"{name:22} {len(model.graph.node):6} {'':6} {'raised':10} {error}")
             continue
         same = hashlib.sha256(text.encode("utf-8")).hexdigest() == meta["sha256"]
-        ms = statistics.median(times)
+        ms, cpu_ms = statistics.median(times), statistics.median(cpu)
         print(f"{name:22} {len(model.graph.node):6} {text.count(chr(10)) + 1:6} "
               f"{'identical' if same else 'DIFFERENT':10} {ms:10.1f} {tvm_ms:8.1f} "
-              f"{tvm_ms / ms:6.1f}")
+              f"{tvm_ms / ms:6.1f} {cpu_ms:10.1f} {tvm_cpu:8.1f} {tvm_cpu / cpu_ms:6.1f}")
         if not same:
             failed += 1
             want = head

@@ -6,7 +6,8 @@ writes tests/python/data/onnx/<model>.txt:
 
     # sha256 <hex digest of the whole printed module, UTF-8>
     # lines <number of lines of the printed module>
-    # tvm_ms <median import time of the runs, milliseconds>
+    # tvm_ms <median import time of the runs, milliseconds, wall clock>
+    # tvm_cpu_ms <median CPU time of the runs (the process's, all threads), milliseconds>
     <the first HEAD lines of the printed module>
 
 (the printed modules are hundreds of kilobytes, so the file keeps a digest and the head; the head
@@ -48,12 +49,13 @@ def model_path(onnx, name):
                         name + ".onnx")
 
 
-def record(text, ms):
+def record(text, ms, cpu_ms):
     """The recorded file's content for a printed module."""
     lines = text.split("\n")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     head = "\n".join(lines[:HEAD])
-    return f"# sha256 {digest}\n# lines {len(lines)}\n# tvm_ms {ms:.1f}\n{head}\n"
+    return (f"# sha256 {digest}\n# lines {len(lines)}\n# tvm_ms {ms:.1f}\n"
+            f"# tvm_cpu_ms {cpu_ms:.1f}\n{head}\n")
 
 
 def record_cases(onnx, from_onnx, out_dir):
@@ -102,26 +104,27 @@ def main(argv):
         path = model_path(onnx, name)
         stem = os.path.splitext(os.path.basename(path))[0]
         model = onnx.load(path)
-        times, text = [], None
+        times, cpu, text = [], [], None
         try:
             for _ in range(max(1, args.runs)):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     mod = from_onnx(model)
                     times.append((time.perf_counter() - t0) * 1e3)
+                    cpu.append((time.process_time() - c0) * 1e3)
                 text = mod.script()
         except Exception as err:  # a model TVM does not import: say so, record nothing
             print(f"{stem}: TVM raised {type(err).__name__}: {str(err).splitlines()[0]}")
             continue
         ms = statistics.median(times)
         with open(os.path.join(args.out, stem + ".txt"), "w", encoding="utf-8") as f:
-            f.write(record(text, ms))
+            f.write(record(text, ms, statistics.median(cpu)))
         if args.full:
             with open(os.path.join(args.full, stem + ".txt"), "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{stem}: {len(model.graph.node)} nodes, {text.count(chr(10)) + 1} lines, "
-              f"TVM {ms:.1f} ms (apache-tvm {tvm.__version__})")
+              f"TVM {ms:.1f} ms, CPU {statistics.median(cpu):.1f} ms (apache-tvm {tvm.__version__})")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,14 @@ def symbolic_dim(onnx, np):
                   [_vi(onnx, "y", ["n", 3])]), {}
 
 
+def symbolic_expressions(onnx, np):
+    n = onnx.helper.make_node
+    nodes = [n("Relu", ["x"], ["a"]), n("Relu", ["z"], ["b"])]
+    inputs = [_vi(onnx, "x", ["batch", "?", "batch*2+1", "seq//4"]),
+              _vi(onnx, "z", ["batch", "?", ""])]
+    return _model(onnx, nodes, inputs, [_vi(onnx, "a", None), _vi(onnx, "b", None)]), {}
+
+
 def shape_dict(onnx, np):
     model, _ = symbolic_dim(onnx, np)
     return model, {"shape_dict": {"x": [4, 3]}}
@@ -201,7 +209,7 @@ def exp_int_rejected(onnx, np):
 
 
 CASES = {f.__name__: f for f in (
-    symbolic_dim, shape_dict, sanitize_names, no_sanitize, keep_params, multi_output,
+    symbolic_dim, symbolic_expressions, shape_dict, sanitize_names, no_sanitize, keep_params, multi_output,
     gemm_alpha_beta, matmul_sqrt_erf, softmax_v11, softmax_v13, dropout_v12, constant_folding,
     int_div_fold, constant_of_shape, conv_bias_valid, pools, batch_norm_identity,
     multi_input_reductions, unsqueeze_pow, unary_chain, unary_folding, exp_int_rejected)}

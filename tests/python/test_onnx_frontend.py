@@ -38,7 +38,7 @@ def _recorded(name):
         lines = f.read().split("\n")
     digest = lines[0].split()[2]
     count = int(lines[1].split()[2])
-    head = lines[3:]
+    head = lines[4:]  # after sha256, lines, tvm_ms, tvm_cpu_ms
     while head and head[-1] == "":
         head.pop()
     return digest, count, head
@@ -225,6 +225,93 @@ def test_undefined_node_input_is_a_value_error():
     model = _tiny_model([helper.make_node("Add", ["x", "ghost"], ["y"])], [x], [y])
     with pytest.raises(ValueError, match="'ghost'"):
         from_onnx(model)
+
+
+def test_missing_attribute_is_a_value_error():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 1, 1])
+    model = _tiny_model([helper.make_node("LRN", ["x"], ["y"])], [x], [y])  # no size
+    with pytest.raises(ValueError, match="LRN.*cannot be converted: KeyError"):
+        from_onnx(model)
+
+
+def test_if_is_reported_unsupported():
+    x = helper.make_tensor_value_info("c", TensorProto.BOOL, [])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+    branch = helper.make_graph([], "b", [], [y])
+    model = _tiny_model([helper.make_node("If", ["c"], ["y"], then_branch=branch,
+                                          else_branch=branch)], [x], [y])
+    with pytest.raises(NotImplementedError, match=r"If \(domain ai.onnx, opset 13; 1 node\)"):
+        from_onnx(model)
+
+
+def test_mutated_models_raise_typed_errors_only():
+    """Random byte changes of a real model: it imports, or a typed error is raised."""
+    rng = np.random.default_rng(20261201)
+    data = bytearray(onnx.load(os.path.join(LIGHT, "light_squeezenet.onnx"))
+                     .SerializeToString())
+    outcomes = {}
+    for _ in range(60):
+        mutated = bytearray(data)
+        for pos in rng.integers(0, len(mutated), size=int(rng.integers(1, 8))):
+            mutated[pos] = int(rng.integers(0, 256))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                from_onnx(bytes(mutated))
+                kind = "imported"
+            except (ValueError, TypeError, NotImplementedError) as err:
+                kind = type(err).__name__
+        outcomes[kind] = outcomes.get(kind, 0) + 1
+    assert sum(outcomes.values()) == 60
+
+
+def _mutate_field(model, rng):
+    """One random field change through onnx's protobuf classes."""
+    g = model.graph
+    node = g.node[int(rng.integers(0, len(g.node)))]
+    kind = int(rng.integers(0, 7))
+    if kind == 0 and len(node.attribute):
+        del node.attribute[int(rng.integers(0, len(node.attribute)))]
+    elif kind == 1:
+        node.op_type = ["Conv", "Relu", "Concat", "MaxPool", "Softmax", "Gemm"][
+            int(rng.integers(0, 6))]
+    elif kind == 2 and len(node.input):
+        node.input[int(rng.integers(0, len(node.input)))] = ""
+    elif kind == 3 and len(node.attribute):
+        a = node.attribute[int(rng.integers(0, len(node.attribute)))]
+        if a.ints:
+            a.ints[int(rng.integers(0, len(a.ints)))] = int(rng.choice([-5, 0, 2**40]))
+        else:
+            a.i = int(rng.choice([-5, 0, 2**40]))
+    elif kind == 4 and len(g.initializer):
+        g.initializer[int(rng.integers(0, len(g.initializer)))].dims.append(3)
+    elif kind == 5:
+        dims = g.input[0].type.tensor_type.shape.dim
+        dims[int(rng.integers(0, len(dims)))].dim_value = int(rng.choice([1, 7, 2**40]))
+    else:
+        del node.output[:]
+
+
+def test_field_mutated_models_raise_typed_errors_only():
+    """Random field changes of a real model: it imports, or a typed error is raised (never
+    another exception, never a crash)."""
+    rng = np.random.default_rng(7)
+    base = onnx.load(os.path.join(LIGHT, "light_squeezenet.onnx"))
+    kinds = set()
+    for _ in range(40):
+        model = onnx.ModelProto()
+        model.CopyFrom(base)
+        for _ in range(int(rng.integers(1, 4))):
+            _mutate_field(model, rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                from_onnx(model)
+                kinds.add("imported")
+            except (ValueError, TypeError, NotImplementedError) as err:
+                kinds.add(type(err).__name__)
+    assert kinds - {"imported"}, "no mutation was rejected"
 
 
 def test_command_line(tmp_path):

@@ -15,7 +15,9 @@ printed modules are the same text:
 """
 from __future__ import annotations
 
+import operator
 import os
+import re
 import warnings
 
 import numpy as np
@@ -43,11 +45,14 @@ _SHAPE_OPS = frozenset(["Reshape", "Resize", "ConstantOfShape", "Gather", "Slice
 _TUPLE_OUTPUT_OPS = frozenset(["Optional", "OptionalGetElement", "SequenceConstruct",
                                "SequenceEmpty", "SequenceErase", "SequenceInsert",
                                "ConcatFromSequence", "SplitToSequence"])
-# Ops the walk handles itself rather than through the converter table.
-_WALK_OPS = frozenset(["If"])
 
 
 _UNSET = object()
+# A dim_param expression: its tokens, and its operators (ints and symbolic vars both support
+# them; / is floor division, the operands being integers).
+_DIM_TOKENS = re.compile(r"(\+|\-|\*|//|/)")
+_DIM_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv,
+            "//": operator.floordiv}
 
 
 class _Inputs(list):
@@ -147,19 +152,33 @@ class _Importer:
         return value
 
     def _dim(self, dim: Any) -> Any:
-        """One ONNX dim: its value, or a symbolic int64 var named by dim_param (an expression
-        of + - * / // over names and ints is built as such)."""
+        """One ONNX dim: its value, or what its dim_param names: an int, a symbolic int64 var
+        (one per name in the import; "?" is a new var each time), or an expression of names
+        and ints joined by + - * / // (evaluated left to right, / as floor division)."""
         if dim.dim_value:
             return dim.dim_value
-        name = dim.dim_param
-        if not name or name == "?":
-            return Var(name or "?", "int64")
-        if name not in self.sym_dims:
-            try:
-                self.sym_dims[name] = int(name)
-            except ValueError:
-                self.sym_dims[name] = Var(name, "int64")
-        return self.sym_dims[name]
+        tokens = _DIM_TOKENS.split(dim.dim_param.replace(" ", ""))
+        value, pending = None, None
+        for token in tokens:
+            if token in _DIM_OPS:
+                pending = token
+                continue
+            operand = self._dim_token(token)
+            if value is not None and pending is not None:
+                value = _DIM_OPS[pending](value, operand)
+                pending = None
+            else:
+                value = operand if value is None else value
+        return value
+
+    def _dim_token(self, token: str) -> Any:
+        try:
+            return int(token)
+        except ValueError:
+            pass
+        if token not in self.sym_dims or token == "?":
+            self.sym_dims[token] = Var(token, "int64")
+        return self.sym_dims[token]
 
     # -- the walk ----------------------------------------------------------------------------
 
@@ -228,7 +247,7 @@ class _Importer:
         """Every op without a converter, reported at once (NotImplementedError)."""
         missing = {}
         for node in graph.node:
-            if node.op_type in _WALK_OPS or self._converter(node.op_type) is not None:
+            if self._converter(node.op_type) is not None:
                 continue
             domain = node.domain or "ai.onnx"
             version = domains.get(node.domain, domains.get(domain, self.opset))
@@ -276,8 +295,6 @@ class _Importer:
         bb = self.bb
         for node in graph.node:
             op_type = node.op_type
-            if op_type in _WALK_OPS:
-                raise NotImplementedError("from_onnx: If is not supported yet")
             attr = self._attrs(node)
             inputs = _Inputs()
             for name in node.input:
@@ -293,7 +310,13 @@ class _Importer:
                 for value in inputs:
                     if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
                         raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
-            result = self._converter(op_type)(self, inputs, attr)
+            try:
+                result = self._converter(op_type)(self, inputs, attr)
+            except (NotImplementedError, ValueError, TypeError):
+                raise
+            except Exception as err:  # a malformed node (a missing attribute, operand, ...)
+                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) cannot be "
+                                 f"converted: {type(err).__name__}: {err}") from err
             if result is None:
                 raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
             result = bb.normalize(result)
@@ -311,11 +334,8 @@ class _Importer:
             if len(outputs) > count:
                 raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) has "
                                  f"{len(outputs)} outputs, but its conversion gives {count}")
-            if count == 1:
-                self.nodes[outputs[0]] = result
-            else:
-                for i, name in enumerate(outputs):
-                    self.nodes[name] = result[i]
+            for i, name in enumerate(outputs):
+                self.nodes[name] = result if count == 1 else result[i]
 
     def run(self, graph: onnx.GraphProto, opset: int, domains: Dict[str, int]):
         self.opset = opset
