@@ -102,6 +102,17 @@ def _const_array(arr: Any, dtype: Optional[str] = None) -> GenericConst:
     return GenericConst(core.from_dlpack(arr))
 
 
+_DTYPE_NAMES: Dict[Any, str] = {}
+
+
+def _dtype_name(dtype: np.dtype) -> str:
+    """str(dtype), remembered (numpy builds the name anew each time)."""
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype)
+    return name
+
+
 def _dtype(x: Any) -> str:
     return str(x.ty.dtype)
 
@@ -288,7 +299,7 @@ def constant_of_shape(g, inputs, attr):
     shape = g.get_constant(inputs[0])
     proto = attr.get("value")
     value = g.tensor_array(proto) if proto is not None else 0
-    dtype = str(value.dtype) if isinstance(value, np.ndarray) else "float32"
+    dtype = _dtype_name(value.dtype) if isinstance(value, np.ndarray) else "float32"
     if _is_const(shape):
         dims = _numpy(shape)
         if dims.ndim != 1:
