@@ -12,25 +12,14 @@ shared machine the CPU times are the steadier comparison).
 showing the first differing line past the recorded head.  Exits 1 when a model differs.
 """
 import argparse
-import hashlib
 import os
-import statistics
 import sys
-import time
-import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from onnx_common import read_record, sha256, timed_import  # noqa: E402
+
 DATA = os.path.join(HERE, "..", "tests", "python", "data", "onnx")
-
-
-def read_record(path):
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    meta = {}
-    for line in lines[:4]:
-        _, key, value = line.split(" ", 2)
-        meta[key] = value
-    return meta, lines[4:]
 
 
 def first_difference(text, want_lines):
@@ -58,15 +47,9 @@ def main(argv):
     for name in names:
         meta, head = read_record(os.path.join(DATA, name + ".txt"))
         model = onnx.load(os.path.join(light, name + ".onnx"))
-        times, cpu, text, error = [], [], None, None
+        text, error = None, None
         try:
-            for _ in range(max(1, args.runs)):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    t0, c0 = time.perf_counter(), time.process_time()
-                    mod = from_onnx(model)
-                    times.append((time.perf_counter() - t0) * 1e3)
-                    cpu.append((time.process_time() - c0) * 1e3)
+            mod, ms, cpu_ms = timed_import(from_onnx, model, args.runs)
             text = mod.script()
         except Exception as err:  # report and go on with the other models
             error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
@@ -75,8 +58,7 @@ def main(argv):
             failed += 1
             print(f"{name:22} {len(model.graph.node):6} {'':6} {'raised':10} {error}")
             continue
-        same = hashlib.sha256(text.encode("utf-8")).hexdigest() == meta["sha256"]
-        ms, cpu_ms = statistics.median(times), statistics.median(cpu)
+        same = sha256(text) == meta["sha256"]
         print(f"{name:22} {len(model.graph.node):6} {text.count(chr(10)) + 1:6} "
               f"{'identical' if same else 'DIFFERENT':10} {ms:10.1f} {tvm_ms:8.1f} "
               f"{tvm_ms / ms:6.1f} {cpu_ms:10.1f} {tvm_cpu:8.1f} {tvm_cpu / cpu_ms:6.1f}")

@@ -2,13 +2,8 @@
 
 For each model (by default the light_* models shipped with the `onnx` package, in
 onnx/backend/test/data/light/) it imports the model with tvm.relax.frontend.onnx.from_onnx and
-writes tests/python/data/onnx/<model>.txt:
-
-    # sha256 <hex digest of the whole printed module, UTF-8>
-    # lines <number of lines of the printed module>
-    # tvm_ms <median import time of the runs, milliseconds, wall clock>
-    # tvm_cpu_ms <median CPU time of the runs (the process's, all threads), milliseconds>
-    <the first HEAD lines of the printed module>
+writes tests/python/data/onnx/<model>.txt: the module's sha256, line count, TVM's import
+times and the first lines (the format: tools/onnx_common.py)
 
 (the printed modules are hundreds of kilobytes, so the file keeps a digest and the head; the head
 is what a failing test shows as the first difference).  With --full DIR the whole texts are
@@ -26,16 +21,15 @@ records instead the small models of tests/python/onnx_cases.py, whole, into
 tests/python/data/onnx/cases/<case>.txt.
 """
 import argparse
-import hashlib
 import os
-import statistics
 import sys
-import time
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from onnx_common import format_record, timed_import  # noqa: E402
+
 DEFAULT_OUT = os.path.join(HERE, "..", "tests", "python", "data", "onnx")
-HEAD = 60
 LIGHT = ["light_resnet50", "light_bvlc_alexnet", "light_densenet121", "light_inception_v1",
          "light_inception_v2", "light_shufflenet", "light_squeezenet", "light_vgg19",
          "light_zfnet512"]
@@ -47,15 +41,6 @@ def model_path(onnx, name):
         return name
     return os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light",
                         name + ".onnx")
-
-
-def record(text, ms, cpu_ms):
-    """The recorded file's content for a printed module."""
-    lines = text.split("\n")
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    head = "\n".join(lines[:HEAD])
-    return (f"# sha256 {digest}\n# lines {len(lines)}\n# tvm_ms {ms:.1f}\n"
-            f"# tvm_cpu_ms {cpu_ms:.1f}\n{head}\n")
 
 
 def record_cases(onnx, from_onnx, out_dir):
@@ -104,27 +89,19 @@ def main(argv):
         path = model_path(onnx, name)
         stem = os.path.splitext(os.path.basename(path))[0]
         model = onnx.load(path)
-        times, cpu, text = [], [], None
         try:
-            for _ in range(max(1, args.runs)):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    t0, c0 = time.perf_counter(), time.process_time()
-                    mod = from_onnx(model)
-                    times.append((time.perf_counter() - t0) * 1e3)
-                    cpu.append((time.process_time() - c0) * 1e3)
-                text = mod.script()
+            mod, ms, cpu_ms = timed_import(from_onnx, model, args.runs)
+            text = mod.script()
         except Exception as err:  # a model TVM does not import: say so, record nothing
             print(f"{stem}: TVM raised {type(err).__name__}: {str(err).splitlines()[0]}")
             continue
-        ms = statistics.median(times)
         with open(os.path.join(args.out, stem + ".txt"), "w", encoding="utf-8") as f:
-            f.write(record(text, ms, statistics.median(cpu)))
+            f.write(format_record(text, ms, cpu_ms))
         if args.full:
             with open(os.path.join(args.full, stem + ".txt"), "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{stem}: {len(model.graph.node)} nodes, {text.count(chr(10)) + 1} lines, "
-              f"TVM {ms:.1f} ms, CPU {statistics.median(cpu):.1f} ms (apache-tvm {tvm.__version__})")
+              f"TVM {ms:.1f} ms, CPU {cpu_ms:.1f} ms (apache-tvm {tvm.__version__})")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,11 @@
 
 The light_* models shipped with the `onnx` package are imported and printed; the text must be
 byte-identical to apache-tvm's, recorded by tools/onnx_record_tvm.py into
-tests/python/data/onnx/<model>.txt (its sha256, line count and first lines).  The rest checks
+tests/python/data/onnx/<model>.txt (its sha256, line count and first lines; the format:
+tools/onnx_common.py).  The rest checks
 the interface: the model forms, the converter table, unsupported ops, bad input, the command
 line, the missing-dependency error.
 """
-import hashlib
 import os
 import subprocess
 import sys
@@ -24,24 +24,15 @@ from tether.relax.frontend.onnx import from_onnx, get_converter, supported_ops  
 from tether.relax.frontend.onnx import converter  # noqa: E402
 from tether.relax.frontend.onnx import converters as _conv  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 from onnx_cases import CASES  # noqa: E402
+from onnx_common import read_record, sha256  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "onnx")
 LIGHT = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
 RECORDED = sorted(f[:-4] for f in os.listdir(DATA) if f.endswith(".txt"))
-
-
-def _recorded(name):
-    """(sha256, line count, head lines) of apache-tvm's printed module for model `name`."""
-    with open(os.path.join(DATA, name + ".txt"), encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    digest = lines[0].split()[2]
-    count = int(lines[1].split()[2])
-    head = lines[4:]  # after sha256, lines, tvm_ms, tvm_cpu_ms
-    while head and head[-1] == "":
-        head.pop()
-    return digest, count, head
 
 
 # The Relax ops a model's import needs beyond the ones every model uses (where the op library
@@ -74,12 +65,13 @@ def test_light_model_prints_as_tvm(name):
     if missing:
         pytest.skip(f"tether.relax.op has no {', '.join(missing)} yet")
     text = from_onnx(onnx.load(os.path.join(LIGHT, name + ".onnx"))).script()
-    digest, count, head = _recorded(name)
+    meta, head = read_record(os.path.join(DATA, name + ".txt"))
     lines = text.split("\n")
     for i, (want, got) in enumerate(zip(head, lines)):
         assert got == want, f"{name}: line {i + 1} differs from apache-tvm's"
-    assert len(lines) == count, f"{name}: {len(lines)} lines, apache-tvm prints {count}"
-    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == digest, \
+    assert len(lines) == int(meta["lines"]), \
+        f"{name}: {len(lines)} lines, apache-tvm prints {meta['lines']}"
+    assert sha256(text) == meta["sha256"], \
         f"{name}: the text differs from apache-tvm's after the recorded head"
 
 
