@@ -306,6 +306,27 @@ def test_field_mutated_models_raise_typed_errors_only():
     assert kinds - {"imported"}, "no mutation was rejected"
 
 
+@pytest.mark.parametrize("attr, value, dtype, shape", [
+    ("value_float", 2.5, "float32", ()), ("value_floats", [1.5, -2.0], "float32", (2,)),
+    ("value_int", 7, "int64", ()), ("value_ints", [3, 4, 5], "int64", (3,))])
+def test_constant_scalar_and_list_attributes(attr, value, dtype, shape):
+    """Beyond apache-tvm 0.27 (which reads only Constant's `value`)."""
+    elem = TensorProto.FLOAT if dtype == "float32" else TensorProto.INT64
+    x = helper.make_tensor_value_info("x", elem, list(shape))
+    y = helper.make_tensor_value_info("y", elem, list(shape))
+    model = _tiny_model([helper.make_node("Constant", [], ["k"], **{attr: value}),
+                         helper.make_node("Mul", ["x", "k"], ["y"])], [x], [y])
+    mod = from_onnx(model)
+    call = mod["main"].body.blocks[0].bindings[0].value
+    k = call.args[1]
+    arr = np.from_dlpack(k.value)
+    assert arr.dtype == dtype and arr.shape == shape
+    np.testing.assert_array_equal(arr, np.array(value, dtype=dtype))
+    strings = _tiny_model([helper.make_node("Constant", [], ["y"], value_string="s")], [], [y])
+    with pytest.raises(NotImplementedError, match="string"):
+        from_onnx(strings)
+
+
 def test_command_line(tmp_path):
     out = tmp_path / "m.json"
     model = tmp_path / "m.onnx"

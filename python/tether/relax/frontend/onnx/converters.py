@@ -282,16 +282,28 @@ def dropout_v12(g, inputs, attr):
 
 # ---- constants ----------------------------------------------------------------------------------
 
+# Constant's scalar and list attributes (beyond apache-tvm 0.27, which reads only `value`):
+# attribute -> numpy dtype of the constant.
+_CONSTANT_ATTRS = {"value_float": "float32", "value_floats": "float32", "value_int": "int64",
+                   "value_ints": "int64"}
+
+
 @converter("Constant", 13)
 def constant(g, inputs, attr):
-    if "value" not in attr:
-        raise ConverterError("no value in Constant")
-    value = attr["value"]
-    if isinstance(value, bytes):  # a string constant: TVM imports it as int64 0
-        arr = np.asarray([0]).astype("int64")
-    else:
-        arr = g.tensor_array(value)
-    return _const_array(arr)
+    if "value" in attr:
+        value = attr["value"]
+        if isinstance(value, bytes):  # a string constant: TVM imports it as int64 0
+            arr = np.asarray([0]).astype("int64")
+        else:
+            arr = g.tensor_array(value)
+        return _const_array(arr)
+    for name, dtype in _CONSTANT_ATTRS.items():
+        if name in attr:
+            return _const_array(np.array(attr[name], dtype=dtype))
+    if "value_string" in attr or "value_strings" in attr:
+        raise NotImplementedError("Constant with a string value (value_string / value_strings):"
+                                  " Relax tensors hold no strings")
+    raise ConverterError("no value in Constant")
 
 
 @converter("ConstantOfShape", 9)
