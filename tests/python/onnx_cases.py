@@ -208,8 +208,24 @@ def exp_int_rejected(onnx, np):
                   [_vi(onnx, "y", [3], onnx.TensorProto.INT32)]), {}
 
 
+def casts(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    targets = [("i8", T.INT8), ("u16", T.UINT16), ("i32", T.INT32), ("u32", T.UINT32),
+               ("i64", T.INT64), ("f16", T.FLOAT16), ("b", T.BOOL)]
+    nodes = [n("Cast", ["x"], [name], to=to) for name, to in targets]
+    nodes += [n("Cast", ["k"], ["kc"], to=T.INT32), n("Cast", ["i"], ["if"], to=T.FLOAT),
+              n("Add", ["i32", "kc"], ["s"])]
+    k = onnx.numpy_helper.from_array(np.array([1.7, -2.2, 3.9], dtype="float32"), "k")
+    outs = [_vi(onnx, name, [3], to) for name, to in targets]
+    outs += [_vi(onnx, "s", [3], T.INT32), _vi(onnx, "if", [3])]
+    return _model(onnx, nodes, [_vi(onnx, "x", [3]), _vi(onnx, "i", [3], T.INT64)], outs,
+                  [k]), {}
+
+
 CASES = {f.__name__: f for f in (
     symbolic_dim, symbolic_expressions, shape_dict, sanitize_names, no_sanitize, keep_params, multi_output,
     gemm_alpha_beta, matmul_sqrt_erf, softmax_v11, softmax_v13, dropout_v12, constant_folding,
     int_div_fold, constant_of_shape, conv_bias_valid, pools, batch_norm_identity,
-    multi_input_reductions, unsqueeze_pow, unary_chain, unary_folding, exp_int_rejected)}
+    multi_input_reductions, unsqueeze_pow, unary_chain, unary_folding, exp_int_rejected,
+    casts)}

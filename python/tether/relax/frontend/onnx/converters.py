@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+from onnx import helper as onnx_helper
 
 from .... import core
 from ... import op as _op
@@ -278,6 +279,55 @@ def dropout_v12(g, inputs, attr):
         if _is_const(r):
             ratio = float(_numpy(r))
     return _op.nn.dropout(inputs[0], ratio)
+
+
+# ---- casts --------------------------------------------------------------------------------------
+
+def _is_float_dtype(dtype: str) -> bool:
+    return dtype.startswith(("float", "bfloat"))
+
+
+def _wrap_to_int(g, data, src: str, to: str):
+    """data (a float tensor) cast to the integer dtype `to` as onnxruntime casts: NaN and inf
+    become 0, then the value wraps modulo 2**bits (apache-tvm's sequence of Relax ops)."""
+    x = g.bb.emit(_op.where(_relax_op("logical_not")(_relax_op("isfinite")(data)),
+                            const(0.0, src), data))
+    signed = to.startswith("int")
+    bits = int(to[3:] if signed else to[4:])
+    if bits == 64:
+        return _op.astype(x, to)
+    tmp = "int64" if bits >= 32 else "int32"
+    t = _op.astype(x, tmp)
+    if bits == 32:
+        two_pow = const(1 << bits, tmp)
+        unsigned = _relax_op("floor_mod")(t, two_pow)
+    else:
+        mask = const((1 << bits) - 1, tmp)
+        unsigned = _relax_op("bitwise_and")(t, mask)
+    if signed:
+        if bits != 32:
+            two_pow = _op.add(mask, const(1, tmp))
+        wrapped = _op.where(_relax_op("greater_equal")(unsigned, const(1 << (bits - 1), tmp)),
+                            _op.subtract(unsigned, two_pow), unsigned)
+    else:
+        wrapped = unsigned
+    return _op.astype(wrapped, to)
+
+
+@converter("Cast", 13)
+def cast(g, inputs, attr):
+    to = str(onnx_helper.tensor_dtype_to_np_dtype(attr["to"]))
+    data = inputs[0]
+    if isinstance(data, ShapeExpr):
+        if all(isinstance(v, IntImm) for v in data.values):
+            return const([int(v.value) for v in data.values], to)
+        data = g.bb.normalize(_relax_op("shape_to_tensor")(data))
+    if _is_const(data):
+        return const(_numpy(data).astype(to), to)
+    src = _dtype(data)
+    if to.startswith(("int", "uint")) and _is_float_dtype(src):
+        return _wrap_to_int(g, data, src, to)
+    return _op.astype(data, to)
 
 
 # ---- constants ----------------------------------------------------------------------------------
