@@ -223,9 +223,35 @@ def casts(onnx, np):
                   [k]), {}
 
 
+def compare_squeeze(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    axes = onnx.numpy_helper.from_array(np.array([0, -1], dtype="int64"), "axes")
+    c = onnx.numpy_helper.from_array(np.array([[1.0], [3.0]], dtype="float32"), "c")
+    nodes = [n("Squeeze", ["x", "axes"], ["s"]), n("Squeeze", ["c"], ["cs"]),
+             n("Less", ["s", "cs"], ["lt"]), n("GreaterOrEqual", ["s", "cs"], ["ge"]),
+             n("Equal", ["lt", "ge"], ["eq"]), n("Greater", ["cs", "cs"], ["gc"]),
+             n("Equal", ["gc", "gc"], ["y"])]
+    outs = [_vi(onnx, "eq", [2], T.BOOL), _vi(onnx, "y", [2], T.BOOL)]
+    return _model(onnx, nodes, [_vi(onnx, "x", [1, 2, 1])], outs, [axes, c]), {}
+
+
+def squeeze_v11(onnx, np):
+    n = onnx.helper.make_node
+    nodes = [n("Squeeze", ["x"], ["a"], axes=[1]), n("Squeeze", ["a"], ["y"])]
+    return _model(onnx, nodes, [_vi(onnx, "x", [2, 1, 1, 3])], [_vi(onnx, "y", [2, 3])],
+                  opset=11), {}
+
+
+def squeeze_non_unit_rejected(onnx, np):
+    n = onnx.helper.make_node
+    return _model(onnx, [n("Squeeze", ["x"], ["y"], axes=[0])], [_vi(onnx, "x", [2, 3])],
+                  [_vi(onnx, "y", [3])], opset=11), {}
+
+
 CASES = {f.__name__: f for f in (
     symbolic_dim, symbolic_expressions, shape_dict, sanitize_names, no_sanitize, keep_params, multi_output,
     gemm_alpha_beta, matmul_sqrt_erf, softmax_v11, softmax_v13, dropout_v12, constant_folding,
     int_div_fold, constant_of_shape, conv_bias_valid, pools, batch_norm_identity,
     multi_input_reductions, unsqueeze_pow, unary_chain, unary_folding, exp_int_rejected,
-    casts)}
+    casts, compare_squeeze, squeeze_v11, squeeze_non_unit_rejected)}

@@ -43,6 +43,7 @@ NEEDS = {"light_resnet50": ["stack"], "light_shufflenet": ["stack"],
 
 
 CASE_NEEDS = {"multi_input_reductions": ["stack", "min"], "matmul_sqrt_erf": ["erf"],
+              "compare_squeeze": ["greater_equal"],
               "casts": ["logical_not", "isfinite", "floor_mod", "bitwise_and",
                         "greater_equal"],
               "unary_chain": ["floor", "ceil", "round", "sign", "sin", "cos", "abs", "log",

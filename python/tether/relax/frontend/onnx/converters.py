@@ -176,8 +176,36 @@ def _binary(relax_op: str, numpy_op: Callable) -> Callable:
 
 for _name, _since, _rop, _nop in (
         ("Add", 1, "add", np.add), ("Sub", 7, "subtract", np.subtract),
-        ("Mul", 7, "multiply", np.multiply), ("Pow", 1, "power", np.power)):
+        ("Mul", 7, "multiply", np.multiply), ("Pow", 1, "power", np.power),
+        ("Less", 1, "less", np.less), ("LessOrEqual", 1, "less_equal", np.less_equal),
+        ("Greater", 1, "greater", np.greater),
+        ("GreaterOrEqual", 1, "greater_equal", np.greater_equal)):
     converter(_name, _since)(_binary(_rop, _nop))
+
+
+@converter("Equal", 13)
+def equal(g, inputs, attr):
+    a, b = inputs[0], inputs[1]
+    if _is_const(a) and _is_const(b):
+        return _const_array(np.asarray(_numpy(a) == _numpy(b)))
+    if all(_is_const(x) or isinstance(x, ShapeExpr) for x in (a, b)):
+        lhs, rhs = (list(x.values) if isinstance(x, ShapeExpr) else _numpy(x).tolist()
+                    for x in (a, b))
+        if len(lhs) != len(rhs):
+            raise ConverterError("Cannot compare two tensors with different shapes")
+        return const([_dims_equal(x, y) for x, y in zip(lhs, rhs)], "bool")
+    return _op.equal(a, b)
+
+
+def _dims_equal(x: Any, y: Any) -> bool:
+    """Whether two dims (ints, IntImm, symbolic expressions) are structurally equal."""
+    from ....ir import structural_equal
+
+    x = int(x.value) if isinstance(x, IntImm) else x
+    y = int(y.value) if isinstance(y, IntImm) else y
+    if isinstance(x, int) or isinstance(y, int):
+        return isinstance(x, int) and isinstance(y, int) and x == y
+    return bool(structural_equal(x, y))
 
 
 @converter("Div", 7)
@@ -651,6 +679,43 @@ def unsqueeze(g, inputs, attr):
     for axis in sorted(_normalize_axes(axes_list, rank + len(axes_list), "Unsqueeze")):
         data = _op.expand_dims(data, axis=axis)
     return data
+
+
+@converter("Squeeze", 1)
+def squeeze_v1(g, inputs, attr):
+    # Before opset 13 the axes are an attribute.
+    return _squeeze(g, inputs[0], attr.get("axes"))
+
+
+@converter("Squeeze", 13)
+def squeeze(g, inputs, attr):
+    axes = g.get_constant(inputs[1])
+    if _is_const(axes):
+        axes = tuple(int(a) for a in _numpy(axes).tolist())
+    return _squeeze(g, inputs[0], axes)
+
+
+def _squeeze(g, data, axes):
+    if axes is not None and not isinstance(axes, tuple):
+        raise NotImplementedError("Squeeze with axes computed at run time is not supported yet")
+    if _is_const(data):
+        return const(np.squeeze(_numpy(data), axes), _dtype(data))
+    if isinstance(data, ShapeExpr):
+        raise NotImplementedError("Squeeze of a shape value is not supported yet")
+    if axes is None:
+        return _op.squeeze(data)
+    rank = _known_rank(data)
+    if rank is not None and data.ty.shape is not None:
+        dims = _shape_values(data)
+        for axis in _normalize_axes(list(axes), rank, "Squeeze"):
+            if not isinstance(dims[axis], IntImm):
+                raise ConverterError(
+                    f"Squeeze axis {axis} has a symbolic extent that cannot be proven to be 1 "
+                    "at import time; only statically known unit-size axes can be squeezed.")
+            if int(dims[axis].value) != 1:
+                raise ConverterError(f"Squeeze axis {axis} has size {int(dims[axis].value)}, "
+                                     "but only axes of size 1 can be squeezed.")
+    return _op.squeeze(data, list(axes))
 
 
 @converter("Transpose", 13)
