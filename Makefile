@@ -179,7 +179,7 @@ clean-python:
 # Relax module; under 0.1.14.post1 it works.
 TVM_VENV ?= .venv-tvm
 TVM_PY := $(TVM_VENV)/bin/python
-TVM_DEPS := apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 numpy
+TVM_DEPS := apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 numpy onnx
 
 .PHONY: venv-tvm
 $(TVM_VENV)/.installed: Makefile

@@ -78,6 +78,43 @@ def test_light_model_prints_as_tvm(name):
         f"{name}: the text differs from apache-tvm's after the recorded head"
 
 
+_TVM_CHECK = """
+import sys, warnings
+import onnx, tvm
+from tvm.relax.frontend.onnx import from_onnx
+warnings.simplefilter("ignore")
+for model_path, json_path in zip(sys.argv[1::2], sys.argv[2::2]):
+    with open(json_path) as f:
+        mod = tvm.ir.load_json(f.read())
+    tvm.ir.assert_structural_equal(mod, from_onnx(onnx.load(model_path)))
+    print("equal", model_path)
+"""
+
+
+def test_tvm_loads_the_module_it_builds(tmp_path):
+    """tether's module, saved as JSON and loaded by apache-tvm, is structurally equal (constant
+    data included) to the module apache-tvm's from_onnx builds."""
+    tvm_python = os.environ.get("TETHER_TVM_PYTHON") or \
+        os.path.join(HERE, "..", "..", ".venv-tvm", "bin", "python")
+    if not os.path.exists(tvm_python):
+        pytest.skip(f"no apache-tvm interpreter at {tvm_python} (make venv-tvm)")
+    probe = subprocess.run([tvm_python, "-c", "import onnx"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(f"the apache-tvm interpreter {tvm_python} has no onnx package")
+    args = []
+    for name in ("light_squeezenet", "light_resnet50"):
+        if not all(_has_op(op) for op in NEEDS.get(name, [])):
+            continue
+        path = os.path.join(LIGHT, name + ".onnx")
+        out = tmp_path / (name + ".json")
+        out.write_text(ir.save_json(from_onnx(onnx.load(path))))
+        args += [path, str(out)]
+    res = subprocess.run([tvm_python, "-c", _TVM_CHECK] + args, capture_output=True, text=True,
+                         check=False)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.stdout.count("equal") == len(args) // 2
+
+
 def test_every_light_model_is_recorded():
     models = sorted(f[:-5] for f in os.listdir(LIGHT) if f.endswith(".onnx"))
     assert "light_resnet50" in RECORDED
