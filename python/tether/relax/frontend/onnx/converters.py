@@ -33,7 +33,7 @@ from .... import core
 from ... import op as _op
 from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
 from ...ty import TensorType
-from ....ir import Call, IntImm
+from ....ir import IntImm
 
 # Typing names for annotations only.
 TYPE_CHECKING = False

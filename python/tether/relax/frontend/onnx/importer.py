@@ -26,8 +26,7 @@ from onnx import numpy_helper
 
 from .... import core
 from ... import BlockBuilder
-from ... import op as _op
-from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
+from ...expr import Tuple, TupleGetItem, Var
 from ...ty import ShapeType, TensorType, TupleType
 from .converters import _const_array, get_converter
 
