@@ -249,9 +249,22 @@ def squeeze_non_unit_rejected(onnx, np):
                   [_vi(onnx, "y", [3])], opset=11), {}
 
 
+def where(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    c = onnx.numpy_helper.from_array(np.array([True, False, True]), "c")
+    a = onnx.numpy_helper.from_array(np.array([1.0, 2.0, 3.0], dtype="float32"), "a")
+    b = onnx.numpy_helper.from_array(np.array([-1.0], dtype="float32"), "b")
+    nodes = [n("Where", ["c", "a", "b"], ["k"]), n("Greater", ["x", "k"], ["m"]),
+             n("Where", ["m", "x", "k"], ["y"])]
+    return _model(onnx, nodes, [_vi(onnx, "x", [2, 3])], [_vi(onnx, "y", [2, 3])],
+                  [c, a, b], opset=16), {}
+
+
 CASES = {f.__name__: f for f in (
     symbolic_dim, symbolic_expressions, shape_dict, sanitize_names, no_sanitize, keep_params, multi_output,
     gemm_alpha_beta, matmul_sqrt_erf, softmax_v11, softmax_v13, dropout_v12, constant_folding,
     int_div_fold, constant_of_shape, conv_bias_valid, pools, batch_norm_identity,
     multi_input_reductions, unsqueeze_pow, unary_chain, unary_folding, exp_int_rejected,
-    casts, compare_squeeze, squeeze_v11, squeeze_non_unit_rejected)}
+    casts, compare_squeeze, squeeze_v11, squeeze_non_unit_rejected,
+    where)}

@@ -309,6 +309,16 @@ def dropout_v12(g, inputs, attr):
     return _op.nn.dropout(inputs[0], ratio)
 
 
+@converter("Where", 16)
+def where(g, inputs, attr):
+    cond, x, y = inputs[0], inputs[1], inputs[2]
+    if all(_is_const(v) for v in (cond, x, y)):
+        return _const_array(np.where(_numpy(cond), _numpy(x), _numpy(y)))
+    if any(isinstance(v, ShapeExpr) for v in (cond, x, y)):
+        raise NotImplementedError("Where over shape values is not supported yet")
+    return _op.where(cond, x, y)
+
+
 # ---- casts --------------------------------------------------------------------------------------
 
 def _is_float_dtype(dtype: str) -> bool:
