@@ -162,6 +162,20 @@ def test_shape_dict_checks():
         from_onnx(model, shape_dict={"nope": [4, 3]})
     with pytest.raises(TypeError, match="shape_dict"):
         from_onnx(model, shape_dict=[4, 3])
+    with pytest.raises(TypeError, match="has the dim 'a'"):
+        from_onnx(model, shape_dict={"x": ["a", 3]})
+    with pytest.raises(TypeError, match="has the dim 2.5"):
+        from_onnx(model, shape_dict={"x": [2.5, 3]})
+    with pytest.raises(ValueError, match="negative dim -3"):
+        from_onnx(model, shape_dict={"x": [-3, 3]})
+
+
+def test_string_input_is_reported():
+    x = helper.make_tensor_value_info("x", TensorProto.STRING, [2])
+    y = helper.make_tensor_value_info("y", TensorProto.STRING, [2])
+    model = _tiny_model([helper.make_node("Identity", ["x"], ["y"])], [x], [y])
+    with pytest.raises(NotImplementedError, match="'x' is a string tensor"):
+        from_onnx(model)
 
 
 # Known differences, each a printer gap outside the frontend (strict: the test reports when

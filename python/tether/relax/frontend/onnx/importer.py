@@ -26,7 +26,7 @@ from onnx import numpy_helper
 
 from .... import core
 from ... import BlockBuilder
-from ...expr import Tuple, TupleGetItem, Var
+from ...expr import Expr, Tuple, TupleGetItem, Var
 from ...ty import ShapeType, TensorType, TupleType
 from .converters import _const_array, get_converter
 
@@ -213,6 +213,9 @@ class _Importer:
             name = info.name
             if name not in self.nodes:
                 tensor_type = info.type.tensor_type
+                if tensor_type.elem_type == onnx.TensorProto.STRING:
+                    raise NotImplementedError(f"from_onnx: the input {name!r} is a string "
+                                              "tensor; Relax tensors hold no strings")
                 dtype = _onnx_dtype(tensor_type.elem_type) if tensor_type.elem_type else None
                 if tensor_type.HasField("shape"):
                     shape = [self._dim(d) for d in tensor_type.shape.dim]
@@ -414,6 +417,12 @@ def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
             if not isinstance(dims, (list, tuple)):
                 raise TypeError(f"from_onnx: shape_dict[{name!r}] must be a list of dims, but "
                                 f"got {type(dims).__name__}")
+            for d in dims:
+                if isinstance(d, bool) or not isinstance(d, (int, np.integer, Expr)):
+                    raise TypeError(f"from_onnx: shape_dict[{name!r}] has the dim {d!r}; a dim "
+                                    "is an int or a symbolic int64 expression")
+                if not isinstance(d, Expr) and d < 0:
+                    raise ValueError(f"from_onnx: shape_dict[{name!r}] has the negative dim {d}")
     domains = {o.domain: o.version for o in model.opset_import}
     model_opset = domains.get("", domains.get("ai.onnx", 1))
     if opset is None:
