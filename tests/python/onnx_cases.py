@@ -251,7 +251,6 @@ def squeeze_non_unit_rejected(onnx, np):
 
 def where(onnx, np):
     n = onnx.helper.make_node
-    T = onnx.TensorProto
     c = onnx.numpy_helper.from_array(np.array([True, False, True]), "c")
     a = onnx.numpy_helper.from_array(np.array([1.0, 2.0, 3.0], dtype="float32"), "a")
     b = onnx.numpy_helper.from_array(np.array([-1.0], dtype="float32"), "b")
