@@ -1,0 +1,434 @@
+"""The ONNX graph walk: from_onnx and the importer it drives.
+
+The walk builds the module apache-tvm 0.27's frontend builds, in the same order, so that the
+printed modules are the same text:
+  1. initializers become constants (keep_params_in_input: parameters after the inputs);
+  2. the graph inputs that are not initializers become the parameters of "main" (names
+     sanitized into identifiers, unique through a name supply);
+  3. every op of the graph is checked against the converter table first: the ones without a
+     converter are reported together, before anything is built;
+  4. in one dataflow block, each node's converter result is normalized (its nested calls are
+     bound), a tuple-typed result is split into TupleGetItem bindings, and the node's outputs
+     are recorded by name;
+  5. the graph outputs (a Tuple when there are several) are the block's output, and "main"
+     gets the attribute num_input (and "params" with keep_params_in_input).
+"""
+from __future__ import annotations
+
+import operator
+import os
+import re
+import warnings
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from .... import core
+from ... import BlockBuilder
+from ...expr import Expr, Tuple, TupleGetItem, Var
+from ...ty import ShapeType, TensorType, TupleType
+from .converters import _const_array, get_converter
+
+# Typing names for annotations only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Union
+
+__all__ = ["from_onnx"]
+
+# Ops whose converters accept a ShapeExpr operand (any other op given one raises ValueError).
+_SHAPE_OPS = frozenset(["Reshape", "Resize", "ConstantOfShape", "Gather", "Slice", "Shape",
+                        "Expand", "Concat", "Equal", "Where", "Cast", "CastLike", "Squeeze"])
+# Ops whose single output is a tuple value (sequences, optionals).
+_TUPLE_OUTPUT_OPS = frozenset(["Optional", "OptionalGetElement", "SequenceConstruct",
+                               "SequenceEmpty", "SequenceErase", "SequenceInsert",
+                               "ConcatFromSequence", "SplitToSequence"])
+
+
+_UNSET = object()
+# A dim_param expression: its tokens, and its operators (ints and symbolic vars both support
+# them; / is floor division, the operands being integers).
+_DIM_TOKENS = re.compile(r"(\+|\-|\*|//|/)")
+_DIM_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv,
+            "//": operator.floordiv}
+
+
+class _Inputs(list):
+    """A node's inputs: indexing past the end gives None (an omitted optional input)."""
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(max(len(self), index.stop or 0)))]
+        return list.__getitem__(self, index) if index < len(self) else None
+
+
+class _NameSupply:
+    """Unique names: a name is used as is the first time, then with _1, _2, ... appended
+    (skipping names already handed out)."""
+
+    def __init__(self) -> None:
+        self._next: Dict[str, int] = {}
+
+    def fresh(self, name: str) -> str:
+        if name not in self._next:
+            self._next[name] = 0
+            return name
+        k = self._next[name]
+        while True:
+            k += 1
+            candidate = f"{name}_{k}"
+            if candidate not in self._next:
+                break
+        self._next[name] = k
+        self._next[candidate] = 0
+        return candidate
+
+
+_T = onnx.TensorProto
+# Tensor element types read directly: numpy dtype, the typed data field used without raw_data.
+_FAST_TENSOR = {_T.FLOAT: ("<f4", "float_data"), _T.DOUBLE: ("<f8", "double_data"),
+                _T.INT64: ("<i8", "int64_data"), _T.INT32: ("<i4", "int32_data")}
+_A = onnx.AttributeProto
+# AttributeProto.type -> the field holding the value.
+_ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GRAPH: "g",
+               _A.TYPE_PROTO: "tp", _A.FLOATS: "floats", _A.INTS: "ints",
+               _A.STRINGS: "strings", _A.TENSORS: "tensors", _A.GRAPHS: "graphs",
+               _A.TYPE_PROTOS: "type_protos"}
+_ATTR_LISTS = ("floats", "ints", "strings", "tensors", "type_protos", "graphs")
+
+
+def _onnx_dtype(elem_type: int) -> str:
+    return str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+
+
+class _Importer:
+    """One import: the BlockBuilder, the values by ONNX name, the parameters."""
+
+    def __init__(self, shape_dict: Optional[dict], dtype_dict: Union[str, dict, None],
+                 keep_params_in_input: bool, sanitize: bool) -> None:
+        self.bb = BlockBuilder()
+        self.nodes: Dict[str, Any] = {}        # ONNX value name -> Relax expression
+        self.inputs: Dict[str, Any] = {}       # graph input name -> its Var
+        self.params: Dict[str, Any] = {}       # parameter name -> (Var, numpy array)
+        self.num_input = 0
+        self.shape_dict = dict(shape_dict) if shape_dict else {}
+        self.dtype_dict = dtype_dict
+        self.keep_params = keep_params_in_input
+        self.sanitize = sanitize
+        self.names = _NameSupply()
+        self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
+        self.opset = 1
+        self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
+
+    # -- values ------------------------------------------------------------------------------
+
+    @staticmethod
+    def tensor_array(proto: onnx.TensorProto) -> np.ndarray:
+        """The numpy value of a TensorProto (ValueError on a malformed one).  The common
+        numeric tensors are read straight from their data field; the rest through
+        onnx.numpy_helper."""
+        dims = tuple(proto.dims)
+        try:
+            fast = _FAST_TENSOR.get(proto.data_type)
+            if fast is not None and proto.data_location != onnx.TensorProto.EXTERNAL:
+                dtype, field = fast
+                if proto.raw_data:
+                    arr = np.frombuffer(proto.raw_data, dtype=dtype).copy()
+                else:
+                    arr = np.array(getattr(proto, field), dtype=dtype)
+                return arr.reshape(dims)
+            return numpy_helper.to_array(proto).reshape(dims)
+        except Exception as err:
+            raise ValueError(f"from_onnx: tensor {proto.name!r} cannot be read: {err}") from err
+
+    def get_constant(self, value: Any) -> Any:
+        """value, or the constant of the parameter Var `value` (which then stands for it)."""
+        if isinstance(value, Var) and value.name in self.params:
+            const_value = _const_array(self.params[value.name][1])
+            self.nodes[value.name] = const_value
+            return const_value
+        return value
+
+    def _dim(self, dim: Any) -> Any:
+        """One ONNX dim: its value, or what its dim_param names: an int, a symbolic int64 var
+        (one per name in the import; "?" is a new var each time), or an expression of names
+        and ints joined by + - * / // (evaluated left to right, / as floor division)."""
+        if dim.dim_value:
+            return dim.dim_value
+        tokens = _DIM_TOKENS.split(dim.dim_param.replace(" ", ""))
+        value, pending = None, None
+        for token in tokens:
+            if token in _DIM_OPS:
+                pending = token
+                continue
+            operand = self._dim_token(token)
+            if value is not None and pending is not None:
+                value = _DIM_OPS[pending](value, operand)
+                pending = None
+            else:
+                value = operand if value is None else value
+        return value
+
+    def _dim_token(self, token: str) -> Any:
+        try:
+            return int(token)
+        except ValueError:
+            pass
+        if token not in self.sym_dims or token == "?":
+            self.sym_dims[token] = Var(token, "int64")
+        return self.sym_dims[token]
+
+    # -- the walk ----------------------------------------------------------------------------
+
+    def _add_initializers(self, graph: onnx.GraphProto) -> None:
+        for tensor in graph.initializer:
+            if not tensor.name.strip():
+                raise ValueError("from_onnx: an initializer has no name (a tensor's name is "
+                                 "required)")
+            arr = self.tensor_array(tensor)
+            if self.keep_params:
+                name = tensor.name[len("onnx::"):] if tensor.name.startswith("onnx::") \
+                    else tensor.name
+                var = Var(name, TensorType(list(arr.shape), str(arr.dtype)))
+                self.nodes[tensor.name] = var
+                self.params[name] = (var, arr)
+            else:
+                self.nodes[tensor.name] = _const_array(arr)
+
+    def _sanitized(self, name: str) -> str:
+        if name == "":
+            return self.names.fresh("empty_")
+        new = name.replace(".", "_")
+        if not (new[0].isalpha() or new[0] == "_"):
+            new = self.names.fresh("input_" + new)
+        else:
+            new = self.names.fresh(new)
+        if new != name:
+            warnings.warn(f"Renaming name {name} to {new}")
+        return new
+
+    def _add_inputs(self, graph: onnx.GraphProto) -> None:
+        for info in graph.input:
+            name = info.name
+            if name not in self.nodes:
+                tensor_type = info.type.tensor_type
+                if tensor_type.elem_type == onnx.TensorProto.STRING:
+                    raise NotImplementedError(f"from_onnx: the input {name!r} is a string "
+                                              "tensor; Relax tensors hold no strings")
+                dtype = _onnx_dtype(tensor_type.elem_type) if tensor_type.elem_type else None
+                if tensor_type.HasField("shape"):
+                    shape = [self._dim(d) for d in tensor_type.shape.dim]
+                else:
+                    shape = None
+                self.num_input += 1
+                if name in self.shape_dict:
+                    shape = [int(d) if isinstance(d, (int, np.integer)) else d
+                             for d in self.shape_dict[name]]
+                elif shape is None:
+                    warnings.warn(f"Input {name} has unknown rank. Specifying a static shape "
+                                  "may improve performance")
+                if isinstance(self.dtype_dict, dict) and name in self.dtype_dict:
+                    dtype = self.dtype_dict[name]
+                var_name = self._sanitized(name) if self.sanitize else name
+                if dtype is None:
+                    ty = TensorType(shape)
+                else:
+                    ty = TensorType(shape, dtype)
+                self.nodes[name] = Var(var_name, ty)
+            self.inputs[name] = self.nodes[name]
+
+    def _converter(self, op_type: str) -> Any:
+        """The converter for op_type at this import's opset (looked up once per op type)."""
+        fn = self.converters.get(op_type, _UNSET)
+        if fn is _UNSET:
+            fn = self.converters[op_type] = get_converter(op_type, self.opset)
+        return fn
+
+    def _check_ops(self, graph: onnx.GraphProto, domains: Dict[str, int]) -> None:
+        """Every op without a converter, reported at once (NotImplementedError)."""
+        missing = {}
+        for node in graph.node:
+            if self._converter(node.op_type) is not None:
+                continue
+            domain = node.domain or "ai.onnx"
+            version = domains.get(node.domain, domains.get(domain, self.opset))
+            missing.setdefault((node.op_type, domain, version), 0)
+            missing[(node.op_type, domain, version)] += 1
+        if missing:
+            listed = ", ".join(f"{op} (domain {dom}, opset {ver}; {n} node{'s' * (n > 1)})"
+                               for (op, dom, ver), n in sorted(missing.items()))
+            raise NotImplementedError(
+                f"from_onnx: the model uses {len(missing)} ONNX op(s) tether's ONNX frontend "
+                f"does not convert: {listed}")
+
+    @staticmethod
+    def _attrs(node: onnx.NodeProto) -> dict:
+        """The node's attributes by name: a scalar kind as its value, a list kind as a tuple
+        (an attribute whose declared type does not match its fields is read by its fields)."""
+        attrs = {}
+        for a in node.attribute:
+            field = _ATTR_FIELD.get(a.type)
+            if field is not None:
+                value = getattr(a, field)
+                if field in _ATTR_LISTS:
+                    if len(value):
+                        attrs[a.name] = tuple(value)
+                        continue
+                elif a.HasField(field):
+                    attrs[a.name] = value
+                    continue
+            for field in ("f", "i", "s", "g", "t", "tp"):
+                if a.HasField(field):
+                    attrs[a.name] = getattr(a, field)
+            for field in _ATTR_LISTS:
+                values = getattr(a, field)
+                if len(values):
+                    if a.name in attrs:
+                        raise ValueError(f"from_onnx: attribute {a.name!r} of node "
+                                         f"{node.name!r} ({node.op_type}) has several values")
+                    attrs[a.name] = tuple(values)
+            if a.name not in attrs:
+                raise ValueError(f"from_onnx: attribute {a.name!r} of node {node.name!r} "
+                                 f"({node.op_type}) cannot be parsed")
+        return attrs
+
+    def _convert_nodes(self, graph: onnx.GraphProto) -> None:
+        bb = self.bb
+        for node in graph.node:
+            op_type = node.op_type
+            attr = self._attrs(node)
+            inputs = _Inputs()
+            for name in node.input:
+                if name == "":
+                    inputs.append(None)
+                elif name in self.nodes:
+                    inputs.append(self.nodes[name])
+                else:
+                    raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) uses "
+                                     f"{name!r}, which no input, initializer or earlier node "
+                                     "defines")
+            if op_type not in _SHAPE_OPS:
+                for value in inputs:
+                    if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
+                        raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
+            try:
+                result = self._converter(op_type)(self, inputs, attr)
+            except (NotImplementedError, ValueError, TypeError):
+                raise
+            except Exception as err:  # a malformed node (a missing attribute, operand, ...)
+                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) cannot be "
+                                 f"converted: {type(err).__name__}: {err}") from err
+            if result is None:
+                raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
+            result = bb.normalize(result)
+            outputs = node.output
+            if op_type in _TUPLE_OUTPUT_OPS:
+                count = 1
+            elif isinstance(result, Tuple):
+                count = len(result)
+            elif isinstance(result.ty, TupleType):
+                items = [bb.emit(TupleGetItem(result, i)) for i in range(len(result.ty.fields))]
+                result = Tuple(items)
+                count = len(items)
+            else:
+                count = 1
+            if len(outputs) > count:
+                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) has "
+                                 f"{len(outputs)} outputs, but its conversion gives {count}")
+            for i, name in enumerate(outputs):
+                self.nodes[name] = result if count == 1 else result[i]
+
+    def run(self, graph: onnx.GraphProto, opset: int, domains: Dict[str, int]):
+        self.opset = opset
+        self._add_initializers(graph)
+        self._add_inputs(graph)
+        self._check_ops(graph, domains)
+        attrs = {"num_input": self.num_input}
+        params = [v for v in self.inputs.values() if isinstance(v, Var)]
+        if self.keep_params and self.params:
+            params += [var for var, _ in self.params.values()]
+            attrs["params"] = [core.from_dlpack(np.array(arr, copy=True, order="C"))
+                               for _, arr in self.params.values()]
+        bb = self.bb
+        with bb.function("main", params=params, attrs=attrs):
+            with bb.dataflow():
+                self._convert_nodes(graph)
+                outputs = []
+                for info in graph.output:
+                    if info.name not in self.nodes:
+                        raise ValueError(f"from_onnx: the graph output {info.name!r} is not "
+                                         "computed by any node")
+                    outputs.append(self.nodes[info.name])
+                out = outputs[0] if len(outputs) == 1 else Tuple(outputs)
+                out_var = bb.emit_output(out)
+            bb.emit_func_output(out_var)
+        return bb.get()
+
+
+def _load(model: Any) -> onnx.ModelProto:
+    if isinstance(model, onnx.ModelProto):
+        return model
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        try:
+            return onnx.load_model_from_string(bytes(model))
+        except Exception as err:
+            raise ValueError(f"from_onnx: the bytes are not an ONNX model: {err}") from err
+    if isinstance(model, (str, os.PathLike)):
+        try:
+            return onnx.load(os.fspath(model))
+        except FileNotFoundError:
+            raise
+        except Exception as err:
+            raise ValueError(f"from_onnx: {os.fspath(model)!r} is not an ONNX model: "
+                             f"{err}") from err
+    raise TypeError("from_onnx: model must be an onnx.ModelProto, a path or bytes, but got "
+                    f"{type(model).__name__}")
+
+
+def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
+              dtype_dict: Union[str, Dict[str, str], None] = "float32",
+              opset: Optional[int] = None, keep_params_in_input: bool = False,
+              sanitize_input_names: bool = True):
+    """Import an ONNX model as a Relax IRModule (apache-tvm 0.27's from_onnx).
+
+    model: an onnx.ModelProto, a path to a .onnx file, or the serialized model (bytes).
+    shape_dict: input name -> shape, replacing the shape the graph declares.
+    dtype_dict: input name -> dtype, replacing the declared element type (a str applies to no
+        input: as in TVM, inputs keep their declared types).
+    opset: the opset to convert for (default: the model's ai.onnx opset).
+    keep_params_in_input: initializers become parameters of main after the inputs (and the
+        function's "params" attribute holds their values) instead of constants.
+    sanitize_input_names: make input names valid identifiers ("." -> "_", a leading non-letter
+        gets "input_", duplicates get _1, _2, ...)."""
+    model = _load(model)
+    if model.ir_version < 3:
+        raise ValueError(f"Model IR version {model.ir_version} not supported. Must be at least "
+                         "after 1.1.0.")
+    if shape_dict is not None and not isinstance(shape_dict, dict):
+        raise TypeError("from_onnx: shape_dict must be a dict of input name -> shape, but got "
+                        f"{type(shape_dict).__name__}")
+    if isinstance(shape_dict, dict):
+        known = {i.name for i in model.graph.input}
+        for name, dims in shape_dict.items():
+            if name not in known:
+                raise ValueError(f"from_onnx: shape_dict names {name!r}, which is not an input "
+                                 f"of the graph (inputs: {sorted(known)})")
+            if not isinstance(dims, (list, tuple)):
+                raise TypeError(f"from_onnx: shape_dict[{name!r}] must be a list of dims, but "
+                                f"got {type(dims).__name__}")
+            for d in dims:
+                if isinstance(d, bool) or not isinstance(d, (int, np.integer, Expr)):
+                    raise TypeError(f"from_onnx: shape_dict[{name!r}] has the dim {d!r}; a dim "
+                                    "is an int or a symbolic int64 expression")
+                if not isinstance(d, Expr) and d < 0:
+                    raise ValueError(f"from_onnx: shape_dict[{name!r}] has the negative dim {d}")
+    domains = {o.domain: o.version for o in model.opset_import}
+    model_opset = domains.get("", domains.get("ai.onnx", 1))
+    if opset is None:
+        opset = model_opset
+    elif opset < model_opset:
+        warnings.warn(f"You are overwritting original opset ver = {model_opset} by lower ver = "
+                      f"{opset}. That might cause model conversion errors.")
+    importer = _Importer(shape_dict, dtype_dict, keep_params_in_input, sanitize_input_names)
+    return importer.run(model.graph, opset, domains)
