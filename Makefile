@@ -134,7 +134,7 @@ PIP_FLAGS ?= --only-binary=torch
 # The build backend (the package is built without build isolation) and pyproject.toml's
 # `test` extra (keep the two lists the same).
 PY_BUILD_DEPS := "scikit-build-core>=0.10"
-PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.15.post2 apache-tvm==0.27.0.post1 torch==2.13.0 onnx onnxruntime
+PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.15.post2 apache-tvm==0.27.0.post1 torch==2.13.0 onnx==1.23.2 onnxruntime==1.32.0
 # -DTETHER_PYTHON for the C configure, when the virtualenv exists (checked when run).
 TETHER_PYTHON_FLAG = $$(test -x $(VENV_PY) && echo -DTETHER_PYTHON=$(abspath $(VENV_PY)))
 
@@ -180,7 +180,7 @@ clean-python:
 # Relax module; under 0.1.14.post1 it works.
 TVM_VENV ?= .venv-tvm
 TVM_PY := $(TVM_VENV)/bin/python
-TVM_DEPS := apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 numpy onnx
+TVM_DEPS := apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 numpy onnx==1.23.2
 
 .PHONY: venv-tvm
 $(TVM_VENV)/.installed: Makefile
