@@ -890,11 +890,6 @@ fail:
 
 /* ---- public entry points ------------------------------------------------------------------ */
 
-static void trx__drop_error(void) {
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err) TVMFFIObjectDecRef(err);
-}
 
 bool trx__int_imm_value(const TVMFFIObject* e, int64_t* out) {
   if (!trx_is(e, TRX_INT_IMM)) return false;
@@ -1045,7 +1040,7 @@ TVMFFIObject* trx_simplify(TVMFFIObject* e) {
   trx__lin_minus_minmax(&l);
   TVMFFIObject* r = NULL;
   if (l.fail) {
-    trx__drop_error(); /* a failed sub-step is not the caller's error */
+    trx__clear_error(); /* a failed sub-step is not the caller's error */
     r = trx__ref(e);
   } else {
     r = trx__lin_to_expr(&l);
@@ -1062,7 +1057,7 @@ bool trx_as_const_int(TVMFFIObject* e, int64_t* out) {
   bool ok = !l.fail && trx__lin_is_const(&l);
   if (ok) *out = l.c;
   if (l.fail) {
-    trx__drop_error();
+    trx__clear_error();
   }
   trx__lin_free(&l);
   return ok;
@@ -1095,7 +1090,7 @@ trx_prove_t trx_prove_equal(TVMFFIObject* a, TVMFFIObject* b) {
     if ((lo != INT64_MIN && lo > 0) || (hi != INT64_MAX && hi < 0)) r = TRX_PROVE_FALSE;
   }
   if (l.fail) {
-    trx__drop_error();
+    trx__clear_error();
   }
   trx__lin_free(&l);
   return r;

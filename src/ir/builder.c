@@ -151,9 +151,7 @@ static const char* trx__b_repr(TVMFFIObject* o, char* buf, size_t n) {
   } else if (trx_print(o, &opts, &s) == 0 && tether_any_get_str(&s, &b)) {
     snprintf(buf, n, "%.*s", (int)b.size, b.data);
   } else {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    trx__unref(err);
+    trx__clear_error();
     snprintf(buf, n, "<%s>", tether_type_key(o->type_index));
   }
   tether_any_release(&s);

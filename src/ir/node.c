@@ -312,9 +312,7 @@ TVMFFIAny trx__field_read(TVMFFIObject* o, const trx__fdesc_t* f, bool* owned) {
   /* Not one of tether's kinds: through the field's own getter (an owning value). */
   TVMFFIAny v = tether_any_none();
   if (tether_field_get(o, f->info, &v) != 0) {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err) TVMFFIObjectDecRef(err);
+    trx__clear_error();
     v = tether_any_none();
   }
   *owned = true;
@@ -328,7 +326,7 @@ static TVMFFIByteArray trx__cstr_bytes(const char* s) {
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-static void trx__clear_error(void) {
+void trx__clear_error(void) {
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
   if (err != NULL) TVMFFIObjectDecRef(err);

@@ -143,4 +143,8 @@ int trx__register_json_hooks(int32_t type_index, TVMFFISafeCallType to_json, TVM
 /* Registers `fn` as global `name` (allow_override so re-loading the library is harmless). */
 int trx__register_global(const char* name, TVMFFISafeCallType fn, const char* doc);
 
+/* Drops the error raised on this thread, if any (the IR's one way of discarding an error
+ * it recovers from). */
+void trx__clear_error(void);
+
 #endif /* TETHER_SRC_IR_NODE_H_ */

@@ -1,64 +1,553 @@
 /*
- * op.c -- the Relax op registry: one Op object per row of TRX_OPS (op.h), created at load
- * and kept until unload; the attrs types of TRX_ATTRS_TYPES registered as reflected FFI
- * types with TVM's keys and field order; the globals "ir.Op.get"/"ir.GetOp"/
- * "ir.ListOpNames" and one constructor global "relax.op.<name>" per op; trx_infer_type's
- * dispatch; and the helpers every op shares (argument readers, error-text rendering, axis
- * normalization, the binary dtype rule, broadcasting, layouts).
+ * op.c -- the Relax op registry.  Each trx_op_decl_t (include/tether/ir/op.h) becomes a
+ * registered op: its parameter list parsed once into trx__param_t rows, its attrs type
+ * registered, its Op object created, and its constructor global "relax.op.<name>" added.
+ * Ops are found by name through an open-addressing hash table; registration (at load for
+ * the category files of src/ir/ops, at any time for other libraries) holds one mutex, and
+ * an Op carries its definition so that inference never looks anything up.
  *
- * The ops' constructors and inference live in op_nn.c and op_tensor.c; they have no init
- * of their own -- everything is registered here from the table.
+ * Also here: the generic constructor (arguments read by parameter kind into the Call's
+ * inputs and the attrs fields of the same name), the globals "ir.Op.get"/"ir.GetOp"/
+ * "ir.ListOpNames"/"relax.op.Schema", and the helpers every op shares (argument readers,
+ * error-text rendering, axis normalization, the binary dtype rule, broadcasting, layouts).
  */
 #include "op.h"
 
+#include "table.h"
+
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 
-
-int32_t trx__attrs_type_index[TRX_NUM_ATTRS];
 DLDataType trx__dtype_bool = {kDLUInt, 1, 1};
 
-/* ---- the op table ------------------------------------------------------------------------- */
+/* ---- the registry ------------------------------------------------------------------------------
+ * Invariants (writers hold trx__reg.lock; so do lookups, registration being possible at any
+ * time): defs[0..count) are the registered ops in registration order, def->id its index;
+ * `names` maps each def's full_name to the def; a def and its Op live until unload (lookups
+ * hand out borrowed pointers). */
+static struct {
+  pthread_mutex_t lock;
+  trx_op_def_t** defs;
+  int32_t count, cap;
+  trx__table_t names;
+} trx__reg = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, {NULL, 0, 0}};
 
-static const struct {
-  const char* name;
-  int num_inputs;
-  trx_attrs_kind attrs;
-  const char* attrs_type_key;
-  const char* arguments;
-  const char* sig;
-  trx__make_fn make;
-  trx__infer_fn infer;
-  int flags;
-} trx__op_rows[TRX_NUM_OPS] = {
-#define TRX__OP_ROW(id, name, nin, attrs, key, args, sig, make, infer, flags) \
-  {name, nin, TRX_ATTRS_##attrs, key, args, sig, make, infer, flags},
-    TRX_OPS(TRX__OP_ROW)
-#undef TRX__OP_ROW
-};
+static const trx_op_def_t* trx__reg_find(const char* name, size_t len) {
+  pthread_mutex_lock(&trx__reg.lock);
+  const trx_op_def_t* d = trx__table_get_str(&trx__reg.names, name, len);
+  pthread_mutex_unlock(&trx__reg.lock);
+  return d;
+}
 
-/* Filled by init: defs[i] describes op i; ops[i] is its Op object (owned until fini). */
-static trx__op_def_t trx__defs[TRX_NUM_OPS];
-static TVMFFIObject* trx__ops[TRX_NUM_OPS];
-
-TVMFFIObject* trx__op_by_id(trx_op_id id) { return trx__ops[id]; }
-
-const trx__op_def_t* trx__op_def_of(const TVMFFIObject* op) {
-  if (!trx_is(op, TRX_OP)) return NULL;
-  int64_t id = ((const trx_op_t*)op)->op_id;
-  if (id < 0 || id >= TRX_NUM_OPS || trx__ops[id] != op) return NULL;
-  return &trx__defs[id];
+/* Adds `def` (lock held); -1 when out of memory (nothing added). */
+static int trx__reg_add(trx_op_def_t* def) {
+  if (trx__reg.count == trx__reg.cap) {
+    int32_t cap = trx__reg.cap ? trx__reg.cap * 2 : 256;
+    trx_op_def_t** defs = realloc(trx__reg.defs, sizeof(*defs) * (size_t)cap);
+    if (defs == NULL) return -1;
+    trx__reg.defs = defs;
+    trx__reg.cap = cap;
+  }
+  if (!trx__table_put_str(&trx__reg.names, def->full_name, def)) return -1;
+  def->id = trx__reg.count;
+  trx__reg.defs[trx__reg.count++] = def;
+  return 0;
 }
 
 TVMFFIObject* trx_op_get(const char* name, size_t len) {
-  for (int i = 0; i < TRX_NUM_OPS; ++i) {
-    const char* full = trx__defs[i].full_name;
-    if (full != NULL && strlen(full) == len && memcmp(full, name, len) == 0) return trx__ops[i];
-  }
+  const trx_op_def_t* d = trx__reg_find(name, len);
+  if (d != NULL) return d->op;
   tether_raise("AttributeError", "Check failed: (reg != nullptr) is false: Operator %.*s is not registered",
                (int)len, name);
   return NULL;
 }
+
+const trx_op_def_t* trx_op_def_of(const TVMFFIObject* op) {
+  if (!trx_is(op, TRX_OP)) return NULL;
+  return (const trx_op_def_t*)((const trx_op_t*)op)->def;
+}
+const trx_op_decl_t* trx_op_def_decl(const trx_op_def_t* def) { return def->decl; }
+const char* trx_op_def_name(const trx_op_def_t* def) { return def->full_name; }
+TVMFFIObject* trx_op_def_op(const trx_op_def_t* def) { return def->op; }
+
+/* ---- attrs types ----------------------------------------------------------------------------- */
+
+int32_t trx_attrs_register(const trx_attrs_decl_t* decl) {
+  if (decl == NULL || decl->type_key == NULL || decl->size < (int32_t)sizeof(trx_attrs_t) ||
+      decl->num_fields < 0 || (decl->num_fields > 0 && decl->fields == NULL)) {
+    tether_raise("TypeError", "trx_attrs_register: `decl` must name a type key, a size of at "
+                              "least sizeof(trx_attrs_t) and its fields");
+    return -1;
+  }
+  int32_t parent = trx_type_index[TRX_ATTRS];
+  const TVMFFITypeInfo* pinfo = TVMFFIGetTypeInfo(parent);
+  TVMFFIByteArray key = {decl->type_key, strlen(decl->type_key)};
+  pthread_mutex_lock(&trx__reg.lock);
+  int32_t index = TVMFFITypeGetOrAllocIndex(&key, -1, pinfo ? pinfo->type_depth + 1 : 2, 0, 0, parent);
+  const TVMFFITypeInfo* info = index >= 0 ? TVMFFIGetTypeInfo(index) : NULL;
+  int rc = index >= 0 ? 0 : -1;
+  /* a type already defined (another op, or the library reloaded) keeps its fields */
+  if (rc == 0 && !(info != NULL && info->num_fields > 0)) {
+    for (int32_t i = 0; rc == 0 && i < decl->num_fields; ++i) {
+      const trx_attrs_field_t* f = &decl->fields[i];
+      rc = trx__def_field(index, f->name, f->kind, f->offset, 0, kTVMFFIObject, f->declared);
+    }
+    if (rc == 0) rc = tether_type_def_finish(index, decl->size, NULL);
+  }
+  pthread_mutex_unlock(&trx__reg.lock);
+  return rc == 0 ? index : -1;
+}
+
+TVMFFIObject* trx_attrs_new(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  const TVMFFITypeInfo* base = TVMFFIGetTypeInfo(trx_type_index[TRX_ATTRS]);
+  if (info == NULL || base == NULL || info->type_depth <= base->type_depth ||
+      info->type_ancestors[base->type_depth]->type_index != base->type_index) {
+    tether_raise("TypeError", "trx_attrs_new: type index %d is not a registered attrs type",
+                 (int)type_index);
+    return NULL;
+  }
+  return trx__node_new(type_index);
+}
+
+TVMFFIObject* trx__attrs_new(const trx_op_def_t* def) { return trx__node_new(def->attrs_index); }
+
+/* ---- parameter lists ----------------------------------------------------------------------------
+ * One row per parameter kind: its spelling in a declaration and its type in the global's FFI
+ * signature. */
+static const struct {
+  const char* spelling;
+  trx__param_kind kind;
+  const char* ffi_type;
+} trx__param_kinds[] = {
+    {"Expr", TRX__P_EXPR, "ir.Expr"},
+    {"Expr?", TRX__P_OPT_EXPR, "Optional<ir.Expr>"},
+    {"Tuple", TRX__P_TUPLE, "ir.Expr"},
+    {"Tuple?", TRX__P_OPT_TUPLE, "Optional<ir.Expr>"},
+    {"Shape", TRX__P_SHAPE, "ir.Expr"},
+    {"Prim", TRX__P_PRIM, "ir.Expr"},
+    {"int", TRX__P_INT, "int"},
+    {"int?", TRX__P_OPT_INT, "Optional<int>"},
+    {"float", TRX__P_FLOAT, "float"},
+    {"bool", TRX__P_BOOL, "bool"},
+    {"str", TRX__P_STR, "str"},
+    {"str?", TRX__P_OPT_STR, "Optional<str>"},
+    {"dtype", TRX__P_DTYPE, "DataType"},
+    {"dtype?", TRX__P_OPT_DTYPE, "Optional<DataType>"},
+    {"ints", TRX__P_INTS, "Array<int>"},
+    {"ints?", TRX__P_OPT_INTS, "Optional<Array<int>>"},
+    {"Any", TRX__P_ANY, "Any"},
+};
+#define TRX__NUM_PARAM_KINDS (sizeof(trx__param_kinds) / sizeof(trx__param_kinds[0]))
+
+static bool trx__is_input_kind(trx__param_kind k) { return k < TRX__P_INT; }
+
+/* A declaration's error: ValueError naming the op and what is wrong. */
+static int trx__decl_error(const trx_op_decl_t* decl, const char* what, const char* at, size_t n) {
+  return tether_raise("ValueError", "trx_op_register: op `%s`: %s `%.*s`",
+                      decl->name ? decl->name : "(null)", what, (int)n, at);
+}
+
+static const char* trx__skip_ws(const char* p, const char* end) {
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\t')) ++p;
+  return p;
+}
+static const char* trx__trim_end(const char* p, const char* end) {
+  while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\t')) --end;
+  return end;
+}
+
+/* A default value, a Python literal: None, True, False, an int, a float, a quoted string,
+ * or a tuple/list of ints (an ffi.Array).  0 and *out (owning), or -1 when it is none of
+ * those (no error raised). */
+static int trx__parse_literal(const char* p, const char* end, TVMFFIAny* out) {
+  size_t n = (size_t)(end - p);
+  char buf[64];
+  *out = tether_any_none();
+  if (n == 4 && memcmp(p, "None", 4) == 0) return 0;
+  if (n == 4 && memcmp(p, "True", 4) == 0) return (*out = tether_any_bool(true)), 0;
+  if (n == 5 && memcmp(p, "False", 5) == 0) return (*out = tether_any_bool(false)), 0;
+  if (n >= 2 && (*p == '"' || *p == '\'') && end[-1] == *p) {
+    return tether_any_str(p + 1, n - 2, out) == 0 ? 0 : -1;
+  }
+  if (n >= 2 && (*p == '(' || *p == '[')) {
+    int64_t vals[16];
+    int64_t count = 0;
+    const char* q = trx__skip_ws(p + 1, end - 1);
+    while (q < end - 1) {
+      const char* comma = memchr(q, ',', (size_t)(end - 1 - q));
+      const char* stop = comma ? comma : end - 1;
+      const char* e = trx__trim_end(q, stop);
+      if (e == q || count == 16 || (size_t)(e - q) >= sizeof(buf)) return -1;
+      memcpy(buf, q, (size_t)(e - q));
+      buf[e - q] = '\0';
+      char* tail = NULL;
+      vals[count++] = strtoll(buf, &tail, 10);
+      if (*tail != '\0') return -1;
+      q = comma ? trx__skip_ws(comma + 1, end - 1) : end - 1;
+    }
+    TVMFFIObject* arr = trx__iarr_new(vals, count);
+    if (arr == NULL) return -1;
+    *out = tether_any_object(arr);
+    return 0;
+  }
+  if (n == 0 || n >= sizeof(buf)) return -1;
+  memcpy(buf, p, n);
+  buf[n] = '\0';
+  char* tail = NULL;
+  long long iv = strtoll(buf, &tail, 10);
+  if (*tail == '\0') return (*out = tether_any_int(iv)), 0;
+  double fv = strtod(buf, &tail);
+  if (*tail == '\0') return (*out = tether_any_float(fv)), 0;
+  return -1;
+}
+
+/* The end of one comma-separated item (brackets and quotes nest). */
+static const char* trx__item_end(const char* p, const char* end) {
+  int depth = 0;
+  char quote = 0;
+  for (; p < end; ++p) {
+    if (quote) {
+      if (*p == quote) quote = 0;
+    } else if (*p == '"' || *p == '\'') {
+      quote = *p;
+    } else if (*p == '(' || *p == '[' || *p == '<') {
+      depth++;
+    } else if (*p == ')' || *p == ']' || *p == '>') {
+      depth--;
+    } else if (*p == ',' && depth == 0) {
+      break;
+    }
+  }
+  return p;
+}
+
+static const trx_attrs_field_t* trx__attrs_field(const trx_attrs_decl_t* a, const char* name, size_t n) {
+  for (int32_t i = 0; a != NULL && i < a->num_fields; ++i) {
+    if (strlen(a->fields[i].name) == n && memcmp(a->fields[i].name, name, n) == 0) return &a->fields[i];
+  }
+  return NULL;
+}
+
+/* Parses decl->params into def->params (num_params, num_required). */
+static int trx__parse_params(const trx_op_decl_t* decl, trx_op_def_t* def) {
+  const char* p = decl->params ? decl->params : "";
+  const char* end = p + strlen(p);
+  int cap = 1;
+  for (const char* q = p; q < end; ++q) cap += *q == ',';
+  def->params = calloc((size_t)cap, sizeof(trx__param_t));
+  if (def->params == NULL) return tether_raise("MemoryError", "trx_op_register: out of memory");
+  p = trx__skip_ws(p, end);
+  while (p < end) {
+    const char* stop = trx__item_end(p, end);
+    const char* colon = memchr(p, ':', (size_t)(stop - p));
+    const char* eq = memchr(p, '=', (size_t)(stop - p));
+    if (colon == NULL || (eq != NULL && eq < colon)) return trx__decl_error(decl, "a parameter needs `name: kind`:", p, (size_t)(stop - p));
+    trx__param_t* prm = &def->params[def->num_params];
+    const char* nend = trx__trim_end(p, colon);
+    char* name = malloc((size_t)(nend - p) + 1);
+    if (name == NULL) return tether_raise("MemoryError", "trx_op_register: out of memory");
+    memcpy(name, p, (size_t)(nend - p));
+    name[nend - p] = '\0';
+    prm->name = name;
+    def->num_params++;
+    const char* k = trx__skip_ws(colon + 1, stop);
+    const char* kend = trx__trim_end(k, eq ? eq : stop);
+    const char* br = memchr(k, '[', (size_t)(kend - k));
+    size_t klen = (size_t)((br ? br : kend) - k);
+    bool found = false;
+    for (size_t i = 0; i < TRX__NUM_PARAM_KINDS && !found; ++i) {
+      if (strlen(trx__param_kinds[i].spelling) == klen && memcmp(trx__param_kinds[i].spelling, k, klen) == 0) {
+        prm->kind = trx__param_kinds[i].kind;
+        found = true;
+      }
+    }
+    /* "ints?[2]" is spelled with the '?' before the bracket */
+    if (!found) return trx__decl_error(decl, "unknown parameter kind in", p, (size_t)(stop - p));
+    if (br != NULL) {
+      if (prm->kind != TRX__P_INTS && prm->kind != TRX__P_OPT_INTS) return trx__decl_error(decl, "only ints take a widening [N]:", p, (size_t)(stop - p));
+      prm->widen = atoi(br + 1);
+      if (prm->widen <= 0 || prm->widen > 16) return trx__decl_error(decl, "bad widening in", p, (size_t)(stop - p));
+    }
+    if (eq != NULL) {
+      const char* v = trx__skip_ws(eq + 1, stop);
+      if (trx__parse_literal(v, trx__trim_end(v, stop), &prm->default_value) != 0) {
+        return trx__decl_error(decl, "the default is not a literal (None, True, False, a number, a string, a tuple of ints):", p, (size_t)(stop - p));
+      }
+      prm->has_default = true;
+    } else if (def->num_params > 1 && def->params[def->num_params - 2].has_default) {
+      return trx__decl_error(decl, "a parameter without a default follows one with a default:", p, (size_t)(stop - p));
+    }
+    if (!trx__is_input_kind(prm->kind)) {
+      prm->field = trx__attrs_field(decl->attrs, p, (size_t)(nend - p));
+      /* a constructor of its own reads the argument itself */
+      if (prm->field == NULL && decl->make == NULL) return trx__decl_error(decl, "an attribute parameter needs an attrs field of its name:", p, (size_t)(nend - p));
+    }
+    p = stop < end ? trx__skip_ws(stop + 1, end) : end;
+  }
+  return 0;
+}
+
+/* "relax.op.<name>(0: ir.Expr, 1: Array<int>, ...) -> ir.Expr" */
+static char* trx__make_fname(const trx_op_decl_t* decl, const trx_op_def_t* def) {
+  trx__sb_t sb = {0};
+  trx__sb_printf(&sb, "relax.op.%s", decl->name);
+  if (decl->signature != NULL) {
+    trx__sb_printf(&sb, "%s", decl->signature);
+  } else {
+    trx__sb_printf(&sb, "(");
+    for (int i = 0; i < def->num_params; ++i) {
+      const char* t = "Any";
+      for (size_t k = 0; k < TRX__NUM_PARAM_KINDS; ++k) {
+        if (trx__param_kinds[k].kind == def->params[i].kind) {
+          t = trx__param_kinds[k].ffi_type;
+          break;
+        }
+      }
+      trx__sb_printf(&sb, "%s%d: %s", i ? ", " : "", i, t);
+    }
+    trx__sb_printf(&sb, ") -> ir.Expr");
+  }
+  return sb.s;
+}
+
+/* decl->arguments, or one "name|Tensor|" row per input parameter. */
+static char* trx__make_arguments(const trx_op_decl_t* decl, const trx_op_def_t* def) {
+  if (decl->arguments != NULL) return strdup(decl->arguments);
+  trx__sb_t sb = {0};
+  int rows = 0;
+  for (int i = 0; i < def->num_params; ++i) {
+    if (!trx__is_input_kind(def->params[i].kind)) continue;
+    trx__sb_printf(&sb, "%s%s|Tensor|", rows++ ? "\n" : "", def->params[i].name);
+  }
+  if (sb.s == NULL) return strdup("");
+  return sb.s;
+}
+
+static int trx__count_rows(const char* s) {
+  int n = 0;
+  for (const char* p = s; p && *p; ++n) {
+    p = strchr(p, '\n');
+    if (p) ++p;
+  }
+  return n;
+}
+
+static void trx__def_free(trx_op_def_t* def) {
+  if (def == NULL) return;
+  for (int i = 0; i < def->num_params; ++i) {
+    free((char*)def->params[i].name);
+    tether_any_release(&def->params[i].default_value);
+  }
+  free(def->params);
+  free(def->full_name);
+  free(def->fname);
+  free(def->arguments);
+  if (def->op != NULL) TVMFFIObjectDecRef(def->op);
+  free(def);
+}
+
+/* ---- the generic constructor ---------------------------------------------------------------------- */
+
+static int trx__arg_mismatch(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i,
+                             const char* expected, const char* got);
+
+/* An item of a Tuple / Shape list as TVM's wrappers convert it (ints IntImm int64, floats
+ * FloatImm float64, Exprs as they are).  New reference. */
+static TVMFFIObject* trx__prim_item(const TVMFFIAny* v) {
+  if (tether_any_is_object(v) && trx_is(v->v_obj, TRX_EXPR)) return trx__ref(v->v_obj);
+  if (v->type_index == kTVMFFIInt) return trx_int_imm_new(trx__dtype_int64, v->v_int64);
+  if (v->type_index == kTVMFFIBool) return trx_int_imm_new(trx__dtype_bool, v->v_int64);
+  if (v->type_index == kTVMFFIFloat) {
+    DLDataType f64 = {kDLFloat, 64, 1};
+    return trx_float_imm_new(f64, v->v_float64);
+  }
+  return NULL;
+}
+
+/* Tuple / Shape / Prim inputs. */
+static int trx__arg_composite(const trx_op_def_t* def, const trx__param_t* prm, const TVMFFIAny* args,
+                              int32_t i, TVMFFIObject** out) {
+  const TVMFFIAny* v = &args[i];
+  *out = NULL;
+  if (tether_any_is_object(v) && trx_is(v->v_obj, TRX_EXPR)) {
+    *out = trx__ref(v->v_obj);
+    return 0;
+  }
+  bool tuple = prm->kind == TRX__P_TUPLE || prm->kind == TRX__P_OPT_TUPLE;
+  if (prm->kind == TRX__P_PRIM) {
+    *out = trx__prim_item(v);
+    return *out != NULL ? 0 : trx__arg_mismatch(def, args, i, "ir.PrimExpr", NULL);
+  }
+  if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList) {
+    return trx__arg_mismatch(def, args, i, tuple ? "Array<ir.Expr>" : "Array<ir.PrimExpr>", NULL);
+  }
+  bool is_list = v->type_index == kTVMFFIList;
+  int64_t n = is_list ? tether_list_size(v->v_obj) : tether_array_size(v->v_obj);
+  TVMFFIObject* small[8];
+  TVMFFIObject** items = n <= 8 ? small : calloc((size_t)n, sizeof(TVMFFIObject*));
+  if (items == NULL) return tether_raise("MemoryError", "%s: out of memory", def->fname);
+  int rc = 0;
+  for (int64_t k = 0; k < n; ++k) items[k] = NULL;
+  for (int64_t k = 0; k < n && rc == 0; ++k) {
+    const TVMFFIAny* e = is_list ? tether_list_at(v->v_obj, k) : tether_array_at(v->v_obj, k);
+    items[k] = trx__prim_item(e);
+    if (items[k] == NULL) {
+      char got[96];
+      snprintf(got, sizeof(got), "Array[index %lld: %s]", (long long)k, tether_any_type_key(e));
+      rc = trx__arg_mismatch(def, args, i, tuple ? "Array<ir.Expr>" : "Array<ir.PrimExpr>", got);
+    }
+  }
+  TVMFFIObject* arr = rc == 0 ? trx__array_of(items, n) : NULL;
+  trx__release_objects(items, n);
+  if (items != small) free(items);
+  if (arr == NULL) return -1;
+  *out = tuple ? trx_tuple_new(arr) : trx_shape_expr_new(arr);
+  TVMFFIObjectDecRef(arr);
+  return *out != NULL ? 0 : -1;
+}
+
+/* Stores attribute parameter i into its attrs field. */
+static int trx__store_attr(const trx_op_def_t* def, const trx__param_t* prm, const TVMFFIAny* args,
+                           int32_t i, TVMFFIObject* attrs) {
+  char* slot = (char*)attrs + prm->field->offset;
+  tether_field_kind fk = prm->field->kind;
+  const TVMFFIAny* v = &args[i];
+  TVMFFIAny val = tether_any_none(); /* owning, for STRING / ANY fields */
+  switch (prm->kind) {
+    case TRX__P_INT:
+    case TRX__P_OPT_INT: {
+      tether_opt_int64_t o = {false, 0};
+      if (prm->kind == TRX__P_OPT_INT) {
+        if (trx__arg_opt_i64(def, args, i, &o) != 0) return -1;
+      } else {
+        if (trx__arg_i64(def, args, i, &o.value) != 0) return -1;
+        o.has_value = true;
+      }
+      if (fk == TETHER_FIELD_INT64) *(int64_t*)slot = o.value;
+      else if (fk == TETHER_FIELD_INT32) *(int32_t*)slot = (int32_t)o.value;
+      else if (fk == TETHER_FIELD_OPT_INT64) *(tether_opt_int64_t*)slot = o;
+      else val = o.has_value ? tether_any_int(o.value) : tether_any_none();
+      break;
+    }
+    case TRX__P_FLOAT: {
+      double d = 0;
+      if (trx__arg_f64(def, args, i, &d) != 0) return -1;
+      if (fk == TETHER_FIELD_FLOAT64) *(double*)slot = d;
+      else if (fk == TETHER_FIELD_OPT_FLOAT64) *(tether_opt_float64_t*)slot = (tether_opt_float64_t){true, d};
+      else val = tether_any_float(d);
+      break;
+    }
+    case TRX__P_BOOL: {
+      bool b = false;
+      if (trx__arg_flag(def, args, i, &b) != 0) return -1;
+      if (fk == TETHER_FIELD_BOOL) *(bool*)slot = b;
+      else val = tether_any_bool(b);
+      break;
+    }
+    case TRX__P_STR:
+    case TRX__P_OPT_STR:
+      if (trx__arg_string(def, args, i, prm->kind == TRX__P_OPT_STR, &val) != 0) return -1;
+      break;
+    case TRX__P_DTYPE:
+    case TRX__P_OPT_DTYPE:
+      if (trx__arg_opt_dtype(def, args, i, prm->kind == TRX__P_OPT_DTYPE, &val) != 0) return -1;
+      if (fk == TETHER_FIELD_DTYPE) {
+        *(DLDataType*)slot = val.v_dtype;
+        val = tether_any_none();
+      }
+      break;
+    case TRX__P_INTS:
+    case TRX__P_OPT_INTS: {
+      TVMFFIObject* arr = NULL;
+      if (prm->widen > 0 && (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool)) {
+        int64_t w[16];
+        for (int k = 0; k < prm->widen; ++k) w[k] = v->v_int64;
+        arr = trx__iarr_new(w, prm->widen);
+        if (arr == NULL) return -1;
+      } else {
+        if (trx__arg_int_array(def, args, i, prm->kind == TRX__P_OPT_INTS, &arr) != 0) return -1;
+      }
+      if (fk == TETHER_FIELD_OBJECT || fk == TETHER_FIELD_OPT_OBJECT) {
+        TVMFFIObject** o = (TVMFFIObject**)slot;
+        if (*o != NULL) TVMFFIObjectDecRef(*o);
+        *o = arr;
+        return 0;
+      }
+      val = arr != NULL ? tether_any_object(arr) : tether_any_none();
+      break;
+    }
+    case TRX__P_ANY:
+      if (fk == TETHER_FIELD_OBJECT || fk == TETHER_FIELD_OPT_OBJECT) {
+        if (v->type_index == kTVMFFINone && fk == TETHER_FIELD_OPT_OBJECT) return 0;
+        if (!tether_any_is_object(v)) return trx__arg_mismatch(def, args, i, "Object", NULL);
+        TVMFFIObject** o = (TVMFFIObject**)slot;
+        if (*o != NULL) TVMFFIObjectDecRef(*o);
+        *o = trx__ref(v->v_obj);
+        return 0;
+      }
+      tether_any_copy(v, &val);
+      break;
+    default:
+      return tether_raise("InternalError", "%s: parameter %d has an input kind", def->fname, (int)i);
+  }
+  if (fk == TETHER_FIELD_STRING || fk == TETHER_FIELD_OPT_STRING || fk == TETHER_FIELD_ANY) {
+    TVMFFIAny* a = (TVMFFIAny*)slot;
+    tether_any_release(a);
+    *a = val;
+    return 0;
+  }
+  tether_any_release(&val);
+  return 0;
+}
+
+static int trx__make_generic(const trx_op_def_t* def, const TVMFFIAny* args, int32_t n,
+                             TVMFFIObject** out) {
+  TVMFFIObject* small[8];
+  TVMFFIObject** inputs = n <= 8 ? small : malloc(sizeof(TVMFFIObject*) * (size_t)n);
+  TVMFFIObject* attrs = NULL;
+  int64_t ni = 0;
+  *out = NULL;
+  if (inputs == NULL) return tether_raise("MemoryError", "%s: out of memory", def->fname);
+  if (def->attrs_index >= 0 && (attrs = trx__attrs_new(def)) == NULL) goto fail;
+  for (int32_t i = 0; i < n; ++i) {
+    const trx__param_t* prm = &def->params[i];
+    switch (prm->kind) {
+      case TRX__P_EXPR:
+        if (trx__arg_expr(def, args, i, &inputs[ni]) != 0) goto fail;
+        ni++;
+        break;
+      case TRX__P_OPT_EXPR:
+        if (args[i].type_index == kTVMFFINone) break;
+        if (trx__arg_expr(def, args, i, &inputs[ni]) != 0) goto fail;
+        ni++;
+        break;
+      case TRX__P_OPT_TUPLE:
+        if (args[i].type_index == kTVMFFINone) break;
+        /* fall through */
+      case TRX__P_TUPLE:
+      case TRX__P_SHAPE:
+      case TRX__P_PRIM:
+        if (trx__arg_composite(def, prm, args, i, &inputs[ni]) != 0) goto fail;
+        ni++;
+        break;
+      default:
+        if (trx__store_attr(def, prm, args, i, attrs) != 0) goto fail;
+    }
+  }
+  if (def->check != NULL && def->check(def, inputs, ni, attrs) != 0) goto fail;
+  int rc = trx__make_call_steal(def, inputs, ni, attrs, out);
+  if (inputs != small) free(inputs);
+  return rc;
+fail:
+  trx__release_objects(inputs, ni);
+  if (inputs != small) free(inputs);
+  if (attrs != NULL) TVMFFIObjectDecRef(attrs);
+  return -1;
+}
+
+/* ---- calls ------------------------------------------------------------------------------------- */
 
 void trx__release_objects(TVMFFIObject** objs, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
@@ -67,26 +556,12 @@ void trx__release_objects(TVMFFIObject** objs, int64_t n) {
   }
 }
 
-int trx__make_call_steal(const trx__op_def_t* def, TVMFFIObject** args, int64_t n,
+int trx__make_call_steal(const trx_op_def_t* def, TVMFFIObject** args, int64_t n,
                          TVMFFIObject* attrs, TVMFFIObject** out) {
-  /* args are Exprs (read by trx__arg_expr) and attrs the op's attrs type, so the Call is
-   * built without trx_call_new's checks -- unless an argument is missing (then it raises). */
-  bool checked = true;
-  for (int64_t i = 0; i < n; ++i) checked &= args[i] != NULL;
-  *out = NULL;
-  if (!checked) {
-    TVMFFIObject* arr = trx__array_of(args, n);
-    TVMFFIObject* ty_args = arr != NULL ? trx__empty_array() : NULL;
-    if (ty_args != NULL) *out = trx_call_new(trx__ops[def->id], arr, attrs, ty_args);
-    if (arr) TVMFFIObjectDecRef(arr);
-    if (ty_args) TVMFFIObjectDecRef(ty_args);
-    if (attrs) TVMFFIObjectDecRef(attrs);
-    trx__release_objects(args, n);
-    return *out != NULL ? 0 : -1;
-  }
   /* The argument references move into the Array: no count is touched. */
   TVMFFIAny small[8];
-  TVMFFIAny* items = n <= 8 ? small : malloc(sizeof(TVMFFIAny) * (size_t)n);
+  TVMFFIAny* items = n <= 8 ? small : malloc(sizeof(TVMFFIAny) * (size_t)(n > 0 ? n : 1));
+  *out = NULL;
   if (items == NULL) {
     if (attrs) TVMFFIObjectDecRef(attrs);
     trx__release_objects(args, n);
@@ -103,11 +578,11 @@ int trx__make_call_steal(const trx__op_def_t* def, TVMFFIObject** args, int64_t 
     if (attrs) TVMFFIObjectDecRef(attrs);
     return -1;
   }
-  *out = trx__call_new_steal(trx__ops[def->id], (TVMFFIObject*)arr, attrs, trx__empty_array());
+  *out = trx__call_new_steal(def->op, (TVMFFIObject*)arr, attrs, trx__empty_array());
   return *out != NULL ? 0 : -1;
 }
 
-int trx__make_call_steal_attrs(const trx__op_def_t* def, TVMFFIObject* const* args, int64_t n,
+int trx__make_call_steal_attrs(const trx_op_def_t* def, TVMFFIObject* const* args, int64_t n,
                                TVMFFIObject* attrs, TVMFFIObject** out) {
   TVMFFIObject* small[8];
   TVMFFIObject** owned = n <= 8 ? small : malloc(sizeof(TVMFFIObject*) * (size_t)n);
@@ -128,72 +603,21 @@ TVMFFIObject* trx_infer_type(TVMFFIObject* call) {
     return NULL;
   }
   trx_call_t* c = (trx_call_t*)call;
-  const trx__op_def_t* def = trx__op_def_of(c->op);
+  const trx_op_def_t* def = trx_op_def_of(c->op);
   if (def == NULL) {
     tether_raise("TypeError", "trx_infer_type: the callee of the Call is not a registered Op");
     return NULL;
   }
-  if (def->attrs != TRX_ATTRS_NONE &&
-      (c->attrs == NULL || c->attrs->type_index != trx__attrs_type_index[def->attrs])) {
+  if (def->attrs_index >= 0 && (c->attrs == NULL || c->attrs->type_index != def->attrs_index)) {
     tether_raise("TypeError", "%s: the Call's attrs must be %s", def->full_name,
-                 tether_type_key(trx__attrs_type_index[def->attrs]));
+                 tether_type_key(def->attrs_index));
+    return NULL;
+  }
+  if (def->infer == NULL) {
+    tether_raise("TypeError", "%s: the op declares no type inference", def->full_name);
     return NULL;
   }
   return def->infer(def, c);
-}
-
-/* ---- attrs types ---------------------------------------------------------------------------- */
-
-static const char* const trx__attrs_keys[TRX_NUM_ATTRS] = {
-#define TRX__ATTRS_KEY(kind, key, ctype, fields) key,
-    TRX_ATTRS_TYPES(TRX__ATTRS_KEY)
-#undef TRX__ATTRS_KEY
-};
-
-TVMFFIObject* trx__attrs_new(trx_attrs_kind kind) {
-  return trx__node_new(trx__attrs_type_index[kind]);
-}
-
-typedef struct {
-  const char* name;
-  tether_field_kind kind;
-  int64_t offset;
-  const char* declared;
-} trx__attrs_field_t;
-
-#define TRX__FIELD_ROW(T, field, KIND, DECL) {#field, TETHER_FIELD_##KIND, (int64_t)offsetof(T, field), DECL},
-
-static int trx__register_attrs_type(trx_attrs_kind kind, const trx__attrs_field_t* fields,
-                                    size_t nfields, int32_t size) {
-  int32_t parent = trx_type_index[TRX_ATTRS];
-  const TVMFFITypeInfo* pinfo = TVMFFIGetTypeInfo(parent);
-  TVMFFIByteArray key = {trx__attrs_keys[kind], strlen(trx__attrs_keys[kind])};
-  int32_t index = TVMFFITypeGetOrAllocIndex(&key, -1, pinfo ? pinfo->type_depth + 1 : 2, 0, 0,
-                                            parent);
-  if (index < 0) return -1;
-  trx__attrs_type_index[kind] = index;
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
-  if (info != NULL && info->num_fields > 0) return 0; /* already registered (library reloaded) */
-  for (size_t i = 0; i < nfields; ++i) {
-    if (trx__def_field(index, fields[i].name, fields[i].kind, fields[i].offset, 0, kTVMFFIObject,
-                       fields[i].declared) != 0) {
-      return -1;
-    }
-  }
-  return tether_type_def_finish(index, size, NULL);
-}
-
-static int trx__register_attrs_types(void) {
-#define TRX__ATTRS_REG(kind, key, ctype, FIELDS)                                          \
-  {                                                                                       \
-    static const trx__attrs_field_t fields[] = {FIELDS(TRX__FIELD_ROW, ctype)};           \
-    if (trx__register_attrs_type(TRX_ATTRS_##kind, fields, sizeof(fields) / sizeof(fields[0]), \
-                                 (int32_t)sizeof(ctype)) != 0)                            \
-      return -1;                                                                          \
-  }
-  TRX_ATTRS_TYPES(TRX__ATTRS_REG)
-#undef TRX__ATTRS_REG
-  return 0;
 }
 
 /* ---- globals ------------------------------------------------------------------------------------ */
@@ -213,8 +637,7 @@ static int trx__global_op_get(void* self, const TVMFFIAny* args, int32_t n, TVMF
   if (tether_arg_str(fname, args, 0, &name) != 0) return -1;
   TVMFFIObject* op = trx_op_get(name.data, name.size);
   if (op == NULL) return -1;
-  TVMFFIObjectIncRef(op);
-  return trx__set_result_obj(result, op);
+  return trx__set_result_obj(result, trx__ref(op));
 }
 
 /* ir.Op's custom JSON graph encoding (type attributes __data_to_json__ / __data_from_json__,
@@ -240,15 +663,12 @@ static int trx__op_from_json(void* self, const TVMFFIAny* args, int32_t n, TVMFF
     return tether_raise("TypeError", "%s: an ir.Op is written as its name (a JSON string), but got `%s`",
                         fname, tether_any_type_key(&args[0]));
   }
-  for (int i = 0; i < TRX_NUM_OPS; ++i) {
-    const char* full = trx__defs[i].full_name;
-    if (full != NULL && strlen(full) == name.size && memcmp(full, name.data, name.size) == 0) {
-      TVMFFIObjectIncRef(trx__ops[i]);
-      return trx__set_result_obj(result, trx__ops[i]);
-    }
+  const trx_op_def_t* d = trx__reg_find(name.data, name.size);
+  if (d == NULL) {
+    return tether_raise("ValueError", "%s: unknown op `%.*s` (no op of that name is registered)", fname,
+                        (int)name.size, name.data);
   }
-  return tether_raise("ValueError", "%s: unknown op `%.*s` (libtether_ir has no op of that name)", fname,
-                      (int)name.size, name.data);
+  return trx__set_result_obj(result, trx__ref(d->op));
 }
 
 static int trx__global_list_op_names(void* self, const TVMFFIAny* args, int32_t n,
@@ -256,60 +676,58 @@ static int trx__global_list_op_names(void* self, const TVMFFIAny* args, int32_t 
   (void)self;
   (void)args;
   if (tether_check_nargs("ir.ListOpNames() -> Array<str>", NULL, n, 0) != 0) return -1;
-  TVMFFIAny names[TRX_NUM_OPS];
-  for (int i = 0; i < TRX_NUM_OPS; ++i) names[i] = tether_any_raw_str(trx__defs[i].full_name);
+  pthread_mutex_lock(&trx__reg.lock);
+  int32_t count = trx__reg.count;
+  TVMFFIAny* names = malloc(sizeof(TVMFFIAny) * (size_t)(count > 0 ? count : 1));
+  for (int32_t i = 0; names != NULL && i < count; ++i) names[i] = tether_any_raw_str(trx__reg.defs[i]->full_name);
+  pthread_mutex_unlock(&trx__reg.lock);
+  if (names == NULL) return tether_raise("MemoryError", "ir.ListOpNames: out of memory");
   TVMFFIObjectHandle arr = NULL;
-  if (tether_array_new(names, TRX_NUM_OPS, &arr) != 0) return -1;
+  int rc = tether_array_new(names, count, &arr);
+  free(names);
+  if (rc != 0) return -1;
   return trx__set_result_obj(result, (TVMFFIObject*)arr);
 }
 
-/* Every constructor global: self is the op's definition. */
+/* relax.op.Schema(name) -> [params, doc]: what a binding needs to make the op's wrapper. */
+static int trx__global_schema(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fname[] = "relax.op.Schema(0: str) -> Array<str>";
+  (void)self;
+  TVMFFIByteArray name;
+  if (tether_check_nargs(fname, NULL, n, 1) != 0 || tether_arg_str(fname, args, 0, &name) != 0) return -1;
+  const trx_op_def_t* d = trx__reg_find(name.data, name.size);
+  if (d == NULL) return trx_op_get(name.data, name.size) != NULL ? 0 : -1;
+  TVMFFIAny items[2] = {tether_any_raw_str(d->decl->params ? d->decl->params : ""),
+                        tether_any_raw_str(d->decl->doc ? d->decl->doc : "")};
+  TVMFFIObjectHandle arr = NULL;
+  if (tether_array_new(items, 2, &arr) != 0) return -1;
+  return trx__set_result_obj(result, (TVMFFIObject*)arr);
+}
+
+/* Every constructor global: self is the op's definition.  As TVM's, it takes every
+ * parameter (the defaults are the Python wrapper's). */
 static int trx__global_make(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  const trx__op_def_t* def = (const trx__op_def_t*)self;
+  const trx_op_def_t* def = (const trx_op_def_t*)self;
   if (tether_check_nargs(def->fname, NULL, n, def->num_params) != 0) return -1;
   TVMFFIObject* call = NULL;
-  if (def->make(def, args, n, &call) != 0) return -1;
+  int rc = def->make != NULL ? def->make(def, args, n, &call) : trx__make_generic(def, args, n, &call);
+  if (rc != 0) return -1;
   return trx__set_result_obj(result, call);
 }
 
-static int trx__register_make_global(const trx__op_def_t* def) {
-  char name[96];
+static int trx__register_make_global(const trx_op_def_t* def) {
+  char name[128];
   snprintf(name, sizeof(name), "relax.op.%s", def->name);
   TVMFFIObjectHandle f = NULL;
-  /* Building a Call (and inferring its type) neither blocks nor calls back. */
-  if (tether_func_create((void*)def, trx__global_make, NULL, TETHER_FUNC_KEEPS_GIL, &f) != 0) {
-    return -1;
-  }
+  /* Building a Call neither blocks nor calls back. */
+  if (tether_func_create((void*)def, trx__global_make, NULL, TETHER_FUNC_KEEPS_GIL, &f) != 0) return -1;
   TVMFFIByteArray key = {name, strlen(name)};
   int rc = TVMFFIFunctionSetGlobal(&key, f, 1);
   TVMFFIObjectDecRef(f);
   return rc;
 }
 
-/* Number of FFI parameters of a signature "(0: a, 1: b) -> r". */
-static int trx__sig_nparams(const char* sig) {
-  int n = 0, depth = 0;
-  if (strncmp(sig, "()", 2) == 0) return 0;
-  for (const char* p = sig; *p; ++p) {
-    if (*p == '(' || *p == '<') depth++;
-    if (*p == ')' || *p == '>') {
-      if (--depth == 0) break;
-    }
-    if (*p == ',' && depth == 1) n++;
-  }
-  return n + 1;
-}
-
-static void trx__op_free_defs(void) {
-  for (int i = 0; i < TRX_NUM_OPS; ++i) {
-    free((char*)trx__defs[i].full_name);
-    free((char*)trx__defs[i].fname);
-    trx__defs[i].full_name = NULL;
-    trx__defs[i].fname = NULL;
-  }
-}
-
-static TVMFFIObject* trx__op_new(const trx__op_def_t* def) {
+static TVMFFIObject* trx__op_new(const trx_op_def_t* def) {
   TVMFFIObjectHandle h = NULL;
   if (tether_object_new_reflected(trx_type_index[TRX_OP], &h) != 0) return NULL;
   trx_op_t* op = (trx_op_t*)h;
@@ -323,68 +741,108 @@ static TVMFFIObject* trx__op_new(const trx__op_def_t* def) {
   }
   op->num_inputs = def->num_inputs;
   op->support_level = 10; /* TVM's default level, which its Relax ops keep */
-  op->op_id = def->id;
+  op->def = def;
   return (TVMFFIObject*)h;
+}
+
+/* Builds the def of `decl` (not yet visible). */
+static trx_op_def_t* trx__def_new(const trx_op_decl_t* decl) {
+  trx_op_def_t* def = calloc(1, sizeof(*def));
+  if (def == NULL) {
+    tether_raise("MemoryError", "trx_op_register: out of memory");
+    return NULL;
+  }
+  def->decl = decl;
+  def->name = decl->name;
+  def->attrs_index = -1;
+  def->infer = decl->infer;
+  def->check = decl->check;
+  def->make = decl->make;
+  def->flags = decl->flags;
+  if (trx__parse_params(decl, def) != 0) goto fail;
+  if (decl->attrs != NULL && (def->attrs_index = trx_attrs_register(decl->attrs)) < 0) goto fail;
+  def->attrs_type_key = decl->attrs != NULL && !(decl->flags & TRX_OP_HIDE_ATTRS_KEY) ? decl->attrs->type_key : "";
+  size_t nlen = strlen(decl->name);
+  def->full_name = malloc(nlen + 7);
+  def->fname = trx__make_fname(decl, def);
+  def->arguments = trx__make_arguments(decl, def);
+  if (def->full_name == NULL || def->fname == NULL || def->arguments == NULL) {
+    tether_raise("MemoryError", "trx_op_register: out of memory");
+    goto fail;
+  }
+  snprintf(def->full_name, nlen + 7, "relax.%s", decl->name);
+  def->num_inputs = trx__count_rows(def->arguments);
+  if ((def->op = trx__op_new(def)) == NULL) goto fail;
+  return def;
+fail:
+  trx__def_free(def);
+  return NULL;
+}
+
+TVMFFIObject* trx_op_register(const trx_op_decl_t* decl) {
+  if (decl == NULL || decl->name == NULL || decl->name[0] == '\0' || strlen(decl->name) > 100) {
+    tether_raise("TypeError", "trx_op_register: `decl` must be a declaration with a name of 1 to 100 bytes");
+    return NULL;
+  }
+  trx_op_def_t* def = trx__def_new(decl);
+  if (def == NULL) return NULL;
+  pthread_mutex_lock(&trx__reg.lock);
+  bool taken = trx__table_get_str(&trx__reg.names, def->full_name, strlen(def->full_name)) != NULL;
+  int rc = taken ? -1 : trx__reg_add(def);
+  pthread_mutex_unlock(&trx__reg.lock);
+  if (rc != 0) {
+    if (taken) tether_raise("KeyError", "trx_op_register: an op named `%s` is already registered", def->full_name);
+    else tether_raise("MemoryError", "trx_op_register: out of memory");
+    trx__def_free(def);
+    return NULL;
+  }
+  /* visible from here on; the global is its constructor */
+  if (trx__register_make_global(def) != 0) return NULL;
+  return def->op;
 }
 
 int trx__op_init(void) {
   TVMFFIByteArray bool_str = {"bool", 4};
   if (TVMFFIDataTypeFromString(&bool_str, &trx__dtype_bool) != 0) return -1;
-  if (trx__register_attrs_types() != 0) return -1;
-  for (int i = 0; i < TRX_NUM_OPS; ++i) {
-    trx__op_def_t* d = &trx__defs[i];
-    size_t nlen = strlen(trx__op_rows[i].name);
-    size_t slen = strlen(trx__op_rows[i].sig);
-    char* full = malloc(nlen + 7);
-    char* fname = malloc(nlen + slen + 10);
-    if (full == NULL || fname == NULL) {
-      free(full);
-      free(fname);
-      trx__op_free_defs();
-      return tether_raise("MemoryError", "trx__op_init: out of memory");
+  static const struct {
+    const trx_op_decl_t* decls;
+    const size_t* count;
+  } categories[] = {
+#define TRX__CATEGORY_ROW(cat) {trx__ops_##cat, &trx__ops_##cat##_count},
+      TRX_OP_CATEGORIES(TRX__CATEGORY_ROW)
+#undef TRX__CATEGORY_ROW
+  };
+  for (size_t c = 0; c < sizeof(categories) / sizeof(categories[0]); ++c) {
+    for (size_t i = 0; i < *categories[c].count; ++i) {
+      if (trx_op_register(&categories[c].decls[i]) == NULL) return -1;
     }
-    snprintf(full, nlen + 7, "relax.%s", trx__op_rows[i].name);
-    snprintf(fname, nlen + slen + 10, "relax.op.%s%s", trx__op_rows[i].name, trx__op_rows[i].sig);
-    d->id = (trx_op_id)i;
-    d->name = trx__op_rows[i].name;
-    d->full_name = full;
-    d->fname = fname;
-    d->num_inputs = trx__op_rows[i].num_inputs;
-    d->num_params = trx__sig_nparams(trx__op_rows[i].sig);
-    d->attrs = trx__op_rows[i].attrs;
-    d->attrs_type_key = trx__op_rows[i].attrs_type_key;
-    d->arguments = trx__op_rows[i].arguments;
-    d->make = trx__op_rows[i].make;
-    d->infer = trx__op_rows[i].infer;
-    d->flags = trx__op_rows[i].flags;
-    trx__ops[i] = trx__op_new(d);
-    if (trx__ops[i] == NULL) return -1;
-    if (trx__register_make_global(d) != 0) return -1;
   }
-  if (tether_func_register_flags("ir.Op.get", trx__global_op_get,
-                                 "The Op registered under a name.", NULL, TETHER_FUNC_KEEPS_GIL,
-                                 1) != 0 ||
-      tether_func_register_flags("ir.GetOp", trx__global_op_get,
-                                 "The Op registered under a name.", NULL, TETHER_FUNC_KEEPS_GIL,
-                                 1) != 0 ||
+  if (tether_func_register_flags("ir.Op.get", trx__global_op_get, "The Op registered under a name.",
+                                 NULL, TETHER_FUNC_KEEPS_GIL, 1) != 0 ||
+      tether_func_register_flags("ir.GetOp", trx__global_op_get, "The Op registered under a name.",
+                                 NULL, TETHER_FUNC_KEEPS_GIL, 1) != 0 ||
       tether_func_register_flags("ir.ListOpNames", trx__global_list_op_names,
-                                 "Names of all registered ops.", NULL, TETHER_FUNC_KEEPS_GIL,
-                                 1) != 0)
+                                 "Names of all registered ops.", NULL, TETHER_FUNC_KEEPS_GIL, 1) != 0 ||
+      tether_func_register_flags("relax.op.Schema", trx__global_schema,
+                                 "[params, doc] of a registered op: its wrapper's signature and docstring.",
+                                 NULL, TETHER_FUNC_KEEPS_GIL, 1) != 0)
     return -1;
   return trx__register_json_hooks(trx_type_index[TRX_OP], trx__op_to_json, trx__op_from_json);
 }
 
 void trx__op_fini(void) {
-  for (int i = 0; i < TRX_NUM_OPS; ++i) {
-    if (trx__ops[i] != NULL) TVMFFIObjectDecRef(trx__ops[i]);
-    trx__ops[i] = NULL;
-  }
-  trx__op_free_defs();
+  pthread_mutex_lock(&trx__reg.lock);
+  for (int32_t i = 0; i < trx__reg.count; ++i) trx__def_free(trx__reg.defs[i]);
+  free(trx__reg.defs);
+  trx__table_free(&trx__reg.names);
+  trx__reg.defs = NULL;
+  trx__reg.count = trx__reg.cap = 0;
+  pthread_mutex_unlock(&trx__reg.lock);
 }
 
 /* ---- argument readers ------------------------------------------------------------------------- */
 
-static int trx__arg_mismatch(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
+static int trx__arg_mismatch(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i,
                              const char* expected, const char* got) {
   return tether_raise("TypeError",
                       "Mismatched type on argument #%d when calling: `%s`. Expected `%s` but got "
@@ -392,7 +850,7 @@ static int trx__arg_mismatch(const trx__op_def_t* def, const TVMFFIAny* args, in
                       (int)i, def->fname, expected, got ? got : tether_any_type_key(&args[i]));
 }
 
-int trx__arg_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, TVMFFIObject** out) {
+int trx__arg_expr(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, TVMFFIObject** out) {
   const TVMFFIAny* v = &args[i];
   TVMFFIByteArray s;
   *out = NULL;
@@ -415,7 +873,7 @@ int trx__arg_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, TV
   return *out == NULL ? -1 : 0;
 }
 
-int trx__arg_opt_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
+int trx__arg_opt_expr(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i,
                       TVMFFIObject** out) {
   if (args[i].type_index == kTVMFFINone) {
     *out = NULL;
@@ -424,10 +882,10 @@ int trx__arg_opt_expr(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i
   return trx__arg_expr(def, args, i, out);
 }
 
-static int trx__arg_int_array_slow(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
+static int trx__arg_int_array_slow(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i,
                                    bool allow_none, TVMFFIObject** out);
 
-int trx__arg_int_array(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
+int trx__arg_int_array(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i,
                        bool allow_none, TVMFFIObject** out) {
   const TVMFFIAny* v = &args[i];
   /* The common case, kept lean (the rest is out of line): an Array of plain ints (what
@@ -447,7 +905,7 @@ int trx__arg_int_array(const trx__op_def_t* def, const TVMFFIAny* args, int32_t 
 }
 
 /* Lists, IntImm items, None and the type errors. */
-static __attribute__((noinline)) int trx__arg_int_array_slow(const trx__op_def_t* def,
+static __attribute__((noinline)) int trx__arg_int_array_slow(const trx_op_def_t* def,
                                                              const TVMFFIAny* args, int32_t i,
                                                              bool allow_none,
                                                              TVMFFIObject** out) {
@@ -487,7 +945,7 @@ static __attribute__((noinline)) int trx__arg_int_array_slow(const trx__op_def_t
   return *out != NULL ? 0 : -1;
 }
 
-int trx__arg_i64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, int64_t* out) {
+int trx__arg_i64(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, int64_t* out) {
   if (args[i].type_index == kTVMFFIInt || args[i].type_index == kTVMFFIBool) {
     *out = args[i].v_int64;
     return 0;
@@ -495,7 +953,7 @@ int trx__arg_i64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, int
   return trx__arg_mismatch(def, args, i, "int", NULL);
 }
 
-int trx__arg_opt_i64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
+int trx__arg_opt_i64(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i,
                      tether_opt_int64_t* out) {
   out->has_value = false;
   out->value = 0;
@@ -508,7 +966,7 @@ int trx__arg_opt_i64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
   return trx__arg_mismatch(def, args, i, "Optional<int>", NULL);
 }
 
-int trx__arg_f64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, double* out) {
+int trx__arg_f64(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, double* out) {
   switch (args[i].type_index) {
     case kTVMFFIFloat:
       *out = args[i].v_float64;
@@ -522,7 +980,7 @@ int trx__arg_f64(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, dou
   }
 }
 
-int trx__arg_flag(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, bool* out) {
+int trx__arg_flag(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, bool* out) {
   if (args[i].type_index == kTVMFFIBool || args[i].type_index == kTVMFFIInt) {
     *out = args[i].v_int64 != 0;
     return 0;
@@ -530,7 +988,7 @@ int trx__arg_flag(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, bo
   return trx__arg_mismatch(def, args, i, "bool", NULL);
 }
 
-int trx__arg_string(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, bool allow_none,
+int trx__arg_string(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, bool allow_none,
                     TVMFFIAny* out) {
   TVMFFIByteArray s;
   *out = tether_any_none();
@@ -540,13 +998,17 @@ int trx__arg_string(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i, 
   return tether_any_str(s.data, s.size, out);
 }
 
-int trx__arg_opt_dtype(const trx__op_def_t* def, const TVMFFIAny* args, int32_t i,
+int trx__arg_opt_dtype(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i,
                        bool allow_none, TVMFFIAny* out) {
   TVMFFIByteArray s;
   *out = tether_any_none();
   if (allow_none && args[i].type_index == kTVMFFINone) return 0;
   if (args[i].type_index == kTVMFFIDataType) {
     *out = tether_any_dtype(args[i].v_dtype);
+    return 0;
+  }
+  if (tether_any_is_object(&args[i]) && trx_is(args[i].v_obj, TRX_PRIM_TYPE)) {
+    *out = tether_any_dtype(((trx_prim_type_t*)args[i].v_obj)->dtype); /* TVM's wrappers take a PrimType */
     return 0;
   }
   if (tether_any_get_str(&args[i], &s)) {
@@ -576,39 +1038,8 @@ TVMFFIObject* trx__iarr_new(const int64_t* v, int64_t n) {
 
 /* ---- error-text rendering --------------------------------------------------------------------------- */
 
-static void trx__sb_vprintf(trx__sb_t* sb, const char* fmt, va_list ap) {
-  va_list ap2;
-  va_copy(ap2, ap);
-  int need = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (need < 0) return;
-  if (sb->len + (size_t)need + 1 > sb->cap) {
-    size_t cap = sb->cap ? sb->cap : 128;
-    while (cap < sb->len + (size_t)need + 1) cap *= 2;
-    char* p = realloc(sb->data, cap);
-    if (p == NULL) return;
-    sb->data = p;
-    sb->cap = cap;
-  }
-  vsnprintf(sb->data + sb->len, (size_t)need + 1, fmt, ap);
-  sb->len += (size_t)need;
-}
-
-void trx__sb_printf(trx__sb_t* sb, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  trx__sb_vprintf(sb, fmt, ap);
-  va_end(ap);
-}
-
-void trx__sb_free(trx__sb_t* sb) {
-  free(sb->data);
-  sb->data = NULL;
-  sb->len = sb->cap = 0;
-}
-
 int trx__sb_raise(trx__sb_t* sb, const char* kind) {
-  tether_raise(kind, "%s", sb->data ? sb->data : "");
+  tether_raise(kind, "%s", sb->s ? sb->s : "");
   trx__sb_free(sb);
   return -1;
 }
@@ -649,13 +1080,11 @@ void trx__sb_node(trx__sb_t* sb, TVMFFIObject* node) {
     return;
   }
   tether_any_release(&text);
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err != NULL) TVMFFIObjectDecRef(err);
+  trx__clear_error();
   trx__sb_node_fallback(sb, node);
 }
 
-void trx__sb_op(trx__sb_t* sb, const trx__op_def_t* def) {
+void trx__sb_op(trx__sb_t* sb, const trx_op_def_t* def) {
   trx__sb_printf(sb, "ir.Op(span=None, ty=ir.Type(span=None), name=\"%s\", description=\"\", arguments=(",
                  def->full_name);
   int count = 0;
@@ -716,7 +1145,7 @@ int64_t trx__call_nargs(trx_call_t* call) {
 TVMFFIObject* trx__call_arg(trx_call_t* call, int64_t i) { return trx__array_obj(call->args, i); }
 
 /* The name of argument i of def ("data", "x1", ...) into buf. */
-static void trx__arg_name(const trx__op_def_t* def, int i, char* buf, size_t n) {
+static void trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n) {
   const char* p = def->arguments;
   for (int k = 0; k < i && p; ++k) {
     p = strchr(p, '\n');
@@ -726,7 +1155,7 @@ static void trx__arg_name(const trx__op_def_t* def, int i, char* buf, size_t n) 
   snprintf(buf, n, "%.*s", bar ? (int)(bar - p) : 0, bar ? p : "");
 }
 
-int trx__check_args(const trx__op_def_t* def, trx_call_t* call, int ntensors,
+int trx__check_args(const trx_op_def_t* def, trx_call_t* call, int ntensors,
                     trx_tensor_type_t** tt) {
   int64_t n = trx__call_nargs(call);
   if (n != def->num_inputs) {
@@ -778,7 +1207,7 @@ TVMFFIObject* trx__shape_type_values(const trx_tensor_type_t* tt) {
 
 TVMFFIObject* trx__dim(TVMFFIObject* values, int64_t i) { return trx__array_obj(values, i); }
 
-int trx__normalize_axis(const trx__op_def_t* def, int64_t ndim, int64_t axis, int64_t* out) {
+int trx__normalize_axis(const trx_op_def_t* def, int64_t ndim, int64_t axis, int64_t* out) {
   if (axis < -ndim || axis >= ndim) {
     trx__sb_t sb = {0};
     trx__sb_printf(&sb, "In ");
@@ -793,7 +1222,7 @@ int trx__normalize_axis(const trx__op_def_t* def, int64_t ndim, int64_t axis, in
   return 0;
 }
 
-int trx__normalize_axes(const trx__op_def_t* def, int64_t ndim, TVMFFIObject* axes,
+int trx__normalize_axes(const trx_op_def_t* def, int64_t ndim, TVMFFIObject* axes,
                         int64_t** out) {
   int64_t n = trx__iarr_size(axes);
   int64_t* v = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
@@ -866,7 +1295,7 @@ static bool trx__is_const(TVMFFIObject* e, int64_t v) {
   return trx_as_const_int(e, &c) && c == v;
 }
 
-int trx__broadcast(const trx__op_def_t* def, TVMFFIObject* a, TVMFFIObject* b,
+int trx__broadcast(const trx_op_def_t* def, TVMFFIObject* a, TVMFFIObject* b,
                    TVMFFIObject** out) {
   int64_t na = tether_array_size(a), nb = tether_array_size(b);
   int64_t n = na > nb ? na : nb;
@@ -958,7 +1387,7 @@ TVMFFIObject* trx__max(TVMFFIObject* a, TVMFFIObject* b) { return trx__minmax(TR
 static bool trx__is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 static bool trx__is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
-int trx__check_layout(const trx__op_def_t* def, const TVMFFIAny* layout, const char* target,
+int trx__check_layout(const trx_op_def_t* def, const TVMFFIAny* layout, const char* target,
                       const char* which, trx__layout_t* out) {
   TVMFFIByteArray s = trx__str(layout);
   memset(out, 0, sizeof(*out));
@@ -1015,7 +1444,7 @@ int trx__check_layout(const trx__op_def_t* def, const TVMFFIAny* layout, const c
   return 0;
 }
 
-int trx__check_layout_ndim(const trx__op_def_t* def, const trx__layout_t* l, int64_t ndim) {
+int trx__check_layout_ndim(const trx_op_def_t* def, const trx__layout_t* l, int64_t ndim) {
   if (ndim == -1 || ndim == l->ndim) return 0;
   trx__sb_t sb = {0};
   trx__sb_printf(&sb, "In ");
@@ -1090,4 +1519,125 @@ fail:
     out[i] = NULL;
   }
   return -1;
+}
+
+/* ---- pieces the op files share ------------------------------------------------------------------ */
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+/* A zeroed array of n dim slots (n may be 0). */
+TVMFFIObject** trx__dims_new(int64_t n) {
+  TVMFFIObject** d = calloc((size_t)(n > 0 ? n : 1), sizeof(TVMFFIObject*));
+  if (d == NULL) tether_raise("MemoryError", "out of memory");
+  return d;
+}
+void trx__dims_free(TVMFFIObject** d, int64_t n) {
+  if (d == NULL) return;
+  for (int64_t i = 0; i < n; ++i)
+    if (d[i] != NULL) TVMFFIObjectDecRef(d[i]);
+  free(d);
+}
+/* TensorType from n stolen dims; frees the slot array. */
+TVMFFIObject* trx__tensor_steal_free(TVMFFIObject** d, int64_t n, DLDataType dtype) {
+  TVMFFIObject* ty = trx__tensor_from_dims_steal(d, n, dtype);
+  free(d);
+  return ty;
+}
+/* TensorType copying `tt` with another dtype. */
+TVMFFIObject* trx__with_dtype(const trx_tensor_type_t* tt, DLDataType dtype) {
+  return trx__tensor_new(tt->shape, dtype, tt->ndim);
+}
+TVMFFIObject* trx__tuple_type_of(TVMFFIObject** fields, int64_t n) {
+  TVMFFIObject* arr = trx__array_of(fields, n);
+  if (arr == NULL) return NULL;
+  TVMFFIObject* ty = trx_tuple_type_new(arr);
+  TVMFFIObjectDecRef(arr);
+  return ty;
+}
+bool trx__const_eq(TVMFFIObject* e, int64_t v) {
+  int64_t c;
+  return e != NULL && trx_as_const_int(e, &c) && c == v;
+}
+/* The product of a dims Array (new reference). */
+TVMFFIObject* trx__product(TVMFFIObject* values) {
+  TVMFFIObject* p = trx_int64(1);
+  int64_t n = tether_array_size(values);
+  for (int64_t i = 0; i < n && p != NULL; ++i) {
+    TVMFFIObject* q = trx_mul(p, trx__dim(values, i));
+    TVMFFIObjectDecRef(p);
+    p = q;
+  }
+  return p;
+}
+
+/* "<op> requires the input tensor to have float dtype. However, the given input dtype is T.x" */
+int trx__require_float(const trx_op_def_t* def, const char* who, DLDataType t) {
+  if (trx__dtype_is_void(t) || trx__dtype_is_float(t)) return 0;
+  trx__sb_t sb = {0};
+  if (who != NULL) trx__sb_printf(&sb, "%s", who);
+  else trx__sb_op(&sb, def);
+  trx__sb_printf(&sb, " requires the input tensor to have float dtype. However, the given input dtype is ");
+  trx__sb_dtype(&sb, t);
+  return trx__sb_raise(&sb, "TypeError");
+}
+
+TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call) {
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  if ((def->flags & TRX__F_FLOAT) && trx__require_float(def, NULL, trx_tensor_dtype(tt[0])) != 0) return NULL;
+  /* As TVM: a new TensorType over the input's shape and dtype (not the input's type). */
+  TVMFFIObject* ty = trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim);
+  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
+  return ty;
+}
+
+/* ---- shape arithmetic in a scope ----------------------------------------------------------------- */
+
+TVMFFIObject* trx__s_own(trx__scope_t* s, TVMFFIObject* obj) {
+  if (obj == NULL) return NULL;
+  if (s->objs == NULL) {
+    s->objs = s->inline_objs;
+    s->cap = (int32_t)(sizeof(s->inline_objs) / sizeof(s->inline_objs[0]));
+  }
+  if (s->n == s->cap) {
+    int32_t cap = s->cap * 2;
+    TVMFFIObject** objs = s->objs == s->inline_objs ? malloc(sizeof(*objs) * (size_t)cap)
+                                                     : realloc(s->objs, sizeof(*objs) * (size_t)cap);
+    if (objs == NULL) {
+      TVMFFIObjectDecRef(obj);
+      tether_raise("MemoryError", "shape arithmetic: out of memory");
+      return NULL;
+    }
+    if (s->objs == s->inline_objs) memcpy(objs, s->inline_objs, sizeof(s->inline_objs));
+    s->objs = objs;
+    s->cap = cap;
+  }
+  s->objs[s->n++] = obj;
+  return obj;
+}
+
+TVMFFIObject* trx__s_int(trx__scope_t* s, int64_t v) { return trx__s_own(s, trx_int64(v)); }
+
+#define TRX__SCOPED_BINARY(name, fn)                                              \
+  TVMFFIObject* name(trx__scope_t* s, TVMFFIObject* a, TVMFFIObject* b) {          \
+    return a != NULL && b != NULL ? trx__s_own(s, fn(a, b)) : NULL;               \
+  }
+TRX__SCOPED_BINARY(trx__s_add, trx_add)
+TRX__SCOPED_BINARY(trx__s_sub, trx_sub)
+TRX__SCOPED_BINARY(trx__s_mul, trx_mul)
+TRX__SCOPED_BINARY(trx__s_floordiv, trx_floordiv)
+TRX__SCOPED_BINARY(trx__s_floormod, trx_floormod)
+TRX__SCOPED_BINARY(trx__s_min, trx__min)
+TRX__SCOPED_BINARY(trx__s_max, trx__max)
+#undef TRX__SCOPED_BINARY
+
+TVMFFIObject* trx__scope_keep(trx__scope_t* s, TVMFFIObject* obj) {
+  (void)s;
+  return obj != NULL ? trx__ref(obj) : NULL;
+}
+
+void trx__scope_end(trx__scope_t* s) {
+  trx__release_objects(s->objs, s->n);
+  if (s->objs != s->inline_objs) free(s->objs);
+  s->objs = NULL;
+  s->n = s->cap = 0;
 }

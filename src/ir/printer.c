@@ -765,9 +765,7 @@ static void p_value(trx__P* P, const TVMFFIAny* v, trx__buf_t* b) {
     if (tether_repr(v, &text) == 0 && tether_any_get_str(&text, &t)) {
       trx__buf_put(b, t.data, t.size);
     } else {
-      TVMFFIObjectHandle err = NULL;
-      TVMFFIErrorMoveFromRaised(&err);
-      TVMFFIObjectDecRef(err);
+      trx__clear_error();
       trx__buf_puts(b, tether_type_key(o->type_index));
     }
     tether_any_release(&text);
@@ -798,9 +796,7 @@ static void field_cb(const TVMFFIFieldInfo* f, void* ctx) {
   if (c->repr_style && (f->flags & kTVMFFIFieldFlagBitMaskReprOff)) return;
   TVMFFIAny v = tether_any_none();
   if (f->getter((char*)c->obj + f->offset, &v) != 0) {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    TVMFFIObjectDecRef(err);
+    trx__clear_error();
     return;
   }
   if (!*c->first) trx__buf_puts(c->b, ", ");
@@ -813,9 +809,7 @@ static void field_cb(const TVMFFIFieldInfo* f, void* ctx) {
     if (tether_repr(&v, &text) == 0 && tether_any_get_str(&text, &t)) {
       trx__buf_put(c->b, t.data, t.size);
     } else {
-      TVMFFIObjectHandle err = NULL;
-      TVMFFIErrorMoveFromRaised(&err);
-      TVMFFIObjectDecRef(err);
+      trx__clear_error();
       trx__buf_puts(c->b, "...");
     }
     tether_any_release(&text);
@@ -1150,9 +1144,7 @@ static TVMFFIObject* p_infer(TVMFFIObject* value) {
     r = trx__ref(trx__ty(value));
   }
   if (r == NULL) {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    TVMFFIObjectDecRef(err);
+    trx__clear_error();
   }
   return r;
 }

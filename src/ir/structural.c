@@ -30,70 +30,10 @@
 
 #include "node.h"
 #include "strbuf.h"
+#include "table.h"
 
 #define TRX__DEF_FLAGS \
   (kTVMFFIFieldFlagBitMaskSEqHashDefRecursive | kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive)
-
-/* ---- a pointer -> pointer open-addressing map --------------------------------------------- */
-
-typedef struct {
-  const void** keys;
-  const void** vals;
-  size_t cap, n;
-} trx__pmap;
-
-static size_t trx__pmix(const void* p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= UINT64_C(0xff51afd7ed558ccd);
-  x ^= x >> 33;
-  return (size_t)x;
-}
-
-static const void* trx__pmap_get(const trx__pmap* m, const void* k) {
-  if (m->cap == 0) return NULL;
-  for (size_t i = trx__pmix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (m->keys[i] == NULL) return NULL;
-    if (m->keys[i] == k) return m->vals[i];
-  }
-}
-
-static bool trx__pmap_put(trx__pmap* m, const void* k, const void* v) {
-  if (2 * (m->n + 1) > m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 16;
-    const void** keys = calloc(cap, sizeof(void*));
-    const void** vals = calloc(cap, sizeof(void*));
-    if (keys == NULL || vals == NULL) {
-      free(keys);
-      free(vals);
-      return false;
-    }
-    for (size_t j = 0; j < m->cap; ++j) {
-      if (m->keys[j] == NULL) continue;
-      size_t i = trx__pmix(m->keys[j]) & (cap - 1);
-      while (keys[i] != NULL) i = (i + 1) & (cap - 1);
-      keys[i] = m->keys[j];
-      vals[i] = m->vals[j];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->cap = cap;
-  }
-  size_t i = trx__pmix(k) & (m->cap - 1);
-  while (m->keys[i] != NULL && m->keys[i] != k) i = (i + 1) & (m->cap - 1);
-  if (m->keys[i] == NULL) m->n++;
-  m->keys[i] = k;
-  m->vals[i] = v;
-  return true;
-}
-
-static void trx__pmap_free(trx__pmap* m) {
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof(*m));
-}
 
 /* ---- work stacks ------------------------------------------------------------------------ */
 
@@ -204,7 +144,7 @@ static bool trx__op_name_equal(const TVMFFIObject* a, const TVMFFIObject* b) {
 
 typedef struct {
   bool map_free_vars;
-  trx__pmap fwd, bwd; /* lhs var -> rhs var and back */
+  trx__table_t fwd, bwd; /* lhs var -> rhs var and back */
   trx__buf_t lp, rp;  /* current paths */
   char *ml, *mr;      /* first mismatch paths (owned) */
   bool record;        /* track paths (only when the caller wants the mismatch) */
@@ -303,7 +243,7 @@ static bool trx__eq_fields(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool d
 /* The rhs entry matching lhs key k: through the var mapping for var keys, else by value. */
 static const TVMFFIAny* trx__rhs_lookup(trx__seq* c, TVMFFIObject* b, const TVMFFIAny* k) {
   if (tether_any_is_object(k) && trx__is_free_var(k->v_obj)) {
-    const void* mk = trx__pmap_get(&c->fwd, k->v_obj);
+    const void* mk = trx__table_get(&c->fwd, k->v_obj);
     TVMFFIAny view = tether_any_object((TVMFFIObject*)(mk ? mk : k->v_obj));
     return tether_map_find(b, &view);
   }
@@ -431,15 +371,15 @@ static bool trx__eq_module(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b) {
     if (!tether_any_is_object(k) || !trx_is(k->v_obj, TRX_GLOBAL_VAR)) continue;
     TVMFFIObject* gv = k->v_obj;
     TVMFFIObject* rgv = trx__module_gv(mb->functions, trx__str(&((const trx_global_var_t*)gv)->name_hint));
-    const void* mapped = trx__pmap_get(&c->fwd, gv);
+    const void* mapped = trx__table_get(&c->fwd, gv);
     if (rgv == NULL || (mapped != NULL && mapped != rgv) ||
-        (mapped == NULL && trx__pmap_get(&c->bwd, rgv) != NULL)) {
+        (mapped == NULL && trx__table_get(&c->bwd, rgv) != NULL)) {
       size_t l2, r2;
       trx__push_key(c, k, &l2, &r2);
       ok = trx__mismatch(c);
       trx__pop(c, l2, r2);
     } else if (mapped == NULL) {
-      if (!trx__pmap_put(&c->fwd, gv, rgv) || !trx__pmap_put(&c->bwd, rgv, gv)) c->oom = true;
+      if (!trx__table_put(&c->fwd, gv, rgv) || !trx__table_put(&c->bwd, rgv, gv)) c->oom = true;
     }
   }
   if (ok) ok = trx__eq_objs(c, ma->functions, mb->functions, false);
@@ -452,11 +392,11 @@ static bool trx__eq_module(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b) {
 }
 
 static bool trx__eq_var(trx__seq* c, TVMFFIObject* a, TVMFFIObject* b, bool def) {
-  const void* mapped = trx__pmap_get(&c->fwd, a);
+  const void* mapped = trx__table_get(&c->fwd, a);
   if (mapped != NULL) return mapped == b ? true : trx__mismatch(c);
-  if (trx__pmap_get(&c->bwd, b) != NULL) return trx__mismatch(c);
+  if (trx__table_get(&c->bwd, b) != NULL) return trx__mismatch(c);
   if (!def && !c->map_free_vars) return a == b ? true : trx__mismatch(c);
-  if (!trx__pmap_put(&c->fwd, a, b) || !trx__pmap_put(&c->bwd, b, a)) {
+  if (!trx__table_put(&c->fwd, a, b) || !trx__table_put(&c->bwd, b, a)) {
     c->oom = true;
     return false;
   }
@@ -592,8 +532,8 @@ int trx__structural_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool map_fre
   free(c.lp.s);
   free(c.rp.s);
   free(c.frames);
-  trx__pmap_free(&c.fwd);
-  trx__pmap_free(&c.bwd);
+  trx__table_free(&c.fwd);
+  trx__table_free(&c.bwd);
   return rc;
 }
 
@@ -609,8 +549,8 @@ bool trx_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool map_free_
   free(c.lp.s);
   free(c.rp.s);
   free(c.frames);
-  trx__pmap_free(&c.fwd);
-  trx__pmap_free(&c.bwd);
+  trx__table_free(&c.fwd);
+  trx__table_free(&c.bwd);
   return eq;
 }
 
@@ -665,8 +605,8 @@ typedef struct {
 
 typedef struct {
   bool map_free_vars;
-  trx__pmap defs; /* var -> definition order + 1 */
-  trx__pmap memo; /* var-free type -> its hash (never 0) */
+  trx__table_t defs; /* var -> definition order + 1 */
+  trx__table_t memo; /* var-free type -> its hash (never 0) */
   uintptr_t next;
   uint64_t nvars;
   bool oom;
@@ -719,12 +659,12 @@ static uint64_t trx__h_drive(trx__shash* h, size_t base);
 
 static uint64_t trx__h_var(trx__shash* h, TVMFFIObject* o, bool def) {
   h->nvars++;
-  const void* idx = trx__pmap_get(&h->defs, o);
+  const void* idx = trx__table_get(&h->defs, o);
   uint64_t tag = trx_is(o, TRX_GLOBAL_VAR) ? 0x6776 : (trx_is(o, TRX_DATAFLOW_VAR) ? 0x6476 : 0x7676);
   if (idx != NULL) return trx__mix(tag, (uint64_t)(uintptr_t)idx);
   if (!def && !h->map_free_vars) return trx__mix(tag ^ 0x1d, (uint64_t)(uintptr_t)o);
   idx = (const void*)(++h->next);
-  if (!trx__pmap_put(&h->defs, o, idx)) h->oom = true;
+  if (!trx__table_put(&h->defs, o, idx)) h->oom = true;
   size_t base = h->nframes;
   uint64_t fields = trx__h_push_fields(h, o, trx__ftab(o->type_index), def) != NULL ? trx__h_drive(h, base) : 0;
   return trx__mix(trx__mix(tag, (uint64_t)(uintptr_t)idx), fields);
@@ -753,8 +693,8 @@ static uint64_t trx__h_module(trx__shash* h, TVMFFIObject* o) {
   }
   qsort(gvs, (size_t)k, sizeof(*gvs), trx__cmp_gv_names);
   for (int64_t i = 0; i < k; ++i) {
-    if (trx__pmap_get(&h->defs, gvs[i]) == NULL &&
-        !trx__pmap_put(&h->defs, gvs[i], (const void*)(++h->next))) {
+    if (trx__table_get(&h->defs, gvs[i]) == NULL &&
+        !trx__table_put(&h->defs, gvs[i], (const void*)(++h->next))) {
       h->oom = true;
     }
   }
@@ -801,7 +741,7 @@ static bool trx__h_obj_begin(trx__shash* h, TVMFFIObject* o, bool def, uint64_t*
       return true;
     }
     if (!((m >> TRX_TYPE) & 1)) return trx__h_push_fields(h, o, tab, def) == NULL;
-    const void* memo = trx__pmap_get(&h->memo, o);
+    const void* memo = trx__table_get(&h->memo, o);
     if (memo != NULL) {
       *out = (uint64_t)(uintptr_t)memo;
       return true;
@@ -934,7 +874,7 @@ static inline uint64_t trx__h_finish(trx__shash* h, const trx__hframe* f) {
   uint64_t r = f->r;
   if (f->memo) {
     if (r == 0) r = 1; /* memo values are never 0 (whether memoized or not, for consistency) */
-    if (h->nvars == f->aux) (void)trx__pmap_put(&h->memo, f->o, (const void*)(uintptr_t)r); /* best effort */
+    if (h->nvars == f->aux) (void)trx__table_put(&h->memo, f->o, (const void*)(uintptr_t)r); /* best effort */
   }
   return r;
 }
@@ -1034,8 +974,8 @@ uint64_t trx_structural_hash(const TVMFFIAny* v, bool map_free_vars) {
   memset(&h, 0, sizeof(h));
   h.map_free_vars = map_free_vars;
   uint64_t r = trx__h_any(&h, v, false);
-  trx__pmap_free(&h.defs);
-  trx__pmap_free(&h.memo);
+  trx__table_free(&h.defs);
+  trx__table_free(&h.memo);
   free(h.frames);
   return r;
 }
@@ -1088,9 +1028,7 @@ static void trx__put_repr(trx__buf_t* b, const TVMFFIAny* v) {
   if (tether_repr(v, &out) == 0 && tether_any_get_str(&out, &s)) {
     trx__buf_put(b, s.data, s.size);
   } else {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err) TVMFFIObjectDecRef(err);
+    trx__clear_error();
     trx__buf_puts(b, tether_any_type_key(v));
   }
   tether_any_release(&out);

@@ -5,7 +5,10 @@
  * op is covered table-driven in test_op_infer.c.
  */
 #include <tether/container.h>
+#include <stddef.h>
+
 #include <tether/ir/ir.h>
+#include <tether/ir/op.h>
 #include <tether/reflection.h>
 
 #include "test.h"
@@ -372,6 +375,144 @@ static void test_infer_type_bad_input(void) {
   TVMFFIObjectDecRef(v);
 }
 
+
+/* ---- an op registered at run time (what a frontend or plugin does) ------------------------- */
+
+#define SCALE_FIELDS(F, T)                           \
+  F(T, scale, FLOAT64, "float")                      \
+  F(T, axes, OPT_OBJECT, "Optional<ffi.Array<int>>") \
+  F(T, mode, STRING, "ffi.String")
+TRX_ATTRS_STRUCT(scale_attrs_t, SCALE_FIELDS);
+TRX_ATTRS_DECL(scale_attrs, "test.attrs.ScaleAttrs", scale_attrs_t, SCALE_FIELDS);
+
+static int scale_checks; /* how many Calls scale_check saw */
+
+/* The input's type, unchanged; the attrs must have been filled in. */
+static TVMFFIObject* scale_infer(const trx_op_def_t* def, trx_call_t* call) {
+  scale_attrs_t* a = (scale_attrs_t*)call->attrs;
+  if (a->scale < 0) {
+    tether_raise("ValueError", "%s: scale must be >= 0", trx_op_def_name(def));
+    return NULL;
+  }
+  TVMFFIObject* ty = ((trx_expr_t*)tether_array_at(call->args, 0)->v_obj)->ty;
+  TVMFFIObjectIncRef(ty);
+  return ty;
+}
+
+static int scale_check(const trx_op_def_t* def, TVMFFIObject** inputs, int64_t n, TVMFFIObject* attrs) {
+  (void)inputs;
+  scale_checks++;
+  if (n != 1) return tether_raise("ValueError", "%s: one input", trx_op_def_name(def));
+  return ((scale_attrs_t*)attrs)->scale > 100 ? tether_raise("ValueError", "scale too large") : 0;
+}
+
+static const trx_op_decl_t scale_decl = {
+    .name = "test.scale",
+    .params = "x: Expr, scale: float = 1.0, axes: ints?[1] = None, mode: str = \"fast\"",
+    .attrs = &scale_attrs,
+    .infer = scale_infer,
+    .check = scale_check,
+    .doc = "A test op.",
+};
+static TVMFFIObject* scale_op; /* registered at load, before the tests count objects */
+
+__attribute__((constructor)) static void register_scale_op(void) { scale_op = trx_op_register(&scale_decl); }
+
+static void test_register_op(void) {
+  CHECK(scale_op != NULL);
+  if (scale_op == NULL) return;
+  /* found by name, with its generated metadata */
+  CHECK(trx_op_get("relax.test.scale", 16) == scale_op);
+  const trx_op_def_t* def = trx_op_def_of(scale_op);
+  CHECK(def != NULL && trx_op_def_decl(def) == &scale_decl && trx_op_def_op(def) == scale_op);
+  CHECK_EQ_STR(trx_op_def_name(def), "relax.test.scale");
+  check_str_field(scale_op, "attrs_type_key", "test.attrs.ScaleAttrs");
+  TVMFFIAny ni = field(scale_op, "num_inputs");
+  CHECK_EQ_INT(ni.v_int64, 1);
+  /* the constructor global: every parameter, read by kind into the attrs of the same name */
+  int64_t dims[2] = {2, 3};
+  TVMFFIObject* x = tensor_var("x", dims, 2, "float32");
+  TVMFFIAny a[4] = {tether_any_object(x), tether_any_float(2.5), tether_any_int(1), tether_any_raw_str("exact")};
+  TVMFFIAny out = tether_any_none();
+  int before = scale_checks;
+  CHECK_OK(call_global("relax.op.test.scale", a, 4, &out));
+  CHECK_EQ_INT(scale_checks, before + 1);
+  trx_call_t* c = (trx_call_t*)out.v_obj;
+  CHECK(c->op == scale_op);
+  scale_attrs_t* attrs = (scale_attrs_t*)c->attrs;
+  CHECK(attrs->scale == 2.5);
+  check_arr_field(c->attrs, "axes", "(1)"); /* ints?[1]: an int widened to a 1-tuple */
+  check_str_field(c->attrs, "mode", "exact");
+  TVMFFIObject* ty = trx_infer_type(out.v_obj);
+  CHECK(ty == ((trx_expr_t*)x)->ty);
+  if (ty) TVMFFIObjectDecRef(ty);
+  tether_any_release(&out);
+  /* type errors name the generated signature; the check's errors come through */
+  a[1] = tether_any_raw_str("big");
+  CHECK_RAISED(call_global("relax.op.test.scale", a, 4, &out), "TypeError",
+               "Mismatched type on argument #1 when calling: `relax.op.test.scale(0: ir.Expr, 1: "
+               "float, 2: Optional<Array<int>>, 3: str) -> ir.Expr`. Expected `float` but got");
+  a[1] = tether_any_float(1000);
+  CHECK_RAISED(call_global("relax.op.test.scale", a, 4, &out), "ValueError", "scale too large");
+  CHECK_RAISED(call_global("relax.op.test.scale", a, 3, &out), "TypeError", "Expected 4 but got 3");
+  /* the schema a binding makes the wrapper from */
+  TVMFFIAny name = tether_any_raw_str("relax.test.scale");
+  CHECK_OK(call_global("relax.op.Schema", &name, 1, &out));
+  CHECK_EQ_INT(tether_array_size(out.v_obj), 2);
+  TVMFFIByteArray params = {"", 0};
+  tether_any_get_str(tether_array_at(out.v_obj, 0), &params);
+  CHECK_BYTES(params, scale_decl.params);
+  tether_any_release(&out);
+  /* listed with the others */
+  CHECK_OK(call_global("ir.ListOpNames", NULL, 0, &out));
+  bool listed = false;
+  for (int64_t i = 0; i < tether_array_size(out.v_obj); ++i) {
+    TVMFFIByteArray s = {"", 0};
+    tether_any_get_str(tether_array_at(out.v_obj, i), &s);
+    listed |= s.size == 16 && memcmp(s.data, "relax.test.scale", 16) == 0;
+  }
+  CHECK(listed);
+  tether_any_release(&out);
+  TVMFFIObjectDecRef(x);
+}
+
+static void test_register_op_errors(void) {
+  /* a name taken */
+  CHECK(trx_op_register(&scale_decl) == NULL);
+  CHECK_RAISED(-1, "KeyError", "an op named `relax.test.scale` is already registered");
+  CHECK(trx_op_register(NULL) == NULL);
+  CHECK_RAISED(-1, "TypeError", "trx_op_register: `decl` must be a declaration");
+  /* declarations that do not parse: nothing is registered */
+  static const trx_op_decl_t bad_kind = {.name = "test.bad1", .params = "x: Tensor", .infer = scale_infer};
+  CHECK(trx_op_register(&bad_kind) == NULL);
+  CHECK_RAISED(-1, "ValueError", "op `test.bad1`: unknown parameter kind in `x: Tensor`");
+  static const trx_op_decl_t no_field = {.name = "test.bad2", .params = "x: Expr, alpha: float = 1.0",
+                                         .attrs = &scale_attrs, .infer = scale_infer};
+  CHECK(trx_op_register(&no_field) == NULL);
+  CHECK_RAISED(-1, "ValueError", "an attribute parameter needs an attrs field of its name: `alpha`");
+  static const trx_op_decl_t order = {.name = "test.bad3", .params = "scale: float = 1.0, x: Expr",
+                                      .attrs = &scale_attrs, .infer = scale_infer};
+  CHECK(trx_op_register(&order) == NULL);
+  CHECK_RAISED(-1, "ValueError", "a parameter without a default follows one with a default");
+  static const trx_op_decl_t bad_default = {.name = "test.bad4", .params = "x: Expr, scale: float = one",
+                                            .attrs = &scale_attrs, .infer = scale_infer};
+  CHECK(trx_op_register(&bad_default) == NULL);
+  CHECK_RAISED(-1, "ValueError", "the default is not a literal");
+  CHECK(trx_op_get("relax.test.bad1", 15) == NULL);
+  CHECK_RAISED(-1, "AttributeError", "Operator relax.test.bad1 is not registered");
+  /* attrs declarations */
+  CHECK(trx_attrs_register(NULL) == -1);
+  CHECK_RAISED(-1, "TypeError", "trx_attrs_register");
+  int32_t idx = trx_attrs_register(&scale_attrs); /* registered with the op: the same index */
+  CHECK(idx >= 0 && idx == trx_attrs_register(&scale_attrs));
+  TVMFFIObject* fresh = trx_attrs_new(idx);
+  CHECK(fresh != NULL && fresh->type_index == idx);
+  if (fresh) TVMFFIObjectDecRef(fresh);
+  CHECK(trx_attrs_new(trx_type_index[TRX_CALL]) == NULL);
+  CHECK_RAISED(-1, "TypeError", "is not a registered attrs type");
+}
+
 TEST_MAIN(TEST_CASE(test_op_get), TEST_CASE(test_op_get_global), TEST_CASE(test_attrs_types),
           TEST_CASE(test_conv2d_constructor), TEST_CASE(test_pool_and_misc_constructors),
-          TEST_CASE(test_infer_type_bad_input))
+          TEST_CASE(test_infer_type_bad_input), TEST_CASE(test_register_op),
+          TEST_CASE(test_register_op_errors))

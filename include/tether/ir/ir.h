@@ -159,7 +159,7 @@ typedef struct {
   TVMFFIAny attrs_type_key; /* "" when the op takes no attrs */
   int64_t num_inputs;
   int64_t support_level;
-  int64_t op_id; /* index into the op table (ops.c); not reflected */
+  const void* def; /* its registered op (trx_op_def_t, include/tether/ir/op.h); not reflected */
 } trx_op_t;
 
 typedef struct {
@@ -356,12 +356,7 @@ TRX_API TVMFFIObject* trx_mul(TVMFFIObject* a, TVMFFIObject* b);
 TRX_API TVMFFIObject* trx_floordiv(TVMFFIObject* a, TVMFFIObject* b);
 TRX_API TVMFFIObject* trx_floormod(TVMFFIObject* a, TVMFFIObject* b);
 
-/* ---- ops (op.c, op_*.c) -------------------------------------------------------------------
- * trx_op_get: the Op named `name` ("relax.nn.conv2d"), borrowed (ops live forever), or
- * NULL with AttributeError "Operator <name> is not registered" (TVM's kind).  trx_infer_type: runs the op's FInferType for a Call whose callee
- * is an Op; new reference to the inferred Type. */
-TRX_API TVMFFIObject* trx_op_get(const char* name, size_t len);
-TRX_API TVMFFIObject* trx_infer_type(TVMFFIObject* call);
+/* ---- ops: include/tether/ir/op.h (declaring, registering and finding ops; inference) --- */
 
 /* ---- normalizer and BlockBuilder (builder.c) ----------------------------------------------- */
 TRX_API TVMFFIObject* trx_block_builder_new(TVMFFIObject* mod /* may be NULL */);
@@ -494,4 +489,6 @@ TRX_API int trx_structural_first_mismatch(const TVMFFIAny* a, const TVMFFIAny* b
 #ifdef __cplusplus
 }
 #endif
+#include "op.h" /* the op registry, which builds on the declarations above */
+
 #endif /* TETHER_IR_IR_H_ */

@@ -1,37 +1,130 @@
-"""Helpers shared by the op wrappers: the C constructor globals and argument shaping."""
+"""How tether.relax.op's functions are made: each registered op (libtether_ir's own and any a
+library registers later through trx_op_register) declares its parameters as TVM's Python
+signature, "data: Expr, strides: ints[2] = (1, 1), ...", readable through the global
+"relax.op.Schema".  From it comes a C SignatureFunction over the constructor global
+"relax.op.<name>": TVM's parameter names and defaults, keywords, and an int given for an
+`ints[N]` parameter widened to an N-tuple -- all in one vectorcall, without a Python frame."""
 from __future__ import annotations
 
+import ast
+import sys
+import types
+
 from ... import core
-from ...ir import Expr, FloatImm, IntImm
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Dict, List, Optional, Tuple
+
+_schema = core.get_global_func("relax.op.Schema")
+_list_op_names = core.get_global_func("ir.ListOpNames")
 
 
-def ffi(name: str) -> core.Function:
-    """The constructor global "relax.op.<name>"."""
-    return core.get_global_func("relax.op." + name)
+def _split_params(spec: str) -> List[str]:
+    """The comma-separated items of a parameter list (brackets and quotes nest)."""
+    items, depth, quote, start = [], 0, "", 0
+    for i, c in enumerate(spec):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "([<":
+            depth += 1
+        elif c in ")]>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(spec[start:i])
+            start = i + 1
+    if spec[start:].strip():
+        items.append(spec[start:])
+    return [item.strip() for item in items]
 
 
-def widen(name: str, expand: tuple) -> core.SignatureFunction:
-    """The constructor global "relax.op.<name>" called positionally, with int arguments
-    widened in C: parameter i with expand[i] = n > 0 turns an int v into the n-tuple
-    (v, ..., v) -- TVM's `if isinstance(x, int): x = (x,) * n` without a Python call per
-    argument (tether.core.SignatureFunction)."""
-    params = tuple("arg%d" % i for i in range(len(expand)))
-    return core.SignatureFunction(ffi(name), "relax.op." + name, params, (), expand)
+def parse_params(spec: str) -> List[Tuple[str, str, int, bool, Any]]:
+    """(name, kind, widen, has_default, default) per parameter of a declaration."""
+    out = []
+    for item in _split_params(spec):
+        head, eq, default = item.partition("=")
+        name, _, kind = head.partition(":")
+        kind = kind.strip()
+        widen = 0
+        if "[" in kind:
+            kind, _, n = kind.partition("[")
+            widen = int(n.rstrip("]"))
+        value = ast.literal_eval(default.strip()) if eq else None
+        out.append((name.strip(), kind, widen, bool(eq), value))
+    return out
 
 
-def prim(value: Any) -> Any:
-    """A Python number becomes an IntImm int64 / FloatImm float64 (as TVM's wrappers do)."""
-    if isinstance(value, Expr):
-        return value
-    if isinstance(value, bool):
-        return IntImm("bool", int(value))
-    if isinstance(value, int):
-        return IntImm("int64", value)
-    if isinstance(value, float):
-        return FloatImm("float64", value)
-    return value
+def make_function(op_name: str, module: str) -> core.SignatureFunction:
+    """The wrapper of the op "relax.<op_name>" ("nn.conv2d"), to live in `module`."""
+    params_spec, doc = _schema("relax." + op_name)
+    params = parse_params(params_spec)
+    names = tuple(p[0] for p in params)
+    defaults = tuple(p[4] for p in params if p[3])
+    expand = tuple(p[2] for p in params)
+    fn = core.SignatureFunction(core.get_global_func("relax.op." + op_name), op_name.rpartition(".")[2],
+                                names, defaults, expand if any(expand) else None)
+    short = op_name.rpartition(".")[2]
+    fn.__name__ = short
+    fn.__qualname__ = short
+    fn.__module__ = module
+    fn.__doc__ = "%s (relax.%s)." % (doc.rstrip(".") if doc else short, op_name)
+    return fn
+
+
+def _ops_by_prefix() -> Dict[str, List[str]]:
+    """Registered op names grouped by namespace: "" for relax.add, "nn" for relax.nn.conv2d."""
+    groups: Dict[str, List[str]] = {}
+    for full in _list_op_names():
+        name = str(full)[len("relax."):]
+        prefix, _, _ = name.rpartition(".")
+        groups.setdefault(prefix, []).append(name)
+    return groups
+
+
+def populate(namespace: dict, prefix: str, keep: Optional[set] = None) -> List[str]:
+    """Adds the wrapper of every registered op of `prefix` to `namespace` (a module's globals),
+    except names in `keep` (hand-written there); returns the names, for __all__."""
+    module = namespace["__name__"]
+    names = []
+    for op_name in _ops_by_prefix().get(prefix, []):
+        short = op_name.rpartition(".")[2]
+        if keep is None or short not in keep:
+            namespace[short] = make_function(op_name, module)
+        names.append(short)
+    return names
+
+
+def lookup(prefix: str, module: str, short: str) -> core.SignatureFunction:
+    """Module __getattr__: the wrapper of an op registered after the module was populated."""
+    op_name = prefix + "." + short if prefix else short
+    try:
+        fn = make_function(op_name, module)
+    except Exception:
+        raise AttributeError("module %r has no attribute %r" % (module, short)) from None
+    sys.modules[module].__dict__[short] = fn
+    return fn
+
+
+def submodules(package: str) -> Dict[str, types.ModuleType]:
+    """A module tether.relax.op.<prefix> for every namespace of registered ops that has no
+    module file (an op registered by another library as "mylib.fused_add")."""
+    made = {}
+    for prefix in _ops_by_prefix():
+        if not prefix or "." in prefix:
+            continue
+        full = package + "." + prefix
+        if full in sys.modules:
+            continue
+        try:
+            __import__(full)
+            continue
+        except ImportError:
+            pass
+        mod = types.ModuleType(full, "Ops of namespace %r (generated from the op registry)." % prefix)
+        mod.__all__ = populate(mod.__dict__, prefix)
+        sys.modules[full] = mod
+        made[prefix] = mod
+    return made

@@ -1,12 +1,88 @@
 /*
- * op_nn.c -- constructors and type inference of the relax.nn.* ops of TRX_OPS (op.h):
- * convolutions, pooling, unary activations, softmax, batch/layer norm, dropout.  The shape
- * rules, normalizations and error texts are TVM's (relax.md section 1); registration is
- * op.c's (no init here).
+ * nn.c -- the relax.nn.* ops: convolutions, pooling, activations, softmax, batch/layer norm,
+ * dropout.  Each is a declaration at the end of the file (its parameters as TVM's Python
+ * signature, its attrs type, its inference and its constructor-time check); the shape rules,
+ * normalizations and error texts are TVM's (relax.md section 1).
  */
-#include "op.h"
+#include "../op.h"
 
-#include "arith.h"
+#include "../arith.h"
+
+/* ---- attrs types ---------------------------------------------------------------------------- */
+#define TRX__CONV_FIELDS(F, T)               \
+  F(T, strides, OBJECT, "ffi.Array<int>")    \
+  F(T, padding, OBJECT, "ffi.Array<int>")    \
+  F(T, dilation, OBJECT, "ffi.Array<int>")   \
+  F(T, groups, INT64, "int")                 \
+  F(T, data_layout, STRING, "ffi.String")    \
+  F(T, kernel_layout, STRING, "ffi.String")  \
+  F(T, out_layout, STRING, "ffi.String")     \
+  F(T, out_dtype, ANY, "Optional<DataType>")
+TRX_ATTRS_STRUCT(trx_conv_attrs_t, TRX__CONV_FIELDS);
+TRX_ATTRS_DECL(trx__conv1d_attrs, "relax.attrs.Conv1DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS);
+TRX_ATTRS_DECL(trx__conv2d_attrs, "relax.attrs.Conv2DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS);
+
+#define TRX__CONV_TRANSPOSE_FIELDS(F, T)      \
+  F(T, strides, OBJECT, "ffi.Array<int>")        \
+  F(T, padding, OBJECT, "ffi.Array<int>")        \
+  F(T, output_padding, OBJECT, "ffi.Array<int>") \
+  F(T, dilation, OBJECT, "ffi.Array<int>")       \
+  F(T, groups, INT64, "int")                     \
+  F(T, data_layout, STRING, "ffi.String")        \
+  F(T, kernel_layout, STRING, "ffi.String")      \
+  F(T, out_layout, STRING, "ffi.String")         \
+  F(T, out_dtype, ANY, "Optional<DataType>")
+TRX_ATTRS_STRUCT(trx_conv_transpose_attrs_t, TRX__CONV_TRANSPOSE_FIELDS);
+TRX_ATTRS_DECL(trx__conv2d_transpose_attrs, "relax.attrs.Conv2DTransposeAttrs",
+               trx_conv_transpose_attrs_t, TRX__CONV_TRANSPOSE_FIELDS);
+
+#define TRX__POOL2D_FIELDS(F, T)             \
+  F(T, pool_size, OBJECT, "ffi.Array<int>")  \
+  F(T, strides, OBJECT, "ffi.Array<int>")    \
+  F(T, dilation, OBJECT, "ffi.Array<int>")   \
+  F(T, padding, OBJECT, "ffi.Array<int>")    \
+  F(T, ceil_mode, BOOL, "bool")              \
+  F(T, count_include_pad, BOOL, "bool")      \
+  F(T, layout, STRING, "ffi.String")         \
+  F(T, out_layout, STRING, "ffi.String")
+TRX_ATTRS_STRUCT(trx_pool2d_attrs_t, TRX__POOL2D_FIELDS);
+TRX_ATTRS_DECL(trx__pool2d_attrs, "relax.attrs.Pool2DAttrs", trx_pool2d_attrs_t, TRX__POOL2D_FIELDS);
+
+#define TRX__ADAPTIVE_POOL2D_FIELDS(F, T)                      \
+  F(T, output_size, OPT_OBJECT, "Optional<ffi.Array<int>>")    \
+  F(T, layout, STRING, "ffi.String")                           \
+  F(T, out_layout, STRING, "ffi.String")
+TRX_ATTRS_STRUCT(trx_adaptive_pool2d_attrs_t, TRX__ADAPTIVE_POOL2D_FIELDS);
+TRX_ATTRS_DECL(trx__adaptive_pool2d_attrs, "relax.attrs.AdaptivePool2DAttrs",
+               trx_adaptive_pool2d_attrs_t, TRX__ADAPTIVE_POOL2D_FIELDS);
+
+#define TRX__SOFTMAX_FIELDS(F, T) F(T, axis, INT64, "int")
+TRX_ATTRS_STRUCT(trx_softmax_attrs_t, TRX__SOFTMAX_FIELDS);
+TRX_ATTRS_DECL(trx__softmax_attrs, "relax.attrs.SoftmaxAttrs", trx_softmax_attrs_t, TRX__SOFTMAX_FIELDS);
+
+#define TRX__BATCH_NORM_FIELDS(F, T) \
+  F(T, axis, INT64, "int")           \
+  F(T, epsilon, FLOAT64, "float")    \
+  F(T, center, BOOL, "bool")         \
+  F(T, scale, BOOL, "bool")          \
+  F(T, momentum, FLOAT64, "float")   \
+  F(T, training, BOOL, "bool")
+TRX_ATTRS_STRUCT(trx_batch_norm_attrs_t, TRX__BATCH_NORM_FIELDS);
+TRX_ATTRS_DECL(trx__batch_norm_attrs, "relax.attrs.BatchNormAttrs", trx_batch_norm_attrs_t,
+               TRX__BATCH_NORM_FIELDS);
+
+#define TRX__LAYER_NORM_FIELDS(F, T)      \
+  F(T, axes, OBJECT, "ffi.Array<int>")    \
+  F(T, epsilon, FLOAT64, "float")         \
+  F(T, center, BOOL, "bool")              \
+  F(T, scale, BOOL, "bool")
+TRX_ATTRS_STRUCT(trx_layer_norm_attrs_t, TRX__LAYER_NORM_FIELDS);
+TRX_ATTRS_DECL(trx__layer_norm_attrs, "relax.attrs.LayerNormAttrs", trx_layer_norm_attrs_t,
+               TRX__LAYER_NORM_FIELDS);
+
+#define TRX__DROPOUT_FIELDS(F, T) F(T, rate, FLOAT64, "float")
+TRX_ATTRS_STRUCT(trx_dropout_attrs_t, TRX__DROPOUT_FIELDS);
+TRX_ATTRS_DECL(trx__dropout_attrs, "relax.attrs.DropoutAttrs", trx_dropout_attrs_t, TRX__DROPOUT_FIELDS);
 
 /* ---- shared pieces ------------------------------------------------------------------------- */
 
@@ -111,76 +187,11 @@ static int trx__widen(TVMFFIObject** arr, int n) {
   return wide != NULL ? 0 : -1;
 }
 
-/*
- * conv1d / conv2d / conv2d_transpose, whose constructors take (data, weight, strides,
- * padding, [output_padding,] dilation, groups, data_layout, kernel_layout, out_layout,
- * out_dtype).  The int arrays are normalized as TVM does (padding completed to 2*spatial
- * values, 2-d strides / output_padding / dilation of one value widened to two), checked,
- * and moved into the attrs; the Call takes the argument references.
- */
-static int trx__make_conv_like(const trx__op_def_t* def, const TVMFFIAny* a, int spatial,
-                               bool transpose, TVMFFIObject** out) {
-  const int k = transpose ? 1 : 0; /* argument positions after padding shift by one */
-  TVMFFIObject* args[2] = {NULL, NULL};
-  TVMFFIObject *strides = NULL, *padding = NULL, *opad = NULL, *dilation = NULL, *tmp;
-  TVMFFIObject* attrs = NULL;
-  int64_t groups;
-  *out = NULL;
-  if (trx__arg_expr(def, a, 0, &args[0]) != 0 || trx__arg_expr(def, a, 1, &args[1]) != 0 ||
-      trx__arg_int_array(def, a, 2, false, &strides) != 0 ||
-      trx__arg_int_array(def, a, 3, false, &padding) != 0 ||
-      (transpose && trx__arg_int_array(def, a, 4, false, &opad) != 0) ||
-      trx__arg_int_array(def, a, 4 + k, false, &dilation) != 0 ||
-      trx__arg_i64(def, a, 5 + k, &groups) != 0)
-    goto fail;
-  attrs = trx__attrs_new(def->attrs);
-  if (attrs == NULL) goto fail;
-  trx__conv_fields_t f = trx__conv_fields(attrs, transpose);
-  if (trx__arg_string(def, a, 6 + k, false, f.data_layout) != 0 ||
-      trx__arg_string(def, a, 7 + k, false, f.kernel_layout) != 0 ||
-      trx__arg_string(def, a, 8 + k, true, f.out_layout) != 0 ||
-      trx__arg_opt_dtype(def, a, 9 + k, true, f.out_dtype) != 0)
-    goto fail;
-  tmp = trx__complete_padding(padding, spatial);
-  if (tmp == NULL) goto fail;
-  TVMFFIObjectDecRef(padding);
-  padding = tmp;
-  if (spatial == 2 && (trx__widen(&strides, 2) != 0 || trx__widen(&dilation, 2) != 0 ||
-                       (opad != NULL && trx__widen(&opad, 2) != 0)))
-    goto fail;
-  if (trx__check_groups(groups) != 0 ||
-      trx__check_len(strides, "strides", "strides", spatial) != 0 ||
-      (opad != NULL && trx__check_len(opad, "output_padding", "output_padding", spatial) != 0) ||
-      trx__check_len(dilation, "dilation", "dilation", spatial) != 0)
-    goto fail;
-  trx__default_layout(f.out_layout, f.data_layout);
-  *f.strides = strides;
-  *f.padding = padding;
-  if (f.output_padding != NULL) *f.output_padding = opad;
-  *f.dilation = dilation;
-  *f.groups = groups;
-  return trx__make_call_steal(def, args, 2, attrs, out);
-fail:
-  trx__release_objects(args, 2);
-  TVMFFIObject* arrays[4] = {strides, padding, opad, dilation};
-  trx__release_objects(arrays, 4);
-  if (attrs) TVMFFIObjectDecRef(attrs);
-  return -1;
-}
 
-int trx__make_conv1d(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
-  (void)n;
-  return trx__make_conv_like(def, a, 1, false, out);
-}
-int trx__make_conv2d(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
-  (void)n;
-  return trx__make_conv_like(def, a, 2, false, out);
-}
 
 /* floordiv(x + pad_a + pad_b - dil*(k-1) - 1, stride) + 1 */
 static TVMFFIObject* trx__conv_out_dim(TVMFFIObject* x, int64_t pad_a, int64_t pad_b,
                                        TVMFFIObject* k, int64_t dil, int64_t stride) {
-  TVMFFIObject *c = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL, *r = NULL;
   int64_t xv, kv;
   if (trx__const_i64(x, &xv) && trx__const_i64(k, &kv)) {
     /* Static dims: the same steps in int64, each as the simplifier folds it (any overflow or
@@ -194,43 +205,13 @@ static TVMFFIObject* trx__conv_out_dim(TVMFFIObject* x, int64_t pad_a, int64_t p
       if (q != INT64_MAX) return trx_int64(q + 1);
     }
   }
-  c = trx_int64(pad_a + pad_b);
-  if (c == NULL) goto done;
-  t1 = trx_add(x, c); /* x + pads */
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(1);
-  if (t1 == NULL || c == NULL) goto done;
-  t2 = trx_sub(k, c); /* k - 1 */
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(dil);
-  if (t2 == NULL || c == NULL) goto done;
-  t3 = trx_mul(c, t2); /* dil*(k-1) */
-  TVMFFIObjectDecRef(t2);
-  t2 = NULL;
-  if (t3 == NULL) goto done;
-  t2 = trx_sub(t1, t3);
-  TVMFFIObjectDecRef(t1);
-  TVMFFIObjectDecRef(t3);
-  t1 = t3 = NULL;
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(1);
-  if (t2 == NULL || c == NULL) goto done;
-  t1 = trx_sub(t2, c); /* numerator */
-  TVMFFIObjectDecRef(t2);
-  t2 = NULL;
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(stride);
-  if (t1 == NULL || c == NULL) goto done;
-  t2 = trx_floordiv(t1, c);
-  TVMFFIObjectDecRef(c);
-  c = trx_int64(1);
-  if (t2 == NULL || c == NULL) goto done;
-  r = trx_add(t2, c);
-done:
-  if (c) TVMFFIObjectDecRef(c);
-  if (t1) TVMFFIObjectDecRef(t1);
-  if (t2) TVMFFIObjectDecRef(t2);
-  if (t3) TVMFFIObjectDecRef(t3);
+  trx__scope_t sc = TRX__SCOPE_INIT;
+  TVMFFIObject* num = trx__s_sub(&sc, trx__s_add(&sc, x, trx__s_int(&sc, pad_a + pad_b)),
+                                 trx__s_mul(&sc, trx__s_int(&sc, dil), trx__s_sub(&sc, k, trx__s_int(&sc, 1))));
+  num = trx__s_sub(&sc, num, trx__s_int(&sc, 1));
+  TVMFFIObject* r = trx__s_add(&sc, trx__s_floordiv(&sc, num, trx__s_int(&sc, stride)), trx__s_int(&sc, 1));
+  r = trx__scope_keep(&sc, r);
+  trx__scope_end(&sc);
   return r;
 }
 
@@ -247,9 +228,7 @@ static bool trx__provably_indivisible(TVMFFIObject* a, int64_t g) {
   bool r = m != NULL && trx_as_const_int(m, &v) && v != 0;
   if (m) TVMFFIObjectDecRef(m);
   else {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err) TVMFFIObjectDecRef(err);
+    trx__clear_error();
   }
   return r;
 }
@@ -261,7 +240,7 @@ static int trx__conv_dtype(trx_call_t* call, const TVMFFIAny* out_dtype, trx_ten
   return trx__binary_dtype(call, (TVMFFIObject*)tt[0], (TVMFFIObject*)tt[1], dt);
 }
 
-static TVMFFIObject* trx__infer_conv(const trx__op_def_t* def, trx_call_t* call, int spatial) {
+static TVMFFIObject* trx__infer_conv(const trx_op_def_t* def, trx_call_t* call, int spatial) {
   trx_conv_attrs_t* attrs = (trx_conv_attrs_t*)call->attrs;
   const char* dtgt = spatial == 1 ? "NCW" : "NCHW";
   const char* ktgt = spatial == 1 ? "OIW" : "OIHW";
@@ -334,20 +313,15 @@ done:
   return ty;
 }
 
-TVMFFIObject* trx__infer_conv1d(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_conv1d(const trx_op_def_t* def, trx_call_t* call) {
   return trx__infer_conv(def, call, 1);
 }
-TVMFFIObject* trx__infer_conv2d(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_conv2d(const trx_op_def_t* def, trx_call_t* call) {
   return trx__infer_conv(def, call, 2);
 }
 
 /* ---- conv2d_transpose -------------------------------------------------------------------------- */
 
-int trx__make_conv2d_transpose(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n,
-                               TVMFFIObject** out) {
-  (void)n;
-  return trx__make_conv_like(def, a, 2, true, out);
-}
 
 /* (x-1)*s - (pa+pb) + d*(k-1) + op + 1 */
 static TVMFFIObject* trx__convt_out_dim(TVMFFIObject* x, int64_t s, int64_t pads, TVMFFIObject* k,
@@ -376,7 +350,7 @@ done:;
   return r;
 }
 
-TVMFFIObject* trx__infer_conv2d_transpose(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_conv2d_transpose(const trx_op_def_t* def, trx_call_t* call) {
   trx_conv_transpose_attrs_t* attrs = (trx_conv_transpose_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[2];
   trx__layout_t dl, kl, ol;
@@ -456,60 +430,6 @@ done:
 
 /* ---- pooling ---------------------------------------------------------------------------------------- */
 
-int trx__make_pool2d(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
-  (void)n;
-  TVMFFIObject* x = NULL;
-  TVMFFIObject *pool = NULL, *strides = NULL, *padding = NULL, *dilation = NULL, *tmp = NULL;
-  trx_pool2d_attrs_t* attrs = NULL;
-  *out = NULL;
-  if (trx__arg_expr(def, a, 0, &x) != 0 || trx__arg_int_array(def, a, 1, false, &pool) != 0 ||
-      trx__arg_int_array(def, a, 2, false, &strides) != 0 ||
-      trx__arg_int_array(def, a, 3, false, &padding) != 0 ||
-      trx__arg_int_array(def, a, 4, false, &dilation) != 0)
-    goto fail;
-  attrs = (trx_pool2d_attrs_t*)trx__attrs_new(def->attrs);
-  if (attrs == NULL) goto fail;
-  if (trx__arg_flag(def, a, 5, &attrs->ceil_mode) != 0 ||
-      trx__arg_flag(def, a, 6, &attrs->count_include_pad) != 0 ||
-      trx__arg_string(def, a, 7, false, &attrs->layout) != 0 ||
-      trx__arg_string(def, a, 8, true, &attrs->out_layout) != 0)
-    goto fail;
-  tmp = trx__dup1(pool, 2);
-  TVMFFIObjectDecRef(pool);
-  pool = tmp;
-  tmp = trx__dup1(strides, 2);
-  TVMFFIObjectDecRef(strides);
-  strides = tmp;
-  tmp = trx__dup1(dilation, 2);
-  TVMFFIObjectDecRef(dilation);
-  dilation = tmp;
-  if (pool == NULL || strides == NULL || dilation == NULL) goto fail;
-  tmp = trx__complete_padding(padding, 2);
-  if (tmp == NULL) goto fail;
-  TVMFFIObjectDecRef(padding);
-  padding = tmp;
-  if (trx__check_len(pool, "pool_size", "pool_size", 2) != 0 ||
-      trx__check_len(strides, "strides", "strides", 2) != 0 ||
-      trx__check_len(dilation, "dilation", "dilation", 2) != 0)
-    goto fail;
-  trx__default_layout(&attrs->out_layout, &attrs->layout);
-  attrs->pool_size = pool;
-  attrs->strides = strides;
-  attrs->dilation = dilation;
-  attrs->padding = padding;
-  pool = strides = dilation = padding = NULL;
-  int rc = trx__make_call_steal_attrs(def, &x, 1, (TVMFFIObject*)attrs, out);
-  TVMFFIObjectDecRef(x);
-  return rc;
-fail:
-  if (x) TVMFFIObjectDecRef(x);
-  if (pool) TVMFFIObjectDecRef(pool);
-  if (strides) TVMFFIObjectDecRef(strides);
-  if (padding) TVMFFIObjectDecRef(padding);
-  if (dilation) TVMFFIObjectDecRef(dilation);
-  if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
-  return -1;
-}
 
 static TVMFFIObject* trx__pool_out_dim(TVMFFIObject* x, int64_t pa, int64_t pb, int64_t k,
                                        int64_t dil, int64_t s, bool ceil_mode) {
@@ -536,7 +456,7 @@ done:;
   return r;
 }
 
-TVMFFIObject* trx__infer_pool2d(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_pool2d(const trx_op_def_t* def, trx_call_t* call) {
   trx_pool2d_attrs_t* attrs = (trx_pool2d_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[1];
   trx__layout_t dl, ol;
@@ -569,50 +489,8 @@ done:
   return ty;
 }
 
-int trx__make_adaptive_pool2d(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n,
-                              TVMFFIObject** out) {
-  (void)n;
-  TVMFFIObject *x = NULL, *size = NULL, *tmp = NULL;
-  trx_adaptive_pool2d_attrs_t* attrs = NULL;
-  *out = NULL;
-  if (trx__arg_expr(def, a, 0, &x) != 0 || trx__arg_int_array(def, a, 1, true, &size) != 0)
-    goto fail;
-  attrs = (trx_adaptive_pool2d_attrs_t*)trx__attrs_new(def->attrs);
-  if (attrs == NULL) goto fail;
-  if (trx__arg_string(def, a, 2, false, &attrs->layout) != 0 ||
-      trx__arg_string(def, a, 3, true, &attrs->out_layout) != 0)
-    goto fail;
-  if (size != NULL) {
-    tmp = trx__dup1(size, 2);
-    TVMFFIObjectDecRef(size);
-    size = tmp;
-    if (size == NULL) goto fail;
-    int64_t len = trx__iarr_size(size);
-    if (len != 2) {
-      trx__sb_t sb = {0};
-      trx__sb_printf(&sb,
-                     "Check failed: _output_size.size() == 2 (%lld vs. 2) : The output_size length "
-                     "is expected to be 2. However, the given output_size is ",
-                     (long long)len);
-      trx__sb_iarr(&sb, size);
-      trx__sb_raise(&sb, "InternalError");
-      goto fail;
-    }
-  }
-  trx__default_layout(&attrs->out_layout, &attrs->layout);
-  attrs->output_size = size;
-  size = NULL;
-  int rc = trx__make_call_steal_attrs(def, &x, 1, (TVMFFIObject*)attrs, out);
-  TVMFFIObjectDecRef(x);
-  return rc;
-fail:
-  if (x) TVMFFIObjectDecRef(x);
-  if (size) TVMFFIObjectDecRef(size);
-  if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
-  return -1;
-}
 
-TVMFFIObject* trx__infer_adaptive_pool2d(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_adaptive_pool2d(const trx_op_def_t* def, trx_call_t* call) {
   trx_adaptive_pool2d_attrs_t* attrs = (trx_adaptive_pool2d_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[1];
   trx__layout_t dl, ol;
@@ -646,63 +524,14 @@ done:
   return ty;
 }
 
-/* ---- unary activations and math (also used by op_tensor.c's rows) ---------------------------------- */
 
-int trx__make_plain(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
-  TVMFFIObject* args[4] = {NULL, NULL, NULL, NULL};
-  int rc = -1;
-  *out = NULL;
-  for (int32_t i = 0; i < n; ++i) {
-    if (trx__arg_expr(def, a, i, &args[i]) != 0) goto done;
-  }
-  rc = trx__make_call_steal_attrs(def, args, n, NULL, out);
-done:
-  trx__release_objects(args, n);
-  return rc;
-}
 
-/* "<op> requires the input tensor to have float dtype. However, the given input dtype is T.x" */
-static int trx__require_float(const trx__op_def_t* def, const char* who, DLDataType t) {
-  if (trx__dtype_is_void(t) || trx__dtype_is_float(t)) return 0;
-  trx__sb_t sb = {0};
-  if (who != NULL) trx__sb_printf(&sb, "%s", who);
-  else trx__sb_op(&sb, def);
-  trx__sb_printf(&sb, " requires the input tensor to have float dtype. However, the given input dtype is ");
-  trx__sb_dtype(&sb, t);
-  return trx__sb_raise(&sb, "TypeError");
-}
 
-TVMFFIObject* trx__infer_unary(const trx__op_def_t* def, trx_call_t* call) {
-  trx_tensor_type_t* tt[1];
-  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
-  if ((def->flags & TRX__F_FLOAT) && trx__require_float(def, NULL, trx_tensor_dtype(tt[0])) != 0) return NULL;
-  /* As TVM: a new TensorType over the input's shape and dtype (not the input's type). */
-  TVMFFIObject* ty = trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim);
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
-  return ty;
-}
 
 /* ---- softmax / log_softmax ---------------------------------------------------------------------------- */
 
-int trx__make_softmax(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
-  (void)n;
-  TVMFFIObject* x = NULL;
-  trx_softmax_attrs_t* attrs = NULL;
-  int64_t axis;
-  *out = NULL;
-  if (trx__arg_expr(def, a, 0, &x) != 0 || trx__arg_i64(def, a, 1, &axis) != 0) goto fail;
-  attrs = (trx_softmax_attrs_t*)trx__attrs_new(def->attrs);
-  if (attrs == NULL) goto fail;
-  attrs->axis = axis;
-  int rc = trx__make_call_steal_attrs(def, &x, 1, (TVMFFIObject*)attrs, out);
-  TVMFFIObjectDecRef(x);
-  return rc;
-fail:
-  if (x) TVMFFIObjectDecRef(x);
-  return -1;
-}
 
-TVMFFIObject* trx__infer_softmax(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_softmax(const trx_op_def_t* def, trx_call_t* call) {
   trx_softmax_attrs_t* attrs = (trx_softmax_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[1];
   int64_t axis;
@@ -716,59 +545,10 @@ TVMFFIObject* trx__infer_softmax(const trx__op_def_t* def, trx_call_t* call) {
 
 /* ---- batch_norm / layer_norm ------------------------------------------------------------------------------ */
 
-int trx__make_batch_norm(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n,
-                         TVMFFIObject** out) {
-  (void)n;
-  TVMFFIObject* args[5] = {NULL, NULL, NULL, NULL, NULL};
-  trx_batch_norm_attrs_t* attrs = NULL;
-  *out = NULL;
-  for (int i = 0; i < 5; ++i) {
-    if (trx__arg_expr(def, a, i, &args[i]) != 0) goto fail;
-  }
-  attrs = (trx_batch_norm_attrs_t*)trx__attrs_new(def->attrs);
-  if (attrs == NULL || trx__arg_i64(def, a, 5, &attrs->axis) != 0 ||
-      trx__arg_f64(def, a, 6, &attrs->epsilon) != 0 || trx__arg_flag(def, a, 7, &attrs->center) != 0 ||
-      trx__arg_flag(def, a, 8, &attrs->scale) != 0 || trx__arg_f64(def, a, 9, &attrs->momentum) != 0 ||
-      trx__arg_flag(def, a, 10, &attrs->training) != 0)
-    goto fail;
-  int rc = trx__make_call_steal_attrs(def, args, 5, (TVMFFIObject*)attrs, out);
-  trx__release_objects(args, 5);
-  return rc;
-fail:
-  trx__release_objects(args, 5);
-  if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
-  return -1;
-}
 
-int trx__make_layer_norm(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n,
-                         TVMFFIObject** out) {
-  (void)n;
-  TVMFFIObject* args[3] = {NULL, NULL, NULL};
-  TVMFFIObject* axes = NULL;
-  trx_layer_norm_attrs_t* attrs = NULL;
-  *out = NULL;
-  for (int i = 0; i < 3; ++i) {
-    if (trx__arg_expr(def, a, i, &args[i]) != 0) goto fail;
-  }
-  if (trx__arg_int_array(def, a, 3, false, &axes) != 0) goto fail;
-  attrs = (trx_layer_norm_attrs_t*)trx__attrs_new(def->attrs);
-  if (attrs == NULL || trx__arg_f64(def, a, 4, &attrs->epsilon) != 0 ||
-      trx__arg_flag(def, a, 5, &attrs->center) != 0 || trx__arg_flag(def, a, 6, &attrs->scale) != 0)
-    goto fail;
-  attrs->axes = axes;
-  axes = NULL;
-  int rc = trx__make_call_steal_attrs(def, args, 3, (TVMFFIObject*)attrs, out);
-  trx__release_objects(args, 3);
-  return rc;
-fail:
-  trx__release_objects(args, 3);
-  if (axes) TVMFFIObjectDecRef(axes);
-  if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
-  return -1;
-}
 
 /* NormCheckDtypeAndShape: *unknown set when the lengths could not be proved equal. */
-static int trx__norm_check(const trx__op_def_t* def, trx_call_t* call, int nin, TVMFFIObject* axes,
+static int trx__norm_check(const trx_op_def_t* def, trx_call_t* call, int nin, TVMFFIObject* axes,
                            trx_tensor_type_t** tt, bool* unknown) {
   static const char* const names[] = {"data", "gamma", "beta", "moving_mean", "moving_var"};
   int64_t* ax = NULL;
@@ -833,7 +613,7 @@ static int trx__norm_check(const trx__op_def_t* def, trx_call_t* call, int nin, 
   return 0;
 }
 
-TVMFFIObject* trx__infer_batch_norm(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_batch_norm(const trx_op_def_t* def, trx_call_t* call) {
   trx_batch_norm_attrs_t* attrs = (trx_batch_norm_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[5];
   bool unknown;
@@ -864,7 +644,7 @@ TVMFFIObject* trx__infer_batch_norm(const trx__op_def_t* def, trx_call_t* call) 
   return ty;
 }
 
-TVMFFIObject* trx__infer_layer_norm(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_layer_norm(const trx_op_def_t* def, trx_call_t* call) {
   trx_layer_norm_attrs_t* attrs = (trx_layer_norm_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[3];
   bool unknown;
@@ -875,24 +655,8 @@ TVMFFIObject* trx__infer_layer_norm(const trx__op_def_t* def, trx_call_t* call) 
 
 /* ---- dropout ------------------------------------------------------------------------------------------------ */
 
-int trx__make_dropout(const trx__op_def_t* def, const TVMFFIAny* a, int32_t n, TVMFFIObject** out) {
-  (void)n;
-  TVMFFIObject* x = NULL;
-  trx_dropout_attrs_t* attrs = NULL;
-  *out = NULL;
-  if (trx__arg_expr(def, a, 0, &x) != 0) goto fail;
-  attrs = (trx_dropout_attrs_t*)trx__attrs_new(def->attrs);
-  if (attrs == NULL || trx__arg_f64(def, a, 1, &attrs->rate) != 0) goto fail;
-  int rc = trx__make_call_steal_attrs(def, &x, 1, (TVMFFIObject*)attrs, out);
-  TVMFFIObjectDecRef(x);
-  return rc;
-fail:
-  if (x) TVMFFIObjectDecRef(x);
-  if (attrs) TVMFFIObjectDecRef((TVMFFIObject*)attrs);
-  return -1;
-}
 
-TVMFFIObject* trx__infer_dropout(const trx__op_def_t* def, trx_call_t* call) {
+static TVMFFIObject* trx__infer_dropout(const trx_op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[1];
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   TVMFFIObject* f[2] = {(TVMFFIObject*)tt[0], (TVMFFIObject*)tt[0]};
@@ -902,3 +666,159 @@ TVMFFIObject* trx__infer_dropout(const trx__op_def_t* def, trx_call_t* call) {
   TVMFFIObjectDecRef(arr);
   return ty;
 }
+
+/* ---- constructor-time checks ---------------------------------------------------------------------- */
+
+/* conv1d / conv2d / conv2d_transpose: padding completed to 2*spatial values, 2-d strides /
+ * output_padding / dilation of one value widened to two, lengths and groups checked, and
+ * out_layout defaulting to data_layout -- TVM's constructors. */
+static int trx__check_conv_like(TVMFFIObject* attrs, int spatial, bool transpose) {
+  trx__conv_fields_t f = trx__conv_fields(attrs, transpose);
+  TVMFFIObject* pad = trx__complete_padding(*f.padding, spatial);
+  if (pad == NULL) return -1;
+  TVMFFIObjectDecRef(*f.padding);
+  *f.padding = pad;
+  if (spatial == 2 && (trx__widen(f.strides, 2) != 0 || trx__widen(f.dilation, 2) != 0 ||
+                       (transpose && trx__widen(f.output_padding, 2) != 0)))
+    return -1;
+  if (trx__check_groups(*f.groups) != 0 || trx__check_len(*f.strides, "strides", "strides", spatial) != 0 ||
+      (transpose && trx__check_len(*f.output_padding, "output_padding", "output_padding", spatial) != 0) ||
+      trx__check_len(*f.dilation, "dilation", "dilation", spatial) != 0)
+    return -1;
+  return trx__default_layout(f.out_layout, f.data_layout);
+}
+static int trx__check_conv1d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n, TVMFFIObject* attrs) {
+  (void)def, (void)in, (void)n;
+  return trx__check_conv_like(attrs, 1, false);
+}
+static int trx__check_conv2d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n, TVMFFIObject* attrs) {
+  (void)def, (void)in, (void)n;
+  return trx__check_conv_like(attrs, 2, false);
+}
+static int trx__check_conv2d_transpose(const trx_op_def_t* def, TVMFFIObject** in, int64_t n,
+                                       TVMFFIObject* attrs) {
+  (void)def, (void)in, (void)n;
+  return trx__check_conv_like(attrs, 2, true);
+}
+
+static int trx__check_pool2d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n, TVMFFIObject* attrs) {
+  (void)def, (void)in, (void)n;
+  trx_pool2d_attrs_t* a = (trx_pool2d_attrs_t*)attrs;
+  if (trx__widen(&a->pool_size, 2) != 0 || trx__widen(&a->strides, 2) != 0 ||
+      trx__widen(&a->dilation, 2) != 0)
+    return -1;
+  TVMFFIObject* pad = trx__complete_padding(a->padding, 2);
+  if (pad == NULL) return -1;
+  TVMFFIObjectDecRef(a->padding);
+  a->padding = pad;
+  if (trx__check_len(a->pool_size, "pool_size", "pool_size", 2) != 0 ||
+      trx__check_len(a->strides, "strides", "strides", 2) != 0 ||
+      trx__check_len(a->dilation, "dilation", "dilation", 2) != 0)
+    return -1;
+  return trx__default_layout(&a->out_layout, &a->layout);
+}
+
+static int trx__check_adaptive_pool2d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n,
+                                      TVMFFIObject* attrs) {
+  (void)def, (void)in, (void)n;
+  trx_adaptive_pool2d_attrs_t* a = (trx_adaptive_pool2d_attrs_t*)attrs;
+  if (a->output_size != NULL) {
+    if (trx__widen(&a->output_size, 2) != 0) return -1;
+    int64_t len = trx__iarr_size(a->output_size);
+    if (len != 2) {
+      trx__sb_t sb = {0};
+      trx__sb_printf(&sb,
+                     "Check failed: _output_size.size() == 2 (%lld vs. 2) : The output_size length "
+                     "is expected to be 2. However, the given output_size is ",
+                     (long long)len);
+      trx__sb_iarr(&sb, a->output_size);
+      return trx__sb_raise(&sb, "InternalError");
+    }
+  }
+  return trx__default_layout(&a->out_layout, &a->layout);
+}
+
+/* ---- declarations ------------------------------------------------------------------------------------ */
+#define TRX__A_X "x|Tensor|The input tensor."
+#define TRX__A_DATA "data|Tensor|The input tensor."
+#define TRX__A_DATA_NODOT "data|Tensor|The input tensor"
+#define TRX__A_CONV TRX__A_DATA "\nweight|Tensor|The weight tensor."
+#define TRX__P_POOL2D                                                                          \
+  "data: Expr, pool_size: ints[2] = (1, 1), strides: ints[2] = (1, 1), padding: ints[4] = "    \
+  "(0, 0), dilation: ints[2] = (1, 1), ceil_mode: bool = False, count_include_pad: bool = "    \
+  "False, layout: str = \"NCHW\", out_layout: str? = None"
+
+TRX__OPS(nn){
+    {.name = "nn.conv1d",
+     .params = "data: Expr, weight: Expr, strides: ints[1] = 1, padding: ints[2] = 0, dilation: "
+               "ints[1] = 1, groups: int = 1, data_layout: str = \"NCW\", kernel_layout: str = "
+               "\"OIW\", out_layout: str? = None, out_dtype: dtype? = None",
+     .arguments = TRX__A_CONV, .attrs = &trx__conv1d_attrs, .infer = trx__infer_conv1d,
+     .check = trx__check_conv1d, .doc = "1-D convolution. padding: 1 or 2 values (left, right)."},
+    {.name = "nn.conv2d",
+     .params = "data: Expr, weight: Expr, strides: ints[2] = (1, 1), padding: ints[4] = (0, 0), "
+               "dilation: ints[2] = (1, 1), groups: int = 1, data_layout: str = \"NCHW\", "
+               "kernel_layout: str = \"OIHW\", out_layout: str? = None, out_dtype: dtype? = None",
+     .arguments = TRX__A_CONV, .attrs = &trx__conv2d_attrs, .infer = trx__infer_conv2d,
+     .check = trx__check_conv2d,
+     .doc = "2-D convolution. padding: 1, 2 or 4 values (top, left, bottom, right); out_layout "
+            "defaults to data_layout."},
+    {.name = "nn.conv2d_transpose",
+     .params = "data: Expr, weight: Expr, strides: ints[2] = (1, 1), padding: ints[4] = (0, 0), "
+               "output_padding: ints[2] = (0, 0), dilation: ints[2] = (1, 1), groups: int = 1, "
+               "data_layout: str = \"NCHW\", kernel_layout: str = \"IOHW\", out_layout: str? = "
+               "None, out_dtype: dtype? = None",
+     .arguments = TRX__A_CONV, .attrs = &trx__conv2d_transpose_attrs,
+     .infer = trx__infer_conv2d_transpose, .check = trx__check_conv2d_transpose,
+     .doc = "2-D transposed convolution."},
+    {.name = "nn.max_pool2d", .params = TRX__P_POOL2D, .arguments = TRX__A_DATA_NODOT,
+     .attrs = &trx__pool2d_attrs, .infer = trx__infer_pool2d, .check = trx__check_pool2d,
+     .doc = "2-D max pooling."},
+    {.name = "nn.avg_pool2d", .params = TRX__P_POOL2D, .arguments = TRX__A_DATA_NODOT,
+     .attrs = &trx__pool2d_attrs, .infer = trx__infer_pool2d, .check = trx__check_pool2d,
+     .doc = "2-D average pooling."},
+    {.name = "nn.adaptive_avg_pool2d",
+     .params = "data: Expr, output_size: ints?[2] = None, layout: str = \"NCHW\", out_layout: "
+               "str? = None",
+     .arguments = TRX__A_DATA_NODOT, .attrs = &trx__adaptive_pool2d_attrs,
+     .infer = trx__infer_adaptive_pool2d, .check = trx__check_adaptive_pool2d,
+     .doc = "2-D adaptive average pooling to output_size (None keeps H and W)."},
+    {.name = "nn.relu", .params = "data: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary,
+     .doc = "max(x, 0)."},
+    {.name = "nn.gelu", .params = "data: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary,
+     .flags = TRX__F_FLOAT, .doc = "GELU; float input."},
+    {.name = "nn.gelu_tanh", .params = "data: Expr", .arguments = TRX__A_X,
+     .infer = trx__infer_unary, .flags = TRX__F_FLOAT,
+     .doc = "GELU, tanh approximation; float input."},
+    {.name = "nn.silu", .params = "data: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary,
+     .flags = TRX__F_FLOAT, .doc = "x * sigmoid(x); float input."},
+    {.name = "nn.selu", .params = "data: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary,
+     .flags = TRX__F_FLOAT, .doc = "SELU; float input."},
+    {.name = "nn.softmax", .params = "data: Expr, axis: int = -1", .arguments = TRX__A_DATA,
+     .attrs = &trx__softmax_attrs, .infer = trx__infer_softmax,
+     .doc = "Softmax over axis; float input."},
+    {.name = "nn.log_softmax", .params = "data: Expr, axis: int = -1", .arguments = TRX__A_DATA,
+     .attrs = &trx__softmax_attrs, .infer = trx__infer_softmax,
+     .doc = "log(softmax(x)) over axis; float input."},
+    {.name = "nn.batch_norm",
+     .params = "data: Expr, gamma: Expr, beta: Expr, moving_mean: Expr, moving_var: Expr, axis: "
+               "int, epsilon: float = 1e-05, center: bool = True, scale: bool = True, momentum: "
+               "float = 0.1, training: bool = True",
+     .arguments = "data|Tensor|Input to which batch_norm will be applied.\ngamma|Tensor|The gamma "
+                  "scale factor.\nbeta|Tensor|The beta offset factor.\nmoving_mean|Tensor|Running "
+                  "mean of input.\nmoving_var|Tensor|Running variance of input.",
+     .attrs = &trx__batch_norm_attrs, .infer = trx__infer_batch_norm,
+     .doc = "Batch normalization: a tuple (out, new_mean, new_var)."},
+    {.name = "nn.layer_norm",
+     .params = "data: Expr, gamma: Expr, beta: Expr, axes: ints[1], epsilon: float = 1e-05, "
+               "center: bool = True, scale: bool = True",
+     .arguments = "data|Tensor|Input to which layer_norm will be applied.\ngamma|Tensor|The "
+                  "gamma scale factor.\nbeta|Tensor|The beta offset factor.",
+     .attrs = &trx__layer_norm_attrs, .infer = trx__infer_layer_norm,
+     .doc = "Layer normalization over axes."},
+    {.name = "nn.dropout", .params = "data: Expr, rate: float = 0.5",
+     .arguments = "data|Tensor|Input to which dropout will be applied.",
+     .attrs = &trx__dropout_attrs, .infer = trx__infer_dropout,
+     .doc = "Dropout: a tuple (out, mask)."},
+};
+TRX__OPS_END(nn);
