@@ -1046,6 +1046,10 @@ int trx__sb_raise(trx__sb_t* sb, const char* kind) {
 
 void trx__sb_dtype(trx__sb_t* sb, DLDataType t) {
   char buf[64];
+  if (trx__dtype_is_void(t)) { /* an unknown dtype: TVM's messages show None */
+    trx__sb_printf(sb, "None");
+    return;
+  }
   trx__dtype_str(t, buf, sizeof(buf));
   trx__sb_printf(sb, "T.%s", buf);
 }
@@ -1144,8 +1148,7 @@ int64_t trx__call_nargs(trx_call_t* call) {
 
 TVMFFIObject* trx__call_arg(trx_call_t* call, int64_t i) { return trx__array_obj(call->args, i); }
 
-/* The name of argument i of def ("data", "x1", ...) into buf. */
-static void trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n) {
+const char* trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n) {
   const char* p = def->arguments;
   for (int k = 0; k < i && p; ++k) {
     p = strchr(p, '\n');
@@ -1153,6 +1156,7 @@ static void trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n) {
   }
   const char* bar = p ? strchr(p, '|') : NULL;
   snprintf(buf, n, "%.*s", bar ? (int)(bar - p) : 0, bar ? p : "");
+  return buf;
 }
 
 int trx__check_args(const trx_op_def_t* def, trx_call_t* call, int ntensors,
@@ -1502,10 +1506,11 @@ int trx__layout_from(const trx__layout_t* l, TVMFFIObject* const* dims, const ch
       for (int j = 0; j < l->ndim; ++j) {
         if (l->axes[j] == c - 'A' + 'a') f = l->factor[j];
       }
-      if (f > 0) {
-        TVMFFIObject* fo = trx_int64(f);
-        out[i] = fo ? trx_floordiv(d, fo) : NULL;
-        if (fo) TVMFFIObjectDecRef(fo);
+      if (f > 0) { /* the outer part of a split axis: ceildiv(d, f), as TVM's layouts */
+        trx__scope_t s = TRX__SCOPE_INIT;
+        TVMFFIObject* up = trx__s_add(&s, d, trx__s_int(&s, f - 1));
+        out[i] = trx__scope_keep(&s, trx__s_floordiv(&s, up, trx__s_int(&s, f)));
+        trx__scope_end(&s);
       } else {
         out[i] = trx__ref(d);
       }

@@ -33,7 +33,11 @@
   X(index)                   \
   X(statistical)             \
   X(datatype)                \
-  X(search)
+  X(search)                  \
+  X(nn_spatial)              \
+  X(image)                   \
+  X(vision)                  \
+  X(qdq)
 
 #define TRX__CATEGORY_DECL(cat)                \
   extern const trx_op_decl_t trx__ops_##cat[]; \
@@ -188,6 +192,8 @@ bool trx__dtype_is_bool(DLDataType t);
  * borrowed TensorTypes. */
 int trx__check_args(const trx_op_def_t* def, trx_call_t* call, int ntensors,
                     trx_tensor_type_t** tt);
+/* The name of the op's argument i ("data", "weight", ...) in buf; returns buf. */
+const char* trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n);
 /* Arg i of the call (borrowed). */
 TVMFFIObject* trx__call_arg(trx_call_t* call, int64_t i);
 int64_t trx__call_nargs(trx_call_t* call);

@@ -96,38 +96,10 @@ static const char* trx__kernel_target(int spatial, bool transpose) {
   return transpose ? io[spatial] : oi[spatial];
 }
 
-/* ---- a scope owning the temporaries of one shape formula ------------------------------------------ */
-typedef struct {
-  TVMFFIObject* tmp[24];
-  int n;
-  bool failed; /* an allocation or a builder failed: its error is raised */
-} trx__scope_t;
-
-static TVMFFIObject* trx__keep(trx__scope_t* s, TVMFFIObject* o) {
-  if (o == NULL || s->n == (int)(sizeof(s->tmp) / sizeof(s->tmp[0]))) {
-    if (o != NULL) {
-      TVMFFIObjectDecRef(o);
-      tether_raise("InternalError", "shape formula: too many temporaries");
-    }
-    s->failed = true;
-    return NULL;
-  }
-  s->tmp[s->n++] = o;
-  return o;
-}
-static TVMFFIObject* trx__k(trx__scope_t* s, int64_t v) {
-  return s->failed ? NULL : trx__keep(s, trx_int64(v));
-}
-typedef TVMFFIObject* (*trx__binop_fn)(TVMFFIObject*, TVMFFIObject*);
-static TVMFFIObject* trx__op2(trx__scope_t* s, trx__binop_fn f, TVMFFIObject* a, TVMFFIObject* b) {
-  if (s->failed || a == NULL || b == NULL) return NULL;
-  return trx__keep(s, f(a, b));
-}
-/* The formula's result: a new reference (the scope's temporaries released), or NULL. */
-static TVMFFIObject* trx__scope_end(trx__scope_t* s, TVMFFIObject* result) {
-  TVMFFIObject* r = s->failed || result == NULL ? NULL : trx__ref(result);
-  for (int i = 0; i < s->n; ++i) TVMFFIObjectDecRef(s->tmp[i]);
-  s->n = 0;
+/* The value of a formula built in scope s: a new reference, the scope's temporaries released. */
+static TVMFFIObject* trx__finish(trx__scope_t* s, TVMFFIObject* result) {
+  TVMFFIObject* r = trx__scope_keep(s, result);
+  trx__scope_end(s);
   return r;
 }
 
@@ -316,12 +288,12 @@ static bool trx__provably_ne(TVMFFIObject* a, TVMFFIObject* b) {
   return trx_prove_equal(a, b) == TRX_PROVE_FALSE;
 }
 static bool trx__provably_indivisible(TVMFFIObject* a, int64_t g) {
-  trx__scope_t s = {0};
-  TVMFFIObject* m = trx__op2(&s, trx_floormod, a, trx__k(&s, g));
+  trx__scope_t s = TRX__SCOPE_INIT;
+  TVMFFIObject* m = trx__s_floormod(&s, a, trx__s_int(&s, g));
   int64_t v = 0;
   bool r = m != NULL && trx_as_const_int(m, &v) && v != 0;
-  if (s.failed) trx__clear_error();
-  trx__scope_end(&s, NULL);
+  if (m == NULL) trx__clear_error(); /* no proof: no error */
+  trx__scope_end(&s);
   return r;
 }
 
@@ -363,12 +335,12 @@ static TVMFFIObject* trx__conv_out_dim(const trx_op_def_t* def, TVMFFIObject* x,
     }
     return trx_int64(q + 1);
   }
-  trx__scope_t s = {0};
-  TVMFFIObject* span = trx__op2(&s, trx_mul, trx__k(&s, dil), trx__op2(&s, trx_sub, k, trx__k(&s, 1)));
-  TVMFFIObject* num_e = trx__op2(&s, trx_sub, trx__op2(&s, trx_add, x, trx__k(&s, pads)), span);
-  num_e = trx__op2(&s, trx_sub, num_e, trx__k(&s, 1));
-  TVMFFIObject* r = trx__op2(&s, trx_add, trx__op2(&s, trx_floordiv, num_e, trx__k(&s, stride)), trx__k(&s, 1));
-  return trx__scope_end(&s, r);
+  trx__scope_t s = TRX__SCOPE_INIT;
+  TVMFFIObject* span = trx__s_mul(&s, trx__s_int(&s, dil), trx__s_sub(&s, k, trx__s_int(&s, 1)));
+  TVMFFIObject* num_e = trx__s_sub(&s, trx__s_add(&s, x, trx__s_int(&s, pads)), span);
+  num_e = trx__s_sub(&s, num_e, trx__s_int(&s, 1));
+  TVMFFIObject* r = trx__s_add(&s, trx__s_floordiv(&s, num_e, trx__s_int(&s, stride)), trx__s_int(&s, 1));
+  return trx__finish(&s, r);
 }
 
 /* (x-1)*s - pads + dil*(k-1) + opad + 1. */
@@ -385,13 +357,13 @@ static TVMFFIObject* trx__convt_out_dim(const trx_op_def_t* def, TVMFFIObject* x
     }
     return trx_int64(r);
   }
-  trx__scope_t s = {0};
-  TVMFFIObject* one = trx__k(&s, 1);
-  TVMFFIObject* head = trx__op2(&s, trx_mul, trx__op2(&s, trx_sub, x, one), trx__k(&s, stride));
-  TVMFFIObject* span = trx__op2(&s, trx_mul, trx__k(&s, dil), trx__op2(&s, trx_sub, k, one));
-  TVMFFIObject* sum = trx__op2(&s, trx_add, head, span);
-  TVMFFIObject* res = trx__op2(&s, trx_add, sum, trx__k(&s, opad + 1 - pads));
-  return trx__scope_end(&s, res);
+  trx__scope_t s = TRX__SCOPE_INIT;
+  TVMFFIObject* one = trx__s_int(&s, 1);
+  TVMFFIObject* head = trx__s_mul(&s, trx__s_sub(&s, x, one), trx__s_int(&s, stride));
+  TVMFFIObject* span = trx__s_mul(&s, trx__s_int(&s, dil), trx__s_sub(&s, k, one));
+  TVMFFIObject* sum = trx__s_add(&s, head, span);
+  TVMFFIObject* res = trx__s_add(&s, sum, trx__s_int(&s, opad + 1 - pads));
+  return trx__finish(&s, res);
 }
 
 /* The int32 literals of a conv's window attributes, in the order TVM builds them. */
@@ -476,10 +448,11 @@ static TVMFFIObject* trx__infer_conv(const trx_op_def_t* def, trx_call_t* call) 
       goto done;
     }
   } else {
-    trx__scope_t s = {0};
-    TVMFFIObject* ig = trx__op2(&s, trx_mul, k[1], trx__k(&s, groups));
+    trx__scope_t s = TRX__SCOPE_INIT;
+    TVMFFIObject* ig = trx__s_mul(&s, k[1], trx__s_int(&s, groups));
     bool bad = ig != NULL && trx__provably_ne(d[1], ig);
-    if (trx__scope_end(&s, NULL), s.failed) goto done;
+    trx__scope_end(&s);
+    if (ig == NULL) goto done;
     if (bad) {
       trx__sb_printf(&sb,
                      "The channel size of the data should equal to the product of input channel "
@@ -507,8 +480,8 @@ static TVMFFIObject* trx__infer_conv(const trx_op_def_t* def, trx_call_t* call) 
   if (trx__conv_literals(&f, spatial, pads) != 0) goto done;
   o[0] = trx__ref(d[0]);
   if (transpose) {
-    trx__scope_t s = {0};
-    o[1] = trx__scope_end(&s, trx__op2(&s, trx_mul, k[1], trx__k(&s, groups)));
+    trx__scope_t s = TRX__SCOPE_INIT;
+    o[1] = trx__finish(&s, trx__s_mul(&s, k[1], trx__s_int(&s, groups)));
   } else {
     o[1] = trx__ref(k[0]);
   }
@@ -562,10 +535,10 @@ static TVMFFIObject* trx__pool_out_dim(const trx_op_def_t* def, TVMFFIObject* x,
       q -= 1;
     return trx_int64(q);
   }
-  trx__scope_t sc = {0};
-  TVMFFIObject* num = trx__op2(&sc, trx_add, x, trx__k(&sc, c));
-  TVMFFIObject* r = trx__op2(&sc, trx_add, trx__op2(&sc, trx_floordiv, num, trx__k(&sc, s)), trx__k(&sc, 1));
-  return trx__scope_end(&sc, r);
+  trx__scope_t sc = TRX__SCOPE_INIT;
+  TVMFFIObject* num = trx__s_add(&sc, x, trx__s_int(&sc, c));
+  TVMFFIObject* r = trx__s_add(&sc, trx__s_floordiv(&sc, num, trx__s_int(&sc, s)), trx__s_int(&sc, 1));
+  return trx__finish(&sc, r);
 }
 
 static TVMFFIObject* trx__infer_pool(const trx_op_def_t* def, trx_call_t* call) {
