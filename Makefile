@@ -189,6 +189,21 @@ $(TVM_VENV)/.installed: Makefile
 
 venv-tvm: $(TVM_VENV)/.installed
 
+# ---- op-cases: apache-tvm's results for the op cases of tools/op_cases ----------------------
+# Runs every case (or one category: make op-cases CAT=nn) on apache-tvm in the TVM virtualenv
+# and writes tests/python/data/op_cases/<category>.json (tests/python/test_op_cases.py compares
+# tether with them).
+CAT ?=
+.PHONY: op-cases
+op-cases: venv-tvm
+	$(TVM_PY) tools/tvm_op_cases.py $(if $(CAT),--category $(CAT))
+
+# tests/python/data/tvm_op_signatures.json: apache-tvm's wrapper signatures for the same ops.
+.PHONY: op-signatures
+op-signatures: venv-tvm
+	$(TVM_PY) tools/tvm_op_signatures.py
+# ---- end of op-cases -----------------------------------------------------------------------
+
 # apache-tvm-ffi's own C++ suite (tests/cpp of its sdist, downloaded from PyPI into
 # $(BUILD_UPSTREAM) at test time), each file built against upstream's libtvm_ffi.so (the
 # wheel in the virtualenv) and against libtether (tests/upstream/run.py).  Fails unless every

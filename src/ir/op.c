@@ -859,7 +859,10 @@ int trx__arg_expr(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, TVM
     return 0;
   }
   if (v->type_index == kTVMFFIInt) {
-    *out = trx_int_imm_new(trx__dtype_int64, v->v_int64);
+    /* As TVM converts a Python int to a PrimExpr: int32 when it fits, else int64. */
+    DLDataType i32 = {kDLInt, 32, 1};
+    bool fits = v->v_int64 >= INT32_MIN && v->v_int64 <= INT32_MAX;
+    *out = trx_int_imm_new(fits ? i32 : trx__dtype_int64, v->v_int64);
   } else if (v->type_index == kTVMFFIBool) {
     *out = trx_int_imm_new(trx__dtype_bool, v->v_int64);
   } else if (v->type_index == kTVMFFIFloat) {
@@ -1046,7 +1049,8 @@ int trx__sb_raise(trx__sb_t* sb, const char* kind) {
 
 void trx__sb_dtype(trx__sb_t* sb, DLDataType t) {
   char buf[64];
-  if (trx__dtype_is_void(t)) { /* an unknown dtype: TVM's messages show None */
+  if (trx__dtype_is_void(t)) {
+    /* an unknown dtype is an absent Optional<DataType> in TVM's texts */
     trx__sb_printf(sb, "None");
     return;
   }

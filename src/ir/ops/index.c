@@ -110,13 +110,17 @@ static TVMFFIObject* trx__infer_strided_slice(const trx_op_def_t* def, trx_call_
   TVMFFIObject* xty = trx__ty(trx__call_arg(call, 0));
   if (!trx_is(xty, TRX_TENSOR_TYPE)) {
     trx__sb_t sb = {0};
-    trx__sb_printf(&sb, "Operator ");
+    trx__sb_printf(&sb,
+                   "Check failed: (IsBaseOf(relax::TensorType(std::nullopt, kUnknownNDim), "
+                   "GetType(data))) is false: Operator ");
     trx__sb_op(&sb, def);
-    trx__sb_printf(&sb, " requires argument 0 (x) to be a tensor.  However, the argument ");
+    trx__sb_printf(&sb, " requires the first argument to be a tensor.  However, in expression ");
+    trx__sb_node(&sb, (TVMFFIObject*)call);
+    trx__sb_printf(&sb, ", the first argument ");
     trx__sb_node(&sb, trx__call_arg(call, 0));
-    trx__sb_printf(&sb, " is instead of type ");
+    trx__sb_printf(&sb, " has type ");
     trx__sb_node(&sb, xty);
-    trx__sb_raise(&sb, "TypeError");
+    trx__sb_raise(&sb, "InternalError");
     return NULL;
   }
   for (int64_t i = 1; i < nargs; ++i) {
@@ -145,19 +149,15 @@ static TVMFFIObject* trx__infer_strided_slice(const trx_op_def_t* def, trx_call_
   if (!trx_is(axes, TRX_TUPLE)) return trx__tensor_unknown(trx_tensor_dtype(tt), tt->ndim);
   TVMFFIObject* af = ((trx_tuple_t*)axes)->fields;
   int64_t na = tether_array_size(af);
-  int64_t* ax = malloc(sizeof(int64_t) * (size_t)(na > 0 ? na : 1));
-  if (ax == NULL) return NULL;
   for (int64_t i = 0; i < na; ++i) {
     int64_t c = 0;
     if (!trx_as_const_int(trx__array_obj(af, i), &c)) {
-      free(ax);
       return trx__tensor_unknown(trx_tensor_dtype(tt), tt->ndim);
     }
-    if (trx__normalize_axis(def, tt->ndim, c, &ax[i]) != 0) {
-      free(ax);
-      return NULL;
-    }
   }
+  /* range and repetition, with TVM's texts (the fields are IntImms) */
+  int64_t* ax = NULL;
+  if (trx__normalize_axes(def, tt->ndim, af, &ax) != 0) return NULL;
   TVMFFIObject* v = trx__shape_type_values(tt);
   TVMFFIObject* ty = NULL;
   TVMFFIObject** d = NULL;
@@ -206,8 +206,33 @@ done:
 static TVMFFIObject* trx__infer_take(const trx_op_def_t* def, trx_call_t* call) {
   trx_take_attrs_t* attrs = (trx_take_attrs_t*)call->attrs;
   trx_tensor_type_t* tt[2];
-  if (trx__check_args(def, call, 2, tt) != 0) return NULL;
-  DLDataType idt = trx_tensor_dtype(tt[1]);
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  /* As TVM: the indices are a tensor or a scalar (a PrimType value: one index, ndim 0). */
+  TVMFFIObject* iarg = trx__call_arg(call, 1);
+  TVMFFIObject* ity = trx__ty(iarg);
+  DLDataType idt;
+  int64_t indim;
+  TVMFFIObject* iv = NULL;
+  if (trx_is(ity, TRX_TENSOR_TYPE)) {
+    tt[1] = (trx_tensor_type_t*)ity;
+    idt = trx_tensor_dtype(tt[1]);
+    indim = tt[1]->ndim;
+    iv = trx__shape_values(tt[1]);
+  } else if (trx_is(ity, TRX_PRIM_TYPE)) {
+    idt = ((trx_prim_type_t*)ity)->dtype;
+    indim = 0;
+  } else {
+    trx__sb_t sb = {0};
+    trx__sb_printf(&sb, "Operator ");
+    trx__sb_op(&sb, def);
+    trx__sb_printf(&sb, " requires the indices argument to be either a tensor or a scalar value.  "
+                        "However, argument ");
+    trx__sb_node(&sb, iarg);
+    trx__sb_printf(&sb, " has type ");
+    trx__sb_node(&sb, ity);
+    trx__sb_raise(&sb, "TypeError");
+    return NULL;
+  }
   if (!trx__dtype_is_void(idt) && !trx__dtype_is_int(idt)) {
     trx__sb_t sb = {0};
     trx__sb_printf(&sb, "Take op requires the input indices to have integer dtype. However, the given indices dtype is ");
@@ -223,18 +248,17 @@ static TVMFFIObject* trx__infer_take(const trx_op_def_t* def, trx_call_t* call) 
                  (long long)tt[0]->ndim);
     return NULL;
   }
-  if (tt[0]->ndim == -1 || tt[1]->ndim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
+  if (tt[0]->ndim == -1 || indim == -1) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), -1);
   if (attrs->axis.has_value && trx__normalize_axis(def, tt[0]->ndim, attrs->axis.value, &axis) != 0)
     return NULL;
-  int64_t out_ndim = tt[0]->ndim - 1 + tt[1]->ndim;
+  int64_t out_ndim = tt[0]->ndim - 1 + indim;
   TVMFFIObject* dv = trx__shape_values(tt[0]);
-  TVMFFIObject* iv = trx__shape_values(tt[1]);
-  if (dv == NULL || iv == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), out_ndim);
+  if (dv == NULL || (indim > 0 && iv == NULL)) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), out_ndim);
   TVMFFIObject** d = trx__dims_new(out_ndim);
   if (d == NULL) return NULL;
   int64_t k = 0;
   for (int64_t i = 0; i < axis; ++i) d[k++] = trx__ref(trx__dim(dv, i));
-  for (int64_t i = 0; i < tt[1]->ndim; ++i) d[k++] = trx__ref(trx__dim(iv, i));
+  for (int64_t i = 0; i < indim; ++i) d[k++] = trx__ref(trx__dim(iv, i));
   for (int64_t i = axis + 1; i < tt[0]->ndim; ++i) d[k++] = trx__ref(trx__dim(dv, i));
   return trx__tensor_steal_free(d, out_ndim, trx_tensor_dtype(tt[0]));
 }

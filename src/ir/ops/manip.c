@@ -50,6 +50,36 @@ static int trx__make_unary_call(const trx_op_def_t* def, const TVMFFIAny* a, TVM
 
 /* Builds the ShapeExpr of a reshape from an Array of ints/PrimExprs, resolving 0 and -1 against
  * x's shape. */
+/* TVM's error for a non-integer value in reshape's new shape (a Python float arrives there as a
+ * FloatImm float32): the array is shown as TVM shows it. */
+static int trx__reshape_not_int(TVMFFIObject* arr) {
+  int64_t n = tether_array_size(arr);
+  trx__sb_t sb = {0};
+  trx__sb_printf(&sb,
+                 "Check failed: (len.ty().code() == DLDataTypeCode::kDLInt) is false: Reshape "
+                 "requires the new shape values to be all integers. However, the give new shape is (");
+  for (int64_t i = 0; i < n; ++i) {
+    const TVMFFIAny* e = tether_array_at(arr, i);
+    if (i) trx__sb_printf(&sb, ", ");
+    if (e->type_index == kTVMFFIInt) {
+      trx__sb_printf(&sb, "%lld", (long long)e->v_int64);
+    } else if (e->type_index == kTVMFFIFloat) {
+      DLDataType f32 = {kDLFloat, 32, 1};
+      TVMFFIObject* imm = trx_float_imm_new(f32, e->v_float64);
+      if (imm == NULL) {
+        trx__sb_raise(&sb, "InternalError");
+        return -1;
+      }
+      trx__sb_node(&sb, imm);
+      TVMFFIObjectDecRef(imm);
+    } else if (tether_any_is_object(e)) {
+      trx__sb_node(&sb, e->v_obj);
+    }
+  }
+  trx__sb_printf(&sb, "%s)", n == 1 ? "," : "");
+  return trx__sb_raise(&sb, "InternalError");
+}
+
 static int trx__reshape_shape(const trx_op_def_t* def, TVMFFIObject* x, TVMFFIObject* arr,
                               TVMFFIObject** out) {
   int64_t n = tether_array_size(arr);
@@ -67,9 +97,15 @@ static int trx__reshape_shape(const trx_op_def_t* def, TVMFFIObject* x, TVMFFIOb
     else if (tether_any_is_object(e) && trx_is(e->v_obj, TRX_INT_IMM)) {
       is_int = true;
       v = ((trx_int_imm_t*)e->v_obj)->value;
+    } else if (e->type_index == kTVMFFIFloat ||
+               (tether_any_is_object(e) && trx_is(e->v_obj, TRX_FLOAT_IMM))) {
+      return trx__reshape_not_int(arr);
     } else if (!(tether_any_is_object(e) && trx_is(e->v_obj, TRX_EXPR))) {
-      return tether_raise("TypeError", "%s: the new shape must hold ints or PrimExprs, got %s",
-                          def->fname, tether_any_type_key(e));
+      /* TVM's FFI cannot convert the list (a str, None, ... in it) to either alternative. */
+      return tether_raise("TypeError",
+                          "Mismatched type on argument #1 when calling: `%s`. Expected "
+                          "`Variant<ir.Expr, Array<ir.Expr>>` but got `ffi.Array`",
+                          def->fname);
     }
     if (!is_int) continue;
     if (v == -1) {
@@ -211,11 +247,14 @@ static TVMFFIObject* trx__shape_arg_values(TVMFFIObject* ty, int64_t* ndim) {
   return st->values;
 }
 
-/* The TensorType whose shape is the shape argument `arg` (of ShapeType `ty`). */
-static TVMFFIObject* trx__tensor_of_shape_arg(TVMFFIObject* arg, TVMFFIObject* ty, DLDataType dtype) {
+/* The TensorType whose shape is the shape argument `arg` (of ShapeType `ty`): the ShapeExpr or
+ * shape Var itself, or (values_first: as TVM's reshape, for a Var too) the values its type knows. */
+static TVMFFIObject* trx__tensor_of_shape_arg_ex(TVMFFIObject* arg, TVMFFIObject* ty, DLDataType dtype,
+                                                 bool values_first) {
   int64_t ndim;
   TVMFFIObject* values = trx__shape_arg_values(ty, &ndim);
-  if (trx_is(arg, TRX_SHAPE_EXPR) || trx_is(arg, TRX_VAR)) return trx__tensor_new(arg, dtype, ndim);
+  if (trx_is(arg, TRX_SHAPE_EXPR) || (trx_is(arg, TRX_VAR) && !(values_first && values != NULL)))
+    return trx__tensor_new(arg, dtype, ndim);
   if (values != NULL) {
     TVMFFIObject* se = trx_shape_expr_new(values);
     if (se == NULL) return NULL;
@@ -224,6 +263,10 @@ static TVMFFIObject* trx__tensor_of_shape_arg(TVMFFIObject* arg, TVMFFIObject* t
     return t;
   }
   return trx__tensor_unknown(dtype, ndim);
+}
+
+static TVMFFIObject* trx__tensor_of_shape_arg(TVMFFIObject* arg, TVMFFIObject* ty, DLDataType dtype) {
+  return trx__tensor_of_shape_arg_ex(arg, ty, dtype, false);
 }
 
 static TVMFFIObject* trx__infer_reshape(const trx_op_def_t* def, trx_call_t* call) {
@@ -272,7 +315,8 @@ static TVMFFIObject* trx__infer_reshape(const trx_op_def_t* def, trx_call_t* cal
     if (pn) TVMFFIObjectDecRef(pn);
     if (bad || po == NULL || pn == NULL) return NULL;
   }
-  return trx__tensor_of_shape_arg(s, sty, trx_tensor_dtype(tt));
+  /* (unlike broadcast_to / zeros, a shape Var's known values replace the Var) */
+  return trx__tensor_of_shape_arg_ex(s, sty, trx_tensor_dtype(tt), true);
 }
 
 /* ---- permute_dims / expand_dims / squeeze --------------------------------------------------------------- */
@@ -679,7 +723,15 @@ done:
 
 static TVMFFIObject* trx__infer_broadcast_to(const trx_op_def_t* def, trx_call_t* call) {
   trx_tensor_type_t* tt[1];
-  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  if (trx__check_args(def, call, 0, NULL) != 0) return NULL;
+  TVMFFIObject* xty = trx__ty(trx__call_arg(call, 0));
+  if (!trx_is(xty, TRX_TENSOR_TYPE)) {
+    tether_raise("TypeError",
+                 "broadcast_to requires the input data to be Tensor. However, the given one is %s",
+                 xty ? tether_type_key(xty->type_index) : "None");
+    return NULL;
+  }
+  tt[0] = (trx_tensor_type_t*)xty;
   TVMFFIObject* s = trx__call_arg(call, 1);
   TVMFFIObject* sty = trx__ty(s);
   if (!trx_is(sty, TRX_SHAPE_TYPE)) {

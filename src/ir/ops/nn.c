@@ -135,23 +135,37 @@ static int trx__norm_check(const trx_op_def_t* def, trx_call_t* call, int nin, T
       return trx__sb_raise(&sb, "ValueError");
     }
   }
+  /* Every known shape among the data's lengths on the axes, gamma's, beta's, ... must equal the
+   * first of them (as TVM: without the data's shape, gamma's is the reference). */
   TVMFFIObject* dv = trx__shape_values(tt[0]);
-  for (int i = 1; i < nin && dv != NULL && ax != NULL; ++i) {
+  bool ref_data = dv != NULL && ax != NULL;
+  TVMFFIObject* ref = NULL;
+  for (int i = 1; i < nin; ++i) {
     TVMFFIObject* iv = trx__shape_values(tt[i]);
     if (iv == NULL) continue;
+    if (!ref_data && ref == NULL) {
+      ref = iv;
+      continue;
+    }
     for (int64_t j = 0; j < naxes; ++j) {
-      trx_prove_t p = trx_prove_equal(trx__dim(dv, ax[j]), trx__dim(iv, j));
+      trx_prove_t p = trx_prove_equal(ref_data ? trx__dim(dv, ax[j]) : trx__dim(ref, j), trx__dim(iv, j));
       if (p == TRX_PROVE_UNKNOWN) *unknown = true;
       if (p != TRX_PROVE_FALSE) continue;
       trx__sb_op(&sb, def);
       trx__sb_printf(&sb,
                      " requires the input gamma, beta, etc., to have size same as the lengths of "
-                     "the data on the given axes. However, there exists (");
-      for (int64_t k = 0; k < naxes; ++k) {
-        if (k) trx__sb_printf(&sb, ", ");
-        trx__sb_node(&sb, trx__dim(dv, ax[k]));
+                     "the data on the given axes. However, there exists ");
+      if (ref_data) {
+        trx__sb_printf(&sb, "(");
+        for (int64_t k = 0; k < naxes; ++k) {
+          if (k) trx__sb_printf(&sb, ", ");
+          trx__sb_node(&sb, trx__dim(dv, ax[k]));
+        }
+        trx__sb_printf(&sb, "%s)", naxes == 1 ? "," : "");
+      } else {
+        trx__sb_expr_tuple(&sb, ref);
       }
-      trx__sb_printf(&sb, "%s) and ", naxes == 1 ? "," : "");
+      trx__sb_printf(&sb, " and ");
       trx__sb_expr_tuple(&sb, iv);
       trx__sb_printf(&sb, " that are unequal.");
       free(ax);

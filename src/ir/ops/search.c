@@ -28,11 +28,12 @@ static TVMFFIObject* trx__infer_where(const trx_op_def_t* def, trx_call_t* call)
   }
   TVMFFIObject* v[3] = {trx__shape_values(tt[0]), trx__shape_values(tt[1]), trx__shape_values(tt[2])};
   if (v[0] == NULL || v[1] == NULL || v[2] == NULL) return trx__tensor_unknown(dtype, ndim);
-  TVMFFIObject *b01 = NULL, *b = NULL;
-  if (trx__broadcast(def, v[0], v[1], &b01) != 0) return NULL;
-  if (b01 == NULL) return trx__tensor_unknown(dtype, ndim);
-  int rc = trx__broadcast(def, b01, v[2], &b);
-  TVMFFIObjectDecRef(b01);
+  /* As TVM: x1 with x2 first, then the condition with that (the order shows in the errors). */
+  TVMFFIObject *b12 = NULL, *b = NULL;
+  if (trx__broadcast(def, v[1], v[2], &b12) != 0) return NULL;
+  if (b12 == NULL) return trx__tensor_unknown(dtype, ndim);
+  int rc = trx__broadcast(def, v[0], b12, &b);
+  TVMFFIObjectDecRef(b12);
   if (rc != 0) return NULL;
   if (b == NULL) return trx__tensor_unknown(dtype, ndim);
   TVMFFIObject* se = trx_shape_expr_new(b);

@@ -17,10 +17,15 @@ static bool trx__is_prim_expr(TVMFFIObject* e) {
 }
 
 
+/* As TVM: clip's type is its first argument's, whatever that is (R.Shape for a shape). */
 static TVMFFIObject* trx__infer_clip(const trx_op_def_t* def, trx_call_t* call) {
-  trx_tensor_type_t* tt[1];
-  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
-  return trx__ref((TVMFFIObject*)tt[0]);
+  if (trx__check_args(def, call, 0, NULL) != 0) return NULL;
+  TVMFFIObject* ty = trx__ty(trx__call_arg(call, 0));
+  if (ty == NULL) {
+    tether_raise("ValueError", "%s: argument 0 has no type; normalize it first", def->full_name);
+    return NULL;
+  }
+  return trx__ref(ty);
 }
 
 
