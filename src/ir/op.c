@@ -1555,6 +1555,10 @@ TVMFFIObject* trx__tensor_steal_free(TVMFFIObject** d, int64_t n, DLDataType dty
 TVMFFIObject* trx__with_dtype(const trx_tensor_type_t* tt, DLDataType dtype) {
   return trx__tensor_new(tt->shape, dtype, tt->ndim);
 }
+TVMFFIObject* trx__on_vdevice(TVMFFIObject* ty, const trx_tensor_type_t* like) {
+  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(like->vdevice);
+  return ty;
+}
 TVMFFIObject* trx__tuple_type_of(TVMFFIObject** fields, int64_t n) {
   TVMFFIObject* arr = trx__array_of(fields, n);
   if (arr == NULL) return NULL;
@@ -1594,9 +1598,7 @@ TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call) {
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   if ((def->flags & TRX__F_FLOAT) && trx__require_float(def, NULL, trx_tensor_dtype(tt[0])) != 0) return NULL;
   /* As TVM: a new TensorType over the input's shape and dtype (not the input's type). */
-  TVMFFIObject* ty = trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim);
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
-  return ty;
+  return trx__on_vdevice(trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim), tt[0]);
 }
 
 /* ---- shape arithmetic in a scope ----------------------------------------------------------------- */

@@ -295,6 +295,8 @@ void trx__dims_free(TVMFFIObject** d, int64_t n);
 TVMFFIObject* trx__tensor_steal_free(TVMFFIObject** d, int64_t n, DLDataType dtype);
 /* TensorType copying `tt` with another dtype. */
 TVMFFIObject* trx__with_dtype(const trx_tensor_type_t* tt, DLDataType dtype);
+/* `ty` (a new TensorType, or NULL passed through) placed on `like`'s vdevice; returns ty. */
+TVMFFIObject* trx__on_vdevice(TVMFFIObject* ty, const trx_tensor_type_t* like);
 /* TupleType of n borrowed field types. */
 TVMFFIObject* trx__tuple_type_of(TVMFFIObject** fields, int64_t n);
 /* `e` is the constant v. */

@@ -54,10 +54,6 @@ static int trx__expect_nargs(trx_call_t* call, const char* who, const char* coun
   return tether_raise("ValueError", "%s expects %s arguments, while the given number of arguments is %lld",
                       who, count, (long long)n);
 }
-static TVMFFIObject* trx__with_vdevice(TVMFFIObject* ty, const trx_tensor_type_t* data) {
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(data->vdevice);
-  return ty;
-}
 /* The values of a size argument that is a ShapeExpr (borrowed), else NULL. */
 static TVMFFIObject* trx__size_values(trx_call_t* call, int64_t i) {
   TVMFFIObject* arg = trx__call_arg(call, i);
@@ -90,7 +86,7 @@ static TVMFFIObject* trx__infer_resize2d(const trx_op_def_t* def, trx_call_t* ca
                                                                      : trx_tensor_dtype(data);
   TVMFFIObject* dv = trx__shape_values(data);
   TVMFFIObject* sv = trx__size_values(call, 1);
-  if (dv == NULL || sv == NULL) return trx__with_vdevice(trx__tensor_unknown(dtype, l.ndim), data);
+  if (dv == NULL || sv == NULL) return trx__on_vdevice(trx__tensor_unknown(dtype, l.ndim), data);
   TVMFFIObject* d[4] = {NULL};
   TVMFFIObject* res[16] = {NULL};
   if (trx__layout_to(&l, dv, "NCHW", d) != 0) return NULL;
@@ -101,7 +97,7 @@ static TVMFFIObject* trx__infer_resize2d(const trx_op_def_t* def, trx_call_t* ca
   TVMFFIObject* ty = NULL;
   if (trx__layout_from(&l, d, "NCHW", res) == 0) ty = trx__tensor_from_dims_steal(res, l.ndim, dtype);
   trx__release_objects(d, 4);
-  return trx__with_vdevice(ty, data);
+  return trx__on_vdevice(ty, data);
 }
 
 /* ---- grid_sample ------------------------------------------------------------------------------------- */
@@ -125,7 +121,7 @@ static TVMFFIObject* trx__infer_grid_sample(const trx_op_def_t* def, trx_call_t*
   DLDataType dtype = trx_tensor_dtype(data);
   TVMFFIObject* dv = trx__shape_values(data);
   TVMFFIObject* gv = trx__shape_values((trx_tensor_type_t*)gty);
-  if (dv == NULL || gv == NULL) return trx__with_vdevice(trx__tensor_unknown(dtype, l.ndim), data);
+  if (dv == NULL || gv == NULL) return trx__on_vdevice(trx__tensor_unknown(dtype, l.ndim), data);
   int64_t gn = tether_array_size(gv);
   if (gn < 2 + spatial) {
     return tether_raise("IndexError", "Index %lld out of bounds %lld", (long long)(gn < 2 ? 2 : gn),
@@ -142,7 +138,7 @@ static TVMFFIObject* trx__infer_grid_sample(const trx_op_def_t* def, trx_call_t*
   TVMFFIObject* ty = NULL;
   if (trx__layout_from(&l, d, tgt, res) == 0) ty = trx__tensor_from_dims_steal(res, l.ndim, dtype);
   trx__release_objects(d, 5);
-  return trx__with_vdevice(ty, data);
+  return trx__on_vdevice(ty, data);
 }
 
 /* ---- affine_grid ------------------------------------------------------------------------------------- */
@@ -182,10 +178,10 @@ static TVMFFIObject* trx__infer_affine_grid(const trx_op_def_t* def, trx_call_t*
     }
   }
   TVMFFIObject* sv = trx__size_values(call, 1);
-  if (dv == NULL || sv == NULL) return trx__with_vdevice(trx__tensor_unknown(dtype, s + 2), data);
+  if (dv == NULL || sv == NULL) return trx__on_vdevice(trx__tensor_unknown(dtype, s + 2), data);
   TVMFFIObject* d[5] = {trx__ref(trx__dim(dv, 0)), trx_int64(s), NULL, NULL, NULL};
   for (int64_t i = 0; i < s; ++i) d[2 + i] = trx__ref(trx__dim(sv, i));
-  return trx__with_vdevice(trx__tensor_from_dims_steal(d, s + 2, dtype), data);
+  return trx__on_vdevice(trx__tensor_from_dims_steal(d, s + 2, dtype), data);
 }
 
 /* ---- constructors: the size widening of TVM's wrappers -------------------------------------------- */
@@ -211,7 +207,7 @@ static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_
   int64_t n = 0;
   *out = NULL;
   if (trx__is_scalar_size(v)) {
-    items[0] = trx__size_item(v);
+    if ((items[0] = trx__size_item(v)) == NULL) return -1; /* an int: IntImm failed to allocate */
     items[1] = trx__ref(items[0]);
     n = 2;
   } else if (v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList) {
@@ -237,7 +233,7 @@ static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_
     return tether_raise("TypeError", "Mismatched type on argument #%d when calling: `%s`. Expected `ir.Expr` but got `%s`",
                         (int)i, def->fname, tether_any_type_key(v));
   }
-  TVMFFIObject* arr = n == 2 && items[0] == NULL ? NULL : trx__array_of(items, n);
+  TVMFFIObject* arr = trx__array_of(items, n);
   trx__release_objects(items, n);
   if (arr == NULL) return -1;
   *out = trx_shape_expr_new(arr);

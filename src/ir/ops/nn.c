@@ -379,8 +379,7 @@ static TVMFFIObject* trx__infer_pad(const trx_op_def_t* def, trx_call_t* call) {
     }
     ty = trx__tensor_steal_free(d, ndim, dtype);
   }
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
-  return ty;
+  return trx__on_vdevice(ty, tt[0]);
 }
 
 /* ---- declarations ------------------------------------------------------------------------------------ */

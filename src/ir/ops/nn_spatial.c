@@ -19,30 +19,27 @@
 #include "../arith.h"
 
 /* ---- attrs types ---------------------------------------------------------------------------- */
-#define TRX__CONV_FIELDS(F, T)               \
-  F(T, strides, OBJECT, "ffi.Array<int>")    \
-  F(T, padding, OBJECT, "ffi.Array<int>")    \
+/* Conv and ConvTranspose attrs differ by output_padding alone. */
+#define TRX__CONV_HEAD_FIELDS(F, T)       \
+  F(T, strides, OBJECT, "ffi.Array<int>") \
+  F(T, padding, OBJECT, "ffi.Array<int>")
+#define TRX__CONV_TAIL_FIELDS(F, T)          \
   F(T, dilation, OBJECT, "ffi.Array<int>")   \
   F(T, groups, INT64, "int")                 \
   F(T, data_layout, STRING, "ffi.String")    \
   F(T, kernel_layout, STRING, "ffi.String")  \
   F(T, out_layout, STRING, "ffi.String")     \
   F(T, out_dtype, ANY, "Optional<DataType>")
+#define TRX__CONV_FIELDS(F, T) TRX__CONV_HEAD_FIELDS(F, T) TRX__CONV_TAIL_FIELDS(F, T)
 TRX_ATTRS_STRUCT(trx_conv_attrs_t, TRX__CONV_FIELDS);
 TRX_ATTRS_DECL(trx__conv1d_attrs, "relax.attrs.Conv1DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS);
 TRX_ATTRS_DECL(trx__conv2d_attrs, "relax.attrs.Conv2DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS);
 TRX_ATTRS_DECL(trx__conv3d_attrs, "relax.attrs.Conv3DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS);
 
 #define TRX__CONV_TRANSPOSE_FIELDS(F, T)         \
-  F(T, strides, OBJECT, "ffi.Array<int>")        \
-  F(T, padding, OBJECT, "ffi.Array<int>")        \
+  TRX__CONV_HEAD_FIELDS(F, T)                    \
   F(T, output_padding, OBJECT, "ffi.Array<int>") \
-  F(T, dilation, OBJECT, "ffi.Array<int>")       \
-  F(T, groups, INT64, "int")                     \
-  F(T, data_layout, STRING, "ffi.String")        \
-  F(T, kernel_layout, STRING, "ffi.String")      \
-  F(T, out_layout, STRING, "ffi.String")         \
-  F(T, out_dtype, ANY, "Optional<DataType>")
+  TRX__CONV_TAIL_FIELDS(F, T)
 TRX_ATTRS_STRUCT(trx_conv_transpose_attrs_t, TRX__CONV_TRANSPOSE_FIELDS);
 TRX_ATTRS_DECL(trx__conv1d_transpose_attrs, "relax.attrs.Conv1DTransposeAttrs",
                trx_conv_transpose_attrs_t, TRX__CONV_TRANSPOSE_FIELDS);
@@ -306,13 +303,10 @@ static TVMFFIObject* trx__result(const trx__layout_t* ol, TVMFFIObject** dims, c
   int n = (int)strlen(src);
   if (trx__layout_from(ol, dims, src, res) == 0) ty = trx__tensor_from_dims_steal(res, ol->ndim, dtype);
   trx__release_objects(dims, n);
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(data->vdevice);
-  return ty;
+  return trx__on_vdevice(ty, data);
 }
 static TVMFFIObject* trx__unknown_like(DLDataType dtype, int64_t ndim, const trx_tensor_type_t* data) {
-  TVMFFIObject* ty = trx__tensor_unknown(dtype, ndim);
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(data->vdevice);
-  return ty;
+  return trx__on_vdevice(trx__tensor_unknown(dtype, ndim), data);
 }
 
 /* ---- convolution ------------------------------------------------------------------------------------ */

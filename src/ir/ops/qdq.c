@@ -124,8 +124,7 @@ static TVMFFIObject* trx__infer_qdq(const trx_op_def_t* def, trx_call_t* call) {
       return NULL;
   }
   TVMFFIObject* ty = trx__with_dtype(tt[0], out);
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
-  return ty;
+  return trx__on_vdevice(ty, tt[0]);
 }
 
 /* ---- declarations ------------------------------------------------------------------------------------ */

@@ -177,8 +177,7 @@ static TVMFFIObject* trx__infer_roi_align(const trx_op_def_t* def, trx_call_t* c
     TVMFFIObject* d[4] = {trx__ref(trx__dim(rv, 0)), nchw ? c : ph, nchw ? ph : pw, nchw ? pw : c};
     ty = trx__tensor_from_dims_steal(d, 4, dtype);
   }
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
-  return ty;
+  return trx__on_vdevice(ty, tt[0]);
 }
 
 /* pooled_size: one value widened to two, then exactly two. */
