@@ -226,12 +226,8 @@ static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_
       }
     }
     if (dup1 && n == 1) items[n++] = trx__ref(items[0]);
-  } else if (tether_any_is_object(v) && trx_is(v->v_obj, TRX_EXPR)) {
-    *out = trx__ref(v->v_obj);
-    return 0;
   } else {
-    return tether_raise("TypeError", "Mismatched type on argument #%d when calling: `%s`. Expected `ir.Expr` but got `%s`",
-                        (int)i, def->fname, tether_any_type_key(v));
+    return trx__arg_expr(def, args, i, out); /* an Expr as it is; a str / float as an Imm */
   }
   TVMFFIObject* arr = trx__array_of(items, n);
   trx__release_objects(items, n);
@@ -241,15 +237,43 @@ static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_
   return *out != NULL ? 0 : -1;
 }
 
-/* roi: None -> four 0.0; a number -> four of it; a list of numbers -> each; FloatImm float32. */
+/* A roi item as Python's float() reads it: a number, a bool, a FloatImm, or a str holding a
+ * number.  0, or -1 with TVM's wrapper's ValueError for a str that is not one; 1: none of those. */
+static int trx__roi_item(const TVMFFIAny* e, double* x) {
+  TVMFFIByteArray str;
+  if (e->type_index == kTVMFFIFloat) *x = e->v_float64;
+  else if (e->type_index == kTVMFFIInt || e->type_index == kTVMFFIBool) *x = (double)e->v_int64;
+  else if (tether_any_is_object(e) && trx_is(e->v_obj, TRX_FLOAT_IMM)) *x = ((trx_float_imm_t*)e->v_obj)->value;
+  else if (tether_any_get_str(e, &str)) {
+    char buf[64], *end = NULL;
+    int len = str.size < sizeof(buf) ? (int)str.size : (int)sizeof(buf) - 1;
+    memcpy(buf, str.data, (size_t)len);
+    buf[len] = '\0';
+    *x = strtod(buf, &end);
+    if (len == 0 || (size_t)len != str.size || *end != '\0') {
+      return tether_raise("ValueError", "could not convert string to float: '%.*s'", (int)str.size, str.data);
+    }
+  } else {
+    return 1;
+  }
+  return 0;
+}
+
+/* roi: None -> four 0.0; a float -> four of it; a list of numbers -> each; FloatImm float32.
+ * Another int, bool or str is TVM's wrapper's NotImplementedError. */
 static int trx__read_roi(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, TVMFFIAny* out) {
   const TVMFFIAny* v = &args[i];
   static const DLDataType f32 = {kDLFloat, 32, 1};
   TVMFFIObject* items[16] = {NULL};
   int64_t n = 0;
   double x;
-  if (v->type_index == kTVMFFINone || v->type_index == kTVMFFIFloat || v->type_index == kTVMFFIInt) {
-    x = v->type_index == kTVMFFIFloat ? v->v_float64 : v->type_index == kTVMFFIInt ? (double)v->v_int64 : 0.0;
+  TVMFFIByteArray str;
+  if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool || tether_any_get_str(v, &str)) {
+    return tether_raise("NotImplementedError", "Unsupported roi type <class '%s'>",
+                        v->type_index == kTVMFFIInt ? "int" : v->type_index == kTVMFFIBool ? "bool" : "str");
+  }
+  if (v->type_index == kTVMFFINone || v->type_index == kTVMFFIFloat) {
+    x = v->type_index == kTVMFFIFloat ? v->v_float64 : 0.0;
     for (n = 0; n < 4; ++n) {
       if ((items[n] = trx_float_imm_new(f32, x)) == NULL) goto fail;
     }
@@ -259,11 +283,10 @@ static int trx__read_roi(const trx_op_def_t* def, const TVMFFIAny* args, int32_t
     if (len > 16) return tether_raise("ValueError", "%s: roi has %lld values", def->fname, (long long)len);
     for (n = 0; n < len; ++n) {
       const TVMFFIAny* e = is_list ? tether_list_at(v->v_obj, n) : tether_array_at(v->v_obj, n);
-      if (e->type_index == kTVMFFIFloat) x = e->v_float64;
-      else if (e->type_index == kTVMFFIInt) x = (double)e->v_int64;
-      else if (tether_any_is_object(e) && trx_is(e->v_obj, TRX_FLOAT_IMM)) x = ((trx_float_imm_t*)e->v_obj)->value;
-      else {
+      int rc = trx__roi_item(e, &x);
+      if (rc != 0) {
         trx__release_objects(items, n);
+        if (rc < 0) return -1;
         return tether_raise("TypeError",
                             "Mismatched type on argument #%d when calling: `%s`. Expected "
                             "`Array<ir.FloatImm>` but got `Array[index %lld: %s]`",
