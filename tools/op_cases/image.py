@@ -108,4 +108,10 @@ CASES += [
     case("image.affine_grid", Tensor((2, 2, 3)), ShapeVar()),
     case("image.affine_grid", Tensor(None, "float32", ndim=3), (4, 5, 6)),
     case("image.affine_grid", Tensor(("n", "m", 3)), (Prim("m"), Prim("k"))),
+    case("image.resize2d", Tensor((2, 3, 8, 9)), "a"),
+    case("image.resize2d", Tensor((2, 3, 8, 9)), 2.5),
+    case("image.resize2d", Tensor((2, 3, 8, 9)), (2, 3), 1),
+    case("image.resize2d", Tensor((2, 3, 8, 9)), (2, 3), "x"),
+    case("image.resize2d", Tensor((2, 3, 8, 9)), (2, 3), ["x"]),
+    case("image.resize2d", Tensor((2, 3, 8, 9)), (2, 3), ["1.5", True, 2]),
 ]
