@@ -1,9 +1,10 @@
 /*
- * image.c -- the relax.image ops: resize2d, grid_sample, affine_grid.  Their inferences check
- * the argument kinds themselves with TVM's texts ("Resize2D expects ..."), not the generic
- * "Operator ... requires argument i" of the other ops.  resize2d and affine_grid take a
- * size that TVM's wrappers widen (an int or PrimExpr n to (n, n); resize2d also a
- * one-item list): their constructors do it (trx__make_resize2d, trx__make_affine_grid).
+ * image.c -- the relax.image ops: resize2d, resize3d, grid_sample, affine_grid.  Their
+ * inferences check the argument kinds themselves with TVM's texts ("Resize2D expects ..."),
+ * not the generic "Operator ... requires argument i" of the other ops.  The resizes and
+ * affine_grid take a size that TVM's wrappers widen (an int or PrimExpr n to (n, n) or
+ * (n, n, n); a resize also a one-item list): their constructors do it (trx__make_resize,
+ * trx__make_affine_grid).
  */
 #include "../op.h"
 
@@ -21,6 +22,11 @@
 TRX_ATTRS_STRUCT(trx_resize2d_attrs_t, TRX__RESIZE2D_FIELDS);
 TRX_ATTRS_DECL(trx__resize2d_attrs, "relax.attrs.Resize2DAttrs", trx_resize2d_attrs_t,
                TRX__RESIZE2D_FIELDS);
+TRX_ATTRS_DECL(trx__resize3d_attrs, "relax.attrs.Resize3DAttrs", trx_resize2d_attrs_t,
+               TRX__RESIZE2D_FIELDS);
+
+/* resize3d's rows carry this flag (resize2d's not). */
+#define TRX__F_3D (1u << (TRX_OP_USER_SHIFT + 4))
 
 #define TRX__GRID_SAMPLE_FIELDS(F, T)      \
   F(T, method, STRING, "ffi.String")       \
@@ -60,26 +66,30 @@ static TVMFFIObject* trx__size_values(trx_call_t* call, int64_t i) {
   return trx_is(arg, TRX_SHAPE_EXPR) ? ((trx_shape_expr_t*)arg)->values : NULL;
 }
 
-/* ---- resize2d ---------------------------------------------------------------------------------------- */
-static TVMFFIObject* trx__infer_resize2d(const trx_op_def_t* def, trx_call_t* call) {
+/* ---- resize2d / resize3d ----------------------------------------------------------------------------- */
+/* The spatial axes (H, W or D, H, W) of data become the size's values. */
+static TVMFFIObject* trx__infer_resize(const trx_op_def_t* def, trx_call_t* call) {
   trx_resize2d_attrs_t* attrs = (trx_resize2d_attrs_t*)call->attrs;
+  const bool is3d = (def->flags & TRX__F_3D) != 0;
+  const int spatial = is3d ? 3 : 2;
+  const char* who = is3d ? "Resize3D" : "Resize2D";
+  const char* tgt = is3d ? "NCDHW" : "NCHW";
   TVMFFIObject *dty, *sty;
   trx__layout_t l;
-  if (trx__expect_nargs(call, "Resize2D", "2") != 0 ||
-      trx__expect_kind(call, 0, TRX_TENSOR_TYPE, "Resize2D", "the input data", "Tensor", "data", &dty) != 0 ||
-      trx__expect_kind(call, 1, TRX_SHAPE_TYPE, "Resize2D", "the given output image size", "Shape", "one",
-                       &sty) != 0)
+  if (trx__expect_nargs(call, who, "2") != 0 ||
+      trx__expect_kind(call, 0, TRX_TENSOR_TYPE, who, "the input data", "Tensor", "data", &dty) != 0 ||
+      trx__expect_kind(call, 1, TRX_SHAPE_TYPE, who, "the given output image size", "Shape", "one", &sty) != 0)
     return NULL;
   trx_tensor_type_t* data = (trx_tensor_type_t*)dty;
   int64_t size_ndim = ((trx_shape_type_t*)sty)->ndim;
-  if (size_ndim != 2) {
+  if (size_ndim != spatial) {
     return tether_raise("ValueError",
-                        "Resize2D expects the given output image size to be a 2-dim shape, while the "
+                        "%s expects the given output image size to be a %d-dim shape, while the "
                         "given one has ndim %lld",
-                        (long long)size_ndim),
+                        who, spatial, (long long)size_ndim),
            NULL;
   }
-  if (trx__check_layout(def, &attrs->layout, "NCHW", "data", &l) != 0 ||
+  if (trx__check_layout(def, &attrs->layout, tgt, "data", &l) != 0 ||
       trx__check_layout_ndim(def, &l, data->ndim) != 0)
     return NULL;
   DLDataType dtype = attrs->out_dtype.type_index == kTVMFFIDataType ? attrs->out_dtype.v_dtype
@@ -87,16 +97,16 @@ static TVMFFIObject* trx__infer_resize2d(const trx_op_def_t* def, trx_call_t* ca
   TVMFFIObject* dv = trx__shape_values(data);
   TVMFFIObject* sv = trx__size_values(call, 1);
   if (dv == NULL || sv == NULL) return trx__on_vdevice(trx__tensor_unknown(dtype, l.ndim), data);
-  TVMFFIObject* d[4] = {NULL};
+  TVMFFIObject* d[5] = {NULL};
   TVMFFIObject* res[16] = {NULL};
-  if (trx__layout_to(&l, dv, "NCHW", d) != 0) return NULL;
-  for (int i = 0; i < 2; ++i) {
+  if (trx__layout_to(&l, dv, tgt, d) != 0) return NULL;
+  for (int i = 0; i < spatial; ++i) {
     TVMFFIObjectDecRef(d[2 + i]);
     d[2 + i] = trx__ref(trx__dim(sv, i));
   }
   TVMFFIObject* ty = NULL;
-  if (trx__layout_from(&l, d, "NCHW", res) == 0) ty = trx__tensor_from_dims_steal(res, l.ndim, dtype);
-  trx__release_objects(d, 4);
+  if (trx__layout_from(&l, d, tgt, res) == 0) ty = trx__tensor_from_dims_steal(res, l.ndim, dtype);
+  trx__release_objects(d, 5);
   return trx__on_vdevice(ty, data);
 }
 
@@ -199,8 +209,9 @@ static bool trx__is_scalar_size(const TVMFFIAny* v) {
   TVMFFIObject* ty = trx__ty(v->v_obj);
   return ty != NULL && trx_is(ty, TRX_PRIM_TYPE);
 }
-/* The size argument as a ShapeExpr (or the Expr given).  dup1: a one-item list is (v, v). */
-static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, bool dup1,
+/* The size argument as a ShapeExpr (or the Expr given): an int or PrimExpr v is `wide` copies
+ * of v; with dup1, so is a one-item list. */
+static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, int wide, bool dup1,
                           TVMFFIObject** out) {
   const TVMFFIAny* v = &args[i];
   TVMFFIObject* items[8] = {NULL};
@@ -208,8 +219,7 @@ static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_
   *out = NULL;
   if (trx__is_scalar_size(v)) {
     if ((items[0] = trx__size_item(v)) == NULL) return -1; /* an int: IntImm failed to allocate */
-    items[1] = trx__ref(items[0]);
-    n = 2;
+    for (n = 1; n < wide; ++n) items[n] = trx__ref(items[0]);
   } else if (v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList) {
     bool is_list = v->type_index == kTVMFFIList;
     int64_t len = is_list ? tether_list_size(v->v_obj) : tether_array_size(v->v_obj);
@@ -225,7 +235,9 @@ static int trx__read_size(const trx_op_def_t* def, const TVMFFIAny* args, int32_
                             (int)i, def->fname, (long long)n, tether_any_type_key(e));
       }
     }
-    if (dup1 && n == 1) items[n++] = trx__ref(items[0]);
+    if (dup1 && n == 1) {
+      while (n < wide) items[n++] = trx__ref(items[0]);
+    }
   } else {
     return trx__arg_expr(def, args, i, out); /* an Expr as it is; a str / float as an Imm */
   }
@@ -259,9 +271,10 @@ static int trx__roi_item(const TVMFFIAny* e, double* x) {
   return 0;
 }
 
-/* roi: None -> four 0.0; a float -> four of it; a list of numbers -> each; FloatImm float32.
+/* roi: None -> `count` 0.0; a float -> `count` of it; a list of numbers -> each; FloatImm float32.
  * Another int, bool or str is TVM's wrapper's NotImplementedError. */
-static int trx__read_roi(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, TVMFFIAny* out) {
+static int trx__read_roi(const trx_op_def_t* def, const TVMFFIAny* args, int32_t i, int count,
+                         TVMFFIAny* out) {
   const TVMFFIAny* v = &args[i];
   static const DLDataType f32 = {kDLFloat, 32, 1};
   TVMFFIObject* items[16] = {NULL};
@@ -274,7 +287,7 @@ static int trx__read_roi(const trx_op_def_t* def, const TVMFFIAny* args, int32_t
   }
   if (v->type_index == kTVMFFINone || v->type_index == kTVMFFIFloat) {
     x = v->type_index == kTVMFFIFloat ? v->v_float64 : 0.0;
-    for (n = 0; n < 4; ++n) {
+    for (n = 0; n < count; ++n) {
       if ((items[n] = trx_float_imm_new(f32, x)) == NULL) goto fail;
     }
   } else if (v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList) {
@@ -308,13 +321,14 @@ fail:
   return -1;
 }
 
-static int trx__make_resize2d(const trx_op_def_t* def, const TVMFFIAny* args, int32_t n, TVMFFIObject** out) {
+static int trx__make_resize(const trx_op_def_t* def, const TVMFFIAny* args, int32_t n, TVMFFIObject** out) {
   (void)n;
+  const int spatial = (def->flags & TRX__F_3D) != 0 ? 3 : 2;
   TVMFFIObject* in[2] = {NULL, NULL};
   trx_resize2d_attrs_t* a = (trx_resize2d_attrs_t*)trx__attrs_new(def);
   *out = NULL;
-  if (a == NULL || trx__arg_expr(def, args, 0, &in[0]) != 0 || trx__read_size(def, args, 1, true, &in[1]) != 0 ||
-      trx__read_roi(def, args, 2, &a->roi) != 0 || trx__arg_string(def, args, 3, false, &a->layout) != 0 ||
+  if (a == NULL || trx__arg_expr(def, args, 0, &in[0]) != 0 || trx__read_size(def, args, 1, spatial, true, &in[1]) != 0 ||
+      trx__read_roi(def, args, 2, 2 * spatial, &a->roi) != 0 || trx__arg_string(def, args, 3, false, &a->layout) != 0 ||
       trx__arg_string(def, args, 4, false, &a->method) != 0 ||
       trx__arg_string(def, args, 5, false, &a->coordinate_transformation_mode) != 0 ||
       trx__arg_string(def, args, 6, false, &a->rounding_method) != 0 ||
@@ -334,7 +348,7 @@ static int trx__make_affine_grid(const trx_op_def_t* def, const TVMFFIAny* args,
   TVMFFIObject* in[2] = {NULL, NULL};
   trx_affine_grid_attrs_t* a = (trx_affine_grid_attrs_t*)trx__attrs_new(def);
   *out = NULL;
-  if (a == NULL || trx__arg_expr(def, args, 0, &in[0]) != 0 || trx__read_size(def, args, 1, false, &in[1]) != 0 ||
+  if (a == NULL || trx__arg_expr(def, args, 0, &in[0]) != 0 || trx__read_size(def, args, 1, 2, false, &in[1]) != 0 ||
       trx__arg_flag(def, args, 2, &a->align_corners) != 0) {
     trx__release_objects(in, 2);
     if (a != NULL) TVMFFIObjectDecRef((TVMFFIObject*)a);
@@ -344,17 +358,23 @@ static int trx__make_affine_grid(const trx_op_def_t* def, const TVMFFIAny* args,
 }
 
 /* ---- declarations ------------------------------------------------------------------------------------ */
+#define TRX__RESIZE_ROW(NAME, LAYOUT, ROUNDING, ATTRS, FLAGS, DOC)                                   \
+  {.name = NAME,                                                                                     \
+   .params = "data: Expr, size: Shape, roi: Any = None, layout: str = \"" LAYOUT "\", method: str = " \
+             "\"linear\", coordinate_transformation_mode: str = \"half_pixel\", rounding_method: "   \
+             "str = \"" ROUNDING "\", cubic_alpha: float = -0.75, cubic_exclude: int = 0, "            \
+             "extrapolation_value: float = 0.0, out_dtype: dtype? = None",                            \
+   .arguments = "data|Tensor|The input tensor.\nsize|Shape|The output image shape.",                \
+   .attrs = &ATTRS, .infer = trx__infer_resize, .make = trx__make_resize,                            \
+   .signature = "(0: ir.Expr, 1: ir.Expr, 2: Array<ir.FloatImm>, 3: str, 4: str, 5: str, 6: str, "  \
+                "7: float, 8: int, 9: float, 10: Optional<DataType>) -> ir.Expr",                   \
+   .flags = FLAGS, .doc = DOC}
+
 TRX__OPS(image){
-    {.name = "image.resize2d",
-     .params = "data: Expr, size: Shape, roi: Any = None, layout: str = \"NCHW\", method: str = "
-               "\"linear\", coordinate_transformation_mode: str = \"half_pixel\", rounding_method: "
-               "str = \"round\", cubic_alpha: float = -0.75, cubic_exclude: int = 0, "
-               "extrapolation_value: float = 0.0, out_dtype: dtype? = None",
-     .arguments = "data|Tensor|The input tensor.\nsize|Shape|The output image shape.",
-     .attrs = &trx__resize2d_attrs, .infer = trx__infer_resize2d, .make = trx__make_resize2d,
-     .signature = "(0: ir.Expr, 1: ir.Expr, 2: Array<ir.FloatImm>, 3: str, 4: str, 5: str, 6: str, "
-                  "7: float, 8: int, 9: float, 10: Optional<DataType>) -> ir.Expr",
-     .doc = "Resizes the H and W axes of an image to size (an int n is (n, n))."},
+    TRX__RESIZE_ROW("image.resize2d", "NCHW", "round", trx__resize2d_attrs, 0,
+                    "Resizes the H and W axes of an image to size (an int n is (n, n))."),
+    TRX__RESIZE_ROW("image.resize3d", "NCDHW", "", trx__resize3d_attrs, TRX__F_3D,
+                    "Resizes the D, H and W axes of a volume to size (an int n is (n, n, n))."),
     {.name = "image.grid_sample",
      .params = "data: Expr, grid: Expr, method: str = \"bilinear\", layout: str = \"NCHW\", "
                "padding_mode: str = \"zeros\", align_corners: bool = False",
