@@ -268,7 +268,7 @@ static int trx__parse_params(const trx_op_decl_t* decl, trx_op_def_t* def) {
     if (br != NULL) {
       if (prm->kind != TRX__P_INTS && prm->kind != TRX__P_OPT_INTS) return trx__decl_error(decl, "only ints take a widening [N]:", p, (size_t)(stop - p));
       prm->widen = atoi(br + 1);
-      if (prm->widen <= 0 || prm->widen > 16) return trx__decl_error(decl, "bad widening in", p, (size_t)(stop - p));
+      if (prm->widen <= 0 || prm->widen > 8) return trx__decl_error(decl, "a widening [N] needs 1 <= N <= 8:", p, (size_t)(stop - p));
     }
     if (eq != NULL) {
       const char* v = trx__skip_ws(eq + 1, stop);
@@ -460,15 +460,9 @@ static int trx__store_attr(const trx_op_def_t* def, const trx__param_t* prm, con
       break;
     case TRX__P_INTS:
     case TRX__P_OPT_INTS: {
+      /* strict, as TVM's globals: an int is widened by the Python wrapper, not here */
       TVMFFIObject* arr = NULL;
-      if (prm->widen > 0 && (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool)) {
-        int64_t w[16];
-        for (int k = 0; k < prm->widen; ++k) w[k] = v->v_int64;
-        arr = trx__iarr_new(w, prm->widen);
-        if (arr == NULL) return -1;
-      } else {
-        if (trx__arg_int_array(def, args, i, prm->kind == TRX__P_OPT_INTS, &arr) != 0) return -1;
-      }
+      if (trx__arg_int_array(def, args, i, prm->kind == TRX__P_OPT_INTS, &arr) != 0) return -1;
       if (fk == TETHER_FIELD_OBJECT || fk == TETHER_FIELD_OPT_OBJECT) {
         TVMFFIObject** o = (TVMFFIObject**)slot;
         if (*o != NULL) TVMFFIObjectDecRef(*o);

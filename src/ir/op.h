@@ -74,7 +74,7 @@ typedef enum {
 typedef struct {
   const char* name; /* NUL-terminated copy (owned by the def) */
   trx__param_kind kind;
-  int widen;                  /* ints[N]: N; else 0 */
+  int widen;                  /* ints[N]: N (the Python wrapper widens an int); else 0 */
   bool has_default;
   TVMFFIAny default_value;    /* owned; the declared default (the Python wrapper applies it) */
   const trx_attrs_field_t* field; /* attribute kinds: the attrs field of the same name */

@@ -24,7 +24,8 @@
  *     Prim    a PrimExpr: an int becomes an IntImm int64, a float a FloatImm float64
  *   attributes are stored into the attrs field OF THE SAME NAME:
  *     int int? float bool str str? dtype dtype? ints ints? Any
- *     ints[N]: an int v is widened to the N-tuple (v, ..., v) (TVM's `(v,) * N`)
+ *     ints[N]: the Python wrapper widens an int v to the N-tuple (v, ..., v) (TVM's
+ *     `(v,) * N`); the global itself, as TVM's, takes only the Array
  * Type rules of the attribute kinds are tvm-ffi's (Mismatched type on argument #i ...).
  */
 #ifndef TETHER_IR_OP_H_

@@ -1,9 +1,10 @@
 """How tether.relax.op's functions are made: each registered op (libtether_ir's own and any a
 library registers later through trx_op_register) declares its parameters as TVM's Python
 signature, "data: Expr, strides: ints[2] = (1, 1), ...", readable through the global
-"relax.op.Schema".  From it comes a C SignatureFunction over the constructor global
-"relax.op.<name>": TVM's parameter names and defaults, keywords, and an int given for an
-`ints[N]` parameter widened to an N-tuple -- all in one vectorcall, without a Python frame."""
+"relax.op.Schema".  From it comes a plain Python function with TVM's parameter names and
+defaults (as TVM's wrappers are) whose body is one call of a C SignatureFunction over the
+constructor global "relax.op.<name>", which widens an int given for an `ints[N]` parameter to
+an N-tuple in C."""
 from __future__ import annotations
 
 import ast
@@ -57,19 +58,30 @@ def parse_params(spec: str) -> List[Tuple[str, str, int, bool, Any]]:
     return out
 
 
-def make_function(op_name: str, module: str) -> core.SignatureFunction:
-    """The wrapper of the op "relax.<op_name>" ("nn.conv2d"), to live in `module`."""
+def make_function(op_name: str, module: str) -> Any:
+    """The wrapper of the op "relax.<op_name>" ("nn.conv2d"), to live in `module`: a plain
+    Python function with TVM's signature (as TVM's wrappers are), whose body is one call of a
+    SignatureFunction over the constructor global (the widening happens there, in C)."""
     params_spec, doc = _schema("relax." + op_name)
     params = parse_params(params_spec)
     names = tuple(p[0] for p in params)
-    defaults = tuple(p[4] for p in params if p[3])
     expand = tuple(p[2] for p in params)
-    fn = core.SignatureFunction(core.get_global_func("relax.op." + op_name), op_name.rpartition(".")[2],
-                                names, defaults, expand if any(expand) else None)
     short = op_name.rpartition(".")[2]
-    fn.__name__ = short
-    fn.__qualname__ = short
+    inner = core.SignatureFunction(core.get_global_func("relax.op." + op_name), short, names, (),
+                                   expand if any(expand) else None)
+    env = {"_inner": inner}
+    args = []
+    for i, (name, _kind, _widen, has_default, default) in enumerate(params):
+        if has_default:
+            env["_d%d" % i] = default
+            args.append("%s=_d%d" % (name, i))
+        else:
+            args.append(name)
+    source = "def %s(%s):\n    return _inner(%s)\n" % (short, ", ".join(args), ", ".join(names))
+    exec(compile(source, "<relax.op.%s>" % op_name, "exec"), env)  # noqa: S102 (generated from the declaration)
+    fn = env[short]
     fn.__module__ = module
+    fn.__qualname__ = short
     fn.__doc__ = "%s (relax.%s)." % (doc.rstrip(".") if doc else short, op_name)
     return fn
 
@@ -97,7 +109,7 @@ def populate(namespace: dict, prefix: str, keep: Optional[set] = None) -> List[s
     return names
 
 
-def lookup(prefix: str, module: str, short: str) -> core.SignatureFunction:
+def lookup(prefix: str, module: str, short: str) -> Any:
     """Module __getattr__: the wrapper of an op registered after the module was populated."""
     op_name = prefix + "." + short if prefix else short
     try:
