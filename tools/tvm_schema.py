@@ -39,6 +39,15 @@ TYPE_KEYS = (
     "relax.attrs.SqueezeAttrs", "relax.attrs.ConcatAttrs", "relax.attrs.SplitAttrs",
     "relax.attrs.StridedSliceAttrs", "relax.attrs.TakeAttrs", "relax.attrs.StatisticalAttrs",
     "relax.attrs.AstypeAttrs",
+    # attrs of the nn / image / vision / qdq ops of issue 10
+    "relax.attrs.Conv3DAttrs", "relax.attrs.Conv1DTransposeAttrs",
+    "relax.attrs.Conv3DTransposeAttrs", "relax.attrs.Pool1DAttrs", "relax.attrs.Pool3DAttrs",
+    "relax.attrs.AdaptivePool1DAttrs", "relax.attrs.AdaptivePool3DAttrs",
+    "relax.attrs.RMSNormAttrs", "relax.attrs.GroupNormAttrs", "relax.attrs.PReluAttrs",
+    "relax.attrs.LeakyReluAttrs", "relax.attrs.SoftplusAttrs", "relax.attrs.PadAttrs",
+    "relax.attrs.Resize2DAttrs", "relax.attrs.Resize3DAttrs", "relax.attrs.GridSampleAttrs",
+    "relax.attrs.AffineGridAttrs", "relax.attrs.AllClassNonMaximumSuppressionAttrs",
+    "relax.attrs.ROIAlignAttrs", "relax.attrs.QuantizeAttrs",
     # the BlockBuilder (a reflected object without fields)
     "relax.BlockBuilder",
 )
