@@ -294,6 +294,21 @@ static bool trx__provably_indivisible(TVMFFIObject* a, int64_t g) {
   return r;
 }
 
+/* ValueError "<who> expects the number of <which> channels to be divisible by the number of
+ * groups. ..." when channels % groups is provably nonzero. */
+static int trx__check_divisible(const char* who, const char* which, TVMFFIObject* channels,
+                                int64_t groups) {
+  if (!trx__provably_indivisible(channels, groups)) return 0;
+  trx__sb_t sb = {0};
+  trx__sb_printf(&sb,
+                 "%s expects the number of %s channels to be divisible by the number of groups. "
+                 "However, the number of %s channels is ",
+                 who, which, which);
+  trx__sb_node(&sb, channels);
+  trx__sb_printf(&sb, " while the number of groups is %lld", (long long)groups);
+  return trx__sb_raise(&sb, "ValueError");
+}
+
 /* The TensorType of `n` stolen dims in layout `ol` (converted from the `src` order), with
  * data's vdevice. */
 static TVMFFIObject* trx__result(const trx__layout_t* ol, TVMFFIObject** dims, const char* src,
@@ -421,16 +436,7 @@ static TVMFFIObject* trx__infer_conv(const trx_op_def_t* def, trx_call_t* call) 
       trx__sb_raise(&sb, "ValueError");
       goto done;
     }
-    if (trx__provably_indivisible(k[0], groups)) {
-      trx__sb_printf(&sb,
-                     "%s expects the number of input channels to be divisible by the number of "
-                     "groups. However, the number of input channels is ",
-                     who);
-      trx__sb_node(&sb, k[0]);
-      trx__sb_printf(&sb, " while the number of groups is %lld", (long long)groups);
-      trx__sb_raise(&sb, "ValueError");
-      goto done;
-    }
+    if (trx__check_divisible(who, "input", k[0], groups) != 0) goto done;
     for (int i = 0; i < spatial; ++i) {
       if (trx__iarr_at(*f.output_padding, i) < trx__iarr_at(*f.strides, i)) continue;
       trx__sb_printf(&sb, "%s expects the output padding less than the strides, but the output padding is",
@@ -459,16 +465,7 @@ static TVMFFIObject* trx__infer_conv(const trx_op_def_t* def, trx_call_t* call) 
       trx__sb_raise(&sb, "ValueError");
       goto done;
     }
-    if (trx__provably_indivisible(k[0], groups)) {
-      trx__sb_printf(&sb,
-                     "%s expects the number of output channels to be divisible by the number of "
-                     "groups. However, the number of output channels is ",
-                     who);
-      trx__sb_node(&sb, k[0]);
-      trx__sb_printf(&sb, " while the number of groups is %lld", (long long)groups);
-      trx__sb_raise(&sb, "ValueError");
-      goto done;
-    }
+    if (trx__check_divisible(who, "output", k[0], groups) != 0) goto done;
   }
   int64_t pads[TRX__MAX_SPATIAL];
   if (trx__conv_literals(&f, spatial, pads) != 0) goto done;
