@@ -48,6 +48,15 @@ TYPE_KEYS = (
     "relax.attrs.ScatterElementsAttrs", "relax.attrs.ScatterNDAttrs",
     "relax.attrs.ArgmaxArgminAttrs", "relax.attrs.ScanopAttrs", "relax.attrs.SortAttrs",
     "relax.attrs.ArgsortAttrs", "relax.attrs.TopKAttrs", "relax.attrs.EinsumAttrs",
+    # attrs of the nn / image / vision / qdq ops of issue 10
+    "relax.attrs.Conv3DAttrs", "relax.attrs.Conv1DTransposeAttrs",
+    "relax.attrs.Conv3DTransposeAttrs", "relax.attrs.Pool1DAttrs", "relax.attrs.Pool3DAttrs",
+    "relax.attrs.AdaptivePool1DAttrs", "relax.attrs.AdaptivePool3DAttrs",
+    "relax.attrs.RMSNormAttrs", "relax.attrs.GroupNormAttrs", "relax.attrs.PReluAttrs",
+    "relax.attrs.LeakyReluAttrs", "relax.attrs.SoftplusAttrs", "relax.attrs.PadAttrs",
+    "relax.attrs.Resize2DAttrs", "relax.attrs.Resize3DAttrs", "relax.attrs.GridSampleAttrs",
+    "relax.attrs.AffineGridAttrs", "relax.attrs.AllClassNonMaximumSuppressionAttrs",
+    "relax.attrs.ROIAlignAttrs", "relax.attrs.QuantizeAttrs",
     # the BlockBuilder (a reflected object without fields)
     "relax.BlockBuilder",
 )

@@ -1160,8 +1160,7 @@ int64_t trx__call_nargs(trx_call_t* call) {
 
 TVMFFIObject* trx__call_arg(trx_call_t* call, int64_t i) { return trx__array_obj(call->args, i); }
 
-/* The name of argument i of def ("data", "x1", ...) into buf. */
-static void trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n) {
+const char* trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n) {
   const char* p = def->arguments;
   for (int k = 0; k < i && p; ++k) {
     p = strchr(p, '\n');
@@ -1169,6 +1168,7 @@ static void trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n) {
   }
   const char* bar = p ? strchr(p, '|') : NULL;
   snprintf(buf, n, "%.*s", bar ? (int)(bar - p) : 0, bar ? p : "");
+  return buf;
 }
 
 int trx__check_args(const trx_op_def_t* def, trx_call_t* call, int ntensors,
@@ -1523,10 +1523,11 @@ int trx__layout_from(const trx__layout_t* l, TVMFFIObject* const* dims, const ch
       for (int j = 0; j < l->ndim; ++j) {
         if (l->axes[j] == c - 'A' + 'a') f = l->factor[j];
       }
-      if (f > 0) {
-        TVMFFIObject* fo = trx_int64(f);
-        out[i] = fo ? trx_floordiv(d, fo) : NULL;
-        if (fo) TVMFFIObjectDecRef(fo);
+      if (f > 0) { /* the outer part of a split axis: ceildiv(d, f), as TVM's layouts */
+        trx__scope_t s = TRX__SCOPE_INIT;
+        TVMFFIObject* up = trx__s_add(&s, d, trx__s_int(&s, f - 1));
+        out[i] = trx__scope_keep(&s, trx__s_floordiv(&s, up, trx__s_int(&s, f)));
+        trx__scope_end(&s);
       } else {
         out[i] = trx__ref(d);
       }
@@ -1567,6 +1568,10 @@ TVMFFIObject* trx__tensor_steal_free(TVMFFIObject** d, int64_t n, DLDataType dty
 TVMFFIObject* trx__with_dtype(const trx_tensor_type_t* tt, DLDataType dtype) {
   return trx__tensor_new(tt->shape, dtype, tt->ndim);
 }
+TVMFFIObject* trx__on_vdevice(TVMFFIObject* ty, const trx_tensor_type_t* like) {
+  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(like->vdevice);
+  return ty;
+}
 TVMFFIObject* trx__tuple_type_of(TVMFFIObject** fields, int64_t n) {
   TVMFFIObject* arr = trx__array_of(fields, n);
   if (arr == NULL) return NULL;
@@ -1606,9 +1611,7 @@ TVMFFIObject* trx__infer_unary(const trx_op_def_t* def, trx_call_t* call) {
   if (trx__check_args(def, call, 1, tt) != 0) return NULL;
   if ((def->flags & TRX__F_FLOAT) && trx__require_float(def, NULL, trx_tensor_dtype(tt[0])) != 0) return NULL;
   /* As TVM: a new TensorType over the input's shape and dtype (not the input's type). */
-  TVMFFIObject* ty = trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim);
-  if (ty != NULL) ((trx_tensor_type_t*)ty)->vdevice = trx__ref(tt[0]->vdevice);
-  return ty;
+  return trx__on_vdevice(trx__tensor_new(tt[0]->shape, trx_tensor_dtype(tt[0]), tt[0]->ndim), tt[0]);
 }
 
 /* ---- shape arithmetic in a scope ----------------------------------------------------------------- */

@@ -38,7 +38,11 @@
   X(shape)                   \
   X(core)                    \
   X(set)                     \
-  X(sort)
+  X(sort)                    \
+  X(nn_spatial)              \
+  X(image)                   \
+  X(vision)                  \
+  X(qdq)
 
 #define TRX__CATEGORY_DECL(cat)                \
   extern const trx_op_decl_t trx__ops_##cat[]; \
@@ -193,6 +197,8 @@ bool trx__dtype_is_bool(DLDataType t);
  * borrowed TensorTypes. */
 int trx__check_args(const trx_op_def_t* def, trx_call_t* call, int ntensors,
                     trx_tensor_type_t** tt);
+/* The name of the op's argument i ("data", "weight", ...) in buf; returns buf. */
+const char* trx__arg_name(const trx_op_def_t* def, int i, char* buf, size_t n);
 /* Arg i of the call (borrowed). */
 TVMFFIObject* trx__call_arg(trx_call_t* call, int64_t i);
 int64_t trx__call_nargs(trx_call_t* call);
@@ -294,6 +300,8 @@ void trx__dims_free(TVMFFIObject** d, int64_t n);
 TVMFFIObject* trx__tensor_steal_free(TVMFFIObject** d, int64_t n, DLDataType dtype);
 /* TensorType copying `tt` with another dtype. */
 TVMFFIObject* trx__with_dtype(const trx_tensor_type_t* tt, DLDataType dtype);
+/* `ty` (a new TensorType, or NULL passed through) placed on `like`'s vdevice; returns ty. */
+TVMFFIObject* trx__on_vdevice(TVMFFIObject* ty, const trx_tensor_type_t* like);
 /* TupleType of n borrowed field types. */
 TVMFFIObject* trx__tuple_type_of(TVMFFIObject** fields, int64_t n);
 /* `e` is the constant v. */

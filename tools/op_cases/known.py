@@ -4,9 +4,6 @@ can go); delete a line when the op is fixed.  Keys are the cases' keys (Case.key
 
 _STR_IN_SHAPE = ("a str inside a shape list: apache-tvm's FFI conversion error text differs "
                  "from tether's")
-_ZERO_STRIDE = "zero stride: apache-tvm raises InternalError 'Divide by zero'; tether folds n // 0"
-_OVERFLOW = ("padding 2**62: apache-tvm raises 'Literal value ... exceeds range of int32'; "
-             "tether's output dim wraps")
 
 XFAIL = {
     "clip(x: Tensor((2, 3), 'float32'), None, 1)":
@@ -18,16 +15,6 @@ XFAIL = {
         "symbolic begin/end: tether gives an unknown shape, apache-tvm the sliced length",
     "strided_slice(x: Tensor((8, 9), 'float32'), [0], [Prim('m')], [8])":
         "symbolic begin/end: tether gives an unknown shape, apache-tvm the sliced length",
-    "nn.conv1d(x: Tensor((2, 3, 10), 'float32'), y: Tensor((4, 3, 3), 'float32'), strides=0)":
-        _ZERO_STRIDE,
-    "nn.conv2d(x: Tensor((2, 3, 10, 10), 'float32'), y: Tensor((4, 3, 3, 3), 'float32'), "
-    "strides=0)": _ZERO_STRIDE,
-    "nn.max_pool2d(x: Tensor((2, 3, 10, 10), 'float32'), 2, 0)": _ZERO_STRIDE,
-    "nn.avg_pool2d(x: Tensor((2, 3, 10, 10), 'float32'), 2, 0)": _ZERO_STRIDE,
-    "nn.conv1d(x: Tensor((2, 3, 10), 'float32'), y: Tensor((4, 3, 3), 'float32'), "
-    "padding=4611686018427387904)": _OVERFLOW,
-    "nn.conv2d(x: Tensor((2, 3, 10, 10), 'float32'), y: Tensor((4, 3, 3, 3), 'float32'), "
-    "padding=4611686018427387904)": _OVERFLOW,
     "arange(x: PrimType('float32'))":
         "a symbolic float bound: apache-tvm's length is T.Cast(\"int64\", T.ceil(x)); tether's "
         "shape arithmetic has no Cast/ceil, so the length is unknown (R.Tensor(ndim=1))",

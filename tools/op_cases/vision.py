@@ -59,3 +59,33 @@ CASES = [
     case("vision.roi_align", Tensor((1, 3, 16, 16), None), Tensor((4, 5)), (2, 3), 0.25),
     case("vision.roi_align", Shape((1, 3)), Tensor((4, 5)), (2, 3), 0.25),
 ]
+
+# ---- the order of TVM's checks ----------------------------------------------------------------
+_NMS_REST = (Tensor((1,), "int64"), Tensor((1,)), Tensor((1,)))
+CASES += [
+    case(_NMS, Tensor((2, 10)), Tensor(None, "float32"), *_NMS_REST),
+    case(_NMS, Tensor(None, "float32"), Tensor((2, 3, 10)), *_NMS_REST),
+    case(_NMS, Tensor((2, 10, 4)), Tensor((2, 10)), *_NMS_REST),
+    case(_NMS, Tensor((2, 10, 4)), Tensor((3, 3, 7)), *_NMS_REST),
+    case(_NMS, Tensor(("n", "m", 4)), Tensor(("n", "k", "m")), *_NMS_REST, "tensorflow"),
+    case(_NMS, Tensor((2, 10, 4), "float16"), Tensor((2, 3, 10), "float16"), *_NMS_REST,
+         "tensorflow"),
+    case(_NMS, Tensor((2, 10, 4)), Tensor((2, 3, 10)), Prim(5, "int64"), Tensor((1,)),
+         Tensor((1,))),
+    case(_NMS, Tensor((2, 10, 4)), Tensor((2, 3, 10)), Shape((1,)), Tensor((1,)), Tensor((1,))),
+    case(_NMS, Shape((1,)), Tensor((2, 3, 10)), *_NMS_REST),
+    case("vision.roi_align", Tensor((2, 3, 8)), Tensor((5,)), (7, 6), 0.5, layout="X", mode="y"),
+    case("vision.roi_align", Tensor((2, 3, 8, 9)), Tensor((5,)), (7, 6), 0.5, layout="X", mode="y"),
+    case("vision.roi_align", Tensor((2, 3, 8, 9)), Tensor((5, 4)), (7, 6), 0.5, layout="X", mode="y"),
+    case("vision.roi_align", Tensor((2, 3, 8, 9)), Tensor((5, 5)), (7, 6), 0.5, mode="y"),
+    case("vision.roi_align", Tensor(None, "float32"), Tensor(None, "float32"), (7, 6), 0.5,
+         layout="X", mode="y"),
+    case("vision.roi_align", Shape((1,)), Shape((1,)), (7, 6), 0.5),
+    case("vision.roi_align", Tensor((2, 3, 8, 9)), Shape((1,)), (7, 6), 0.5),
+    case("vision.roi_align", Tensor((2, 1, 8, 9, 3)), Tensor((5, 5)), (7, 6), 0.5, layout="NCHW3c"),
+    case("vision.roi_align", Tensor(("n", "m", 8, 9)), Tensor(("k", "n")), (7, 6), 0.5),
+    case("vision.roi_align", Tensor((2, 3, 8, 9)), Tensor((5, 5)), (7,), 0.5),
+    case("vision.roi_align", Tensor((2, 3, 8, 9)), Tensor((5, 5)), (7, 6, 5), 0.5),
+    case("vision.roi_align", Tensor((2, 3, 8, 9)), Tensor((5, 5)), (-1, 0), 0.5),
+    case("vision.roi_align", Tensor((2, 3, 8, 9), "int32"), Tensor((5, 5), "float16"), (7, 6), 0.5),
+]

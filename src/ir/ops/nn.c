@@ -9,53 +9,6 @@
 #include "../arith.h"
 
 /* ---- attrs types ---------------------------------------------------------------------------- */
-#define TRX__CONV_FIELDS(F, T)               \
-  F(T, strides, OBJECT, "ffi.Array<int>")    \
-  F(T, padding, OBJECT, "ffi.Array<int>")    \
-  F(T, dilation, OBJECT, "ffi.Array<int>")   \
-  F(T, groups, INT64, "int")                 \
-  F(T, data_layout, STRING, "ffi.String")    \
-  F(T, kernel_layout, STRING, "ffi.String")  \
-  F(T, out_layout, STRING, "ffi.String")     \
-  F(T, out_dtype, ANY, "Optional<DataType>")
-TRX_ATTRS_STRUCT(trx_conv_attrs_t, TRX__CONV_FIELDS);
-TRX_ATTRS_DECL(trx__conv1d_attrs, "relax.attrs.Conv1DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS);
-TRX_ATTRS_DECL(trx__conv2d_attrs, "relax.attrs.Conv2DAttrs", trx_conv_attrs_t, TRX__CONV_FIELDS);
-
-#define TRX__CONV_TRANSPOSE_FIELDS(F, T)      \
-  F(T, strides, OBJECT, "ffi.Array<int>")        \
-  F(T, padding, OBJECT, "ffi.Array<int>")        \
-  F(T, output_padding, OBJECT, "ffi.Array<int>") \
-  F(T, dilation, OBJECT, "ffi.Array<int>")       \
-  F(T, groups, INT64, "int")                     \
-  F(T, data_layout, STRING, "ffi.String")        \
-  F(T, kernel_layout, STRING, "ffi.String")      \
-  F(T, out_layout, STRING, "ffi.String")         \
-  F(T, out_dtype, ANY, "Optional<DataType>")
-TRX_ATTRS_STRUCT(trx_conv_transpose_attrs_t, TRX__CONV_TRANSPOSE_FIELDS);
-TRX_ATTRS_DECL(trx__conv2d_transpose_attrs, "relax.attrs.Conv2DTransposeAttrs",
-               trx_conv_transpose_attrs_t, TRX__CONV_TRANSPOSE_FIELDS);
-
-#define TRX__POOL2D_FIELDS(F, T)             \
-  F(T, pool_size, OBJECT, "ffi.Array<int>")  \
-  F(T, strides, OBJECT, "ffi.Array<int>")    \
-  F(T, dilation, OBJECT, "ffi.Array<int>")   \
-  F(T, padding, OBJECT, "ffi.Array<int>")    \
-  F(T, ceil_mode, BOOL, "bool")              \
-  F(T, count_include_pad, BOOL, "bool")      \
-  F(T, layout, STRING, "ffi.String")         \
-  F(T, out_layout, STRING, "ffi.String")
-TRX_ATTRS_STRUCT(trx_pool2d_attrs_t, TRX__POOL2D_FIELDS);
-TRX_ATTRS_DECL(trx__pool2d_attrs, "relax.attrs.Pool2DAttrs", trx_pool2d_attrs_t, TRX__POOL2D_FIELDS);
-
-#define TRX__ADAPTIVE_POOL2D_FIELDS(F, T)                      \
-  F(T, output_size, OPT_OBJECT, "Optional<ffi.Array<int>>")    \
-  F(T, layout, STRING, "ffi.String")                           \
-  F(T, out_layout, STRING, "ffi.String")
-TRX_ATTRS_STRUCT(trx_adaptive_pool2d_attrs_t, TRX__ADAPTIVE_POOL2D_FIELDS);
-TRX_ATTRS_DECL(trx__adaptive_pool2d_attrs, "relax.attrs.AdaptivePool2DAttrs",
-               trx_adaptive_pool2d_attrs_t, TRX__ADAPTIVE_POOL2D_FIELDS);
-
 #define TRX__SOFTMAX_FIELDS(F, T) F(T, axis, INT64, "int")
 TRX_ATTRS_STRUCT(trx_softmax_attrs_t, TRX__SOFTMAX_FIELDS);
 TRX_ATTRS_DECL(trx__softmax_attrs, "relax.attrs.SoftmaxAttrs", trx_softmax_attrs_t, TRX__SOFTMAX_FIELDS);
@@ -84,472 +37,44 @@ TRX_ATTRS_DECL(trx__layer_norm_attrs, "relax.attrs.LayerNormAttrs", trx_layer_no
 TRX_ATTRS_STRUCT(trx_dropout_attrs_t, TRX__DROPOUT_FIELDS);
 TRX_ATTRS_DECL(trx__dropout_attrs, "relax.attrs.DropoutAttrs", trx_dropout_attrs_t, TRX__DROPOUT_FIELDS);
 
-/* ---- shared pieces ------------------------------------------------------------------------- */
+#define TRX__PRELU_FIELDS(F, T) F(T, axis, INT64, "int")
+TRX_ATTRS_STRUCT(trx_prelu_attrs_t, TRX__PRELU_FIELDS);
+TRX_ATTRS_DECL(trx__prelu_attrs, "relax.attrs.PReluAttrs", trx_prelu_attrs_t, TRX__PRELU_FIELDS);
 
-/* Duplicates a length-1 int array to length `n`, returning a new Array (or a new reference
- * to `arr` when it needs no change). */
-static TVMFFIObject* trx__dup1(TVMFFIObject* arr, int n) {
-  if (trx__iarr_size(arr) == 1 && n > 1) {
-    int64_t v[4];
-    for (int i = 0; i < n; ++i) v[i] = trx__iarr_at(arr, 0);
-    return trx__iarr_new(v, n);
-  }
-  return trx__ref(arr);
-}
+#define TRX__LEAKY_RELU_FIELDS(F, T) F(T, alpha, FLOAT64, "float")
+TRX_ATTRS_STRUCT(trx_leaky_relu_attrs_t, TRX__LEAKY_RELU_FIELDS);
+TRX_ATTRS_DECL(trx__leaky_relu_attrs, "relax.attrs.LeakyReluAttrs", trx_leaky_relu_attrs_t,
+               TRX__LEAKY_RELU_FIELDS);
 
-/* GetCompletePadding{1,2}D: a new Array of 2*spatial values, or NULL with InternalError. */
-static TVMFFIObject* trx__complete_padding(TVMFFIObject* pad, int spatial) {
-  int64_t n = trx__iarr_size(pad);
-  int64_t v[4];
-  if (n == 2 * spatial) return trx__ref(pad); /* already complete */
-  if (spatial == 1) {
-    if (n == 1 || n == 2) {
-      v[0] = trx__iarr_at(pad, 0);
-      v[1] = trx__iarr_at(pad, n - 1);
-      return trx__iarr_new(v, 2);
-    }
-  } else if (n == 1 || n == 2 || n == 4) {
-    for (int i = 0; i < 4; ++i) v[i] = trx__iarr_at(pad, n == 1 ? 0 : (n == 2 ? i % 2 : i));
-    return trx__iarr_new(v, 4);
-  }
-  trx__sb_t sb = {0};
-  trx__sb_printf(&sb, "The input padding length is expected to be either %s. However, the given padding is ",
-                 spatial == 1 ? "1 or 2" : "1, 2 or 4");
-  trx__sb_iarr(&sb, pad);
-  trx__sb_raise(&sb, "InternalError");
-  return NULL;
-}
+#define TRX__SOFTPLUS_FIELDS(F, T) \
+  F(T, beta, FLOAT64, "float")     \
+  F(T, threshold, FLOAT64, "float")
+TRX_ATTRS_STRUCT(trx_softplus_attrs_t, TRX__SOFTPLUS_FIELDS);
+TRX_ATTRS_DECL(trx__softplus_attrs, "relax.attrs.SoftplusAttrs", trx_softplus_attrs_t, TRX__SOFTPLUS_FIELDS);
 
-/* Check failed: <what>.size() == n (...) : The input <what> length is expected to be n. */
-static int trx__check_len(TVMFFIObject* arr, const char* what, const char* label, int n) {
-  int64_t len = trx__iarr_size(arr);
-  if (len == n) return 0;
-  trx__sb_t sb = {0};
-  trx__sb_printf(&sb,
-                 "Check failed: %s.size() == %d (%lld vs. %d) : The input %s length is expected to "
-                 "be %d. However, the given %s is ",
-                 what, n, (long long)len, n, label, n, label);
-  trx__sb_iarr(&sb, arr);
-  return trx__sb_raise(&sb, "InternalError");
-}
+#define TRX__RMS_NORM_FIELDS(F, T)     \
+  F(T, axes, OBJECT, "ffi.Array<int>") \
+  F(T, epsilon, FLOAT64, "float")
+TRX_ATTRS_STRUCT(trx_rms_norm_attrs_t, TRX__RMS_NORM_FIELDS);
+TRX_ATTRS_DECL(trx__rms_norm_attrs, "relax.attrs.RMSNormAttrs", trx_rms_norm_attrs_t, TRX__RMS_NORM_FIELDS);
 
-static int trx__check_groups(int64_t groups) {
-  if (groups > 0) return 0;
-  return tether_raise("InternalError",
-                      "Check failed: groups > 0 (%lld vs. 0) : The number of groups in convolution "
-                      "is expected to be positive. However, the given number of groups is %lld",
-                      (long long)groups, (long long)groups);
-}
+#define TRX__GROUP_NORM_FIELDS(F, T)   \
+  F(T, num_groups, INT64, "int")       \
+  F(T, channel_axis, INT64, "int")     \
+  F(T, axes, OBJECT, "ffi.Array<int>") \
+  F(T, epsilon, FLOAT64, "float")      \
+  F(T, center, BOOL, "bool")           \
+  F(T, scale, BOOL, "bool")
+TRX_ATTRS_STRUCT(trx_group_norm_attrs_t, TRX__GROUP_NORM_FIELDS);
+TRX_ATTRS_DECL(trx__group_norm_attrs, "relax.attrs.GroupNormAttrs", trx_group_norm_attrs_t,
+               TRX__GROUP_NORM_FIELDS);
 
-/* out_layout = out_layout or data_layout (both owning string Anys). */
-static int trx__default_layout(TVMFFIAny* out_layout, const TVMFFIAny* layout) {
-  if (out_layout->type_index != kTVMFFINone) return 0;
-  tether_any_copy(layout, out_layout);
-  return 0;
-}
-
-static bool trx__has_out_dtype(const TVMFFIAny* v, DLDataType* out) {
-  if (v->type_index != kTVMFFIDataType) return false;
-  *out = v->v_dtype;
-  return true;
-}
-
-/* ---- conv1d / conv2d ------------------------------------------------------------------------ */
-
-/* Where the fields of a convolution's attrs live (Conv1D/2D and Conv2DTranspose differ only
- * by output_padding, which Conv has not). */
-typedef struct {
-  TVMFFIObject **strides, **padding, **output_padding, **dilation;
-  int64_t* groups;
-  TVMFFIAny *data_layout, *kernel_layout, *out_layout, *out_dtype;
-} trx__conv_fields_t;
-
-static trx__conv_fields_t trx__conv_fields(TVMFFIObject* attrs, bool transpose) {
-  trx__conv_fields_t f;
-  if (transpose) {
-    trx_conv_transpose_attrs_t* t = (trx_conv_transpose_attrs_t*)attrs;
-    f = (trx__conv_fields_t){&t->strides,  &t->padding,     &t->output_padding, &t->dilation,
-                             &t->groups,   &t->data_layout, &t->kernel_layout,  &t->out_layout,
-                             &t->out_dtype};
-  } else {
-    trx_conv_attrs_t* c = (trx_conv_attrs_t*)attrs;
-    f = (trx__conv_fields_t){&c->strides, &c->padding,     NULL,           &c->dilation, &c->groups,
-                             &c->data_layout, &c->kernel_layout, &c->out_layout, &c->out_dtype};
-  }
-  return f;
-}
-
-/* *arr = the n-item form of a length-1 *arr (stealing the old one); 0 or -1. */
-static int trx__widen(TVMFFIObject** arr, int n) {
-  if (trx__iarr_size(*arr) != 1 || n <= 1) return 0; /* as it is (no count touched) */
-  TVMFFIObject* wide = trx__dup1(*arr, n);
-  TVMFFIObjectDecRef(*arr);
-  *arr = wide;
-  return wide != NULL ? 0 : -1;
-}
-
-
-
-/* TVM computes conv / pool output dims with the int attrs (strides, padding, dilation,
- * pool_size, output_padding) as int32 literals: a value outside int32 raises its IntImm check,
- * as here.  0, or -1 with that ValueError raised.  The arrays are Arrays of ints (NULL ends). */
-static int trx__check_int32_attrs(TVMFFIObject* const* arrs) {
-  for (; *arrs != NULL; ++arrs) {
-    for (int64_t i = 0, n = tether_array_size(*arrs); i < n; ++i) {
-      int64_t v = trx__iarr_at(*arrs, i);
-      if (v < INT32_MIN || v > INT32_MAX) {
-        return tether_raise("ValueError",
-                            "Check failed: (small.has_value() && (bits == 64 || (*small >= -(int64_t{1} << "
-                            "(bits - 1)) && *small < (int64_t{1} << (bits - 1))))) is false: Literal value "
-                            "%lld exceeds range of int32",
-                            (long long)v);
-      }
-    }
-  }
-  return 0;
-}
-
-/* floordiv(x + pad_a + pad_b - dil*(k-1) - 1, stride) + 1; the int attrs are int32 (checked
- * by trx__check_int32_attrs), so their own sums cannot overflow. */
-static TVMFFIObject* trx__conv_out_dim(TVMFFIObject* x, int64_t pad_a, int64_t pad_b,
-                                       TVMFFIObject* k, int64_t dil, int64_t stride) {
-  int64_t xv, kv;
-  if (trx__const_i64(x, &xv) && trx__const_i64(k, &kv)) {
-    /* Static dims: the exact value (in 128 bits).  A zero stride or a result outside int64
-     * takes the general path below, whose checked steps raise (Divide by zero, overflow). */
-    __extension__ __int128 num = (__int128)xv + pad_a + pad_b - (__int128)dil * ((__int128)kv - 1) - 1;
-    if (stride != 0) {
-      __extension__ __int128 q = num / stride - ((num % stride != 0) && ((num < 0) != (stride < 0))) + 1;
-      if (q >= INT64_MIN && q <= INT64_MAX) return trx_int64((int64_t)q);
-    }
-  }
-  trx__scope_t sc = TRX__SCOPE_INIT;
-  TVMFFIObject* num = trx__s_sub(&sc, trx__s_add(&sc, x, trx__s_int(&sc, pad_a + pad_b)),
-                                 trx__s_mul(&sc, trx__s_int(&sc, dil), trx__s_sub(&sc, k, trx__s_int(&sc, 1))));
-  num = trx__s_sub(&sc, num, trx__s_int(&sc, 1));
-  TVMFFIObject* r = trx__s_add(&sc, trx__s_floordiv(&sc, num, trx__s_int(&sc, stride)), trx__s_int(&sc, 1));
-  r = trx__scope_keep(&sc, r);
-  trx__scope_end(&sc);
-  return r;
-}
-
-/* Provably different / provably nonzero helpers for the conv channel checks. */
-static bool trx__provably_ne(TVMFFIObject* a, TVMFFIObject* b) {
-  return trx_prove_equal(a, b) == TRX_PROVE_FALSE;
-}
-static bool trx__provably_indivisible(TVMFFIObject* a, int64_t g) {
-  TVMFFIObject* go = trx_int64(g);
-  if (go == NULL) return false;
-  TVMFFIObject* m = trx_floormod(a, go);
-  TVMFFIObjectDecRef(go);
-  int64_t v = 0;
-  bool r = m != NULL && trx_as_const_int(m, &v) && v != 0;
-  if (m) TVMFFIObjectDecRef(m);
-  else {
-    trx__clear_error();
-  }
-  return r;
-}
-
-/* The out dtype of a conv: out_dtype, or the binary rule over data and weight. */
-static int trx__conv_dtype(trx_call_t* call, const TVMFFIAny* out_dtype, trx_tensor_type_t** tt,
-                           DLDataType* dt) {
-  if (trx__has_out_dtype(out_dtype, dt)) return 0;
-  return trx__binary_dtype(call, (TVMFFIObject*)tt[0], (TVMFFIObject*)tt[1], dt);
-}
-
-static TVMFFIObject* trx__infer_conv(const trx_op_def_t* def, trx_call_t* call, int spatial) {
-  trx_conv_attrs_t* attrs = (trx_conv_attrs_t*)call->attrs;
-  const char* dtgt = spatial == 1 ? "NCW" : "NCHW";
-  const char* ktgt = spatial == 1 ? "OIW" : "OIHW";
-  trx_tensor_type_t* tt[2];
-  trx__layout_t dl, kl, ol;
-  DLDataType dtype;
-  TVMFFIObject* d[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* k[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* o[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* res[16] = {NULL};
-  TVMFFIObject* ty = NULL;
-  int nd = spatial + 2;
-  if (trx__check_args(def, call, 2, tt) != 0 ||
-      trx__check_layout(def, &attrs->data_layout, dtgt, "data", &dl) != 0 ||
-      trx__check_layout(def, &attrs->kernel_layout, ktgt, "kernel", &kl) != 0 ||
-      trx__check_layout(def, &attrs->out_layout, dtgt, "output", &ol) != 0 ||
-      trx__check_layout_ndim(def, &dl, tt[0]->ndim) != 0 ||
-      trx__check_layout_ndim(def, &kl, tt[1]->ndim) != 0 ||
-      trx__conv_dtype(call, &attrs->out_dtype, tt, &dtype) != 0)
-    return NULL;
-  TVMFFIObject* dv = trx__shape_values(tt[0]);
-  TVMFFIObject* kv = trx__shape_values(tt[1]);
-  if (dv == NULL || kv == NULL) return trx__tensor_unknown(dtype, ol.ndim);
-  if (trx__layout_to(&dl, dv, dtgt, d) != 0 || trx__layout_to(&kl, kv, ktgt, k) != 0) goto done;
-  {
-    TVMFFIObject* g = trx_int64(attrs->groups);
-    TVMFFIObject* ig = g ? trx_mul(k[1], g) : NULL;
-    bool bad = ig != NULL && trx__provably_ne(d[1], ig);
-    if (g) TVMFFIObjectDecRef(g);
-    if (ig) TVMFFIObjectDecRef(ig);
-    if (bad) {
-      trx__sb_t sb = {0};
-      trx__sb_printf(&sb,
-                     "The channel size of the data should equal to the product of input channel "
-                     "size of the weight and the number of groups. However, the data channel size "
-                     "is ");
-      trx__sb_node(&sb, d[1]);
-      trx__sb_printf(&sb, " while the weight input channel size and number of groups are ");
-      trx__sb_node(&sb, k[1]);
-      trx__sb_printf(&sb, " and %lld", (long long)attrs->groups);
-      trx__sb_raise(&sb, "ValueError");
-      goto done;
-    }
-  }
-  if (trx__provably_indivisible(k[0], attrs->groups)) {
-    trx__sb_t sb = {0};
-    trx__sb_printf(&sb,
-                   "%s expects the number of output channels to be divisible by the number of "
-                   "groups. However, the number of output channels is ",
-                   spatial == 1 ? "Conv1d" : "Conv2d");
-    trx__sb_node(&sb, k[0]);
-    trx__sb_printf(&sb, " while the number of groups is %lld", (long long)attrs->groups);
-    trx__sb_raise(&sb, "ValueError");
-    goto done;
-  }
-  TVMFFIObject* ints[] = {attrs->strides, attrs->padding, attrs->dilation, NULL};
-  if (trx__check_int32_attrs(ints) != 0) goto done;
-  o[0] = trx__ref(d[0]);
-  o[1] = trx__ref(k[0]);
-  for (int s = 0; s < spatial; ++s) {
-    o[2 + s] = trx__conv_out_dim(d[2 + s], trx__iarr_at(attrs->padding, s),
-                                 trx__iarr_at(attrs->padding, s + spatial), k[2 + s],
-                                 trx__iarr_at(attrs->dilation, s), trx__iarr_at(attrs->strides, s));
-    if (o[2 + s] == NULL) goto done;
-  }
-  if (trx__layout_from(&ol, o, dtgt, res) != 0) goto done;
-  ty = trx__tensor_from_dims_steal(res, ol.ndim, dtype);
-done:
-  trx__release_objects(d, nd);
-  trx__release_objects(k, nd);
-  trx__release_objects(o, nd);
-  return ty;
-}
-
-static TVMFFIObject* trx__infer_conv1d(const trx_op_def_t* def, trx_call_t* call) {
-  return trx__infer_conv(def, call, 1);
-}
-static TVMFFIObject* trx__infer_conv2d(const trx_op_def_t* def, trx_call_t* call) {
-  return trx__infer_conv(def, call, 2);
-}
-
-/* ---- conv2d_transpose -------------------------------------------------------------------------- */
-
-
-/* (x-1)*s - (pa+pb) + d*(k-1) + op + 1 */
-static TVMFFIObject* trx__convt_out_dim(TVMFFIObject* x, int64_t s, int64_t pads, TVMFFIObject* k,
-                                        int64_t dil, int64_t opad) {
-  TVMFFIObject *one = trx_int64(1), *sv = trx_int64(s), *dv = trx_int64(dil),
-               *tail = trx_int64(opad + 1 - pads);
-  TVMFFIObject *a = NULL, *b = NULL, *c = NULL, *r = NULL;
-  if (one == NULL || sv == NULL || dv == NULL || tail == NULL) goto done;
-  a = trx_sub(x, one);
-  if (a == NULL) goto done;
-  b = trx_mul(a, sv);
-  TVMFFIObjectDecRef(a);
-  a = trx_sub(k, one);
-  if (b == NULL || a == NULL) goto done;
-  c = trx_mul(dv, a);
-  TVMFFIObjectDecRef(a);
-  a = NULL;
-  if (c == NULL) goto done;
-  a = trx_add(b, c);
-  if (a == NULL) goto done;
-  r = trx_add(a, tail);
-done:;
-  TVMFFIObject* all[] = {one, sv, dv, tail, a, b, c};
-  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
-    if (all[i]) TVMFFIObjectDecRef(all[i]);
-  return r;
-}
-
-static TVMFFIObject* trx__infer_conv2d_transpose(const trx_op_def_t* def, trx_call_t* call) {
-  trx_conv_transpose_attrs_t* attrs = (trx_conv_transpose_attrs_t*)call->attrs;
-  trx_tensor_type_t* tt[2];
-  trx__layout_t dl, kl, ol;
-  DLDataType dtype;
-  TVMFFIObject* d[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* k[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* o[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* res[16] = {NULL};
-  TVMFFIObject* ty = NULL;
-  if (trx__check_args(def, call, 2, tt) != 0 ||
-      trx__check_layout(def, &attrs->data_layout, "NCHW", "data", &dl) != 0 ||
-      trx__check_layout(def, &attrs->kernel_layout, "IOHW", "kernel", &kl) != 0 ||
-      trx__check_layout(def, &attrs->out_layout, "NCHW", "output", &ol) != 0 ||
-      trx__check_layout_ndim(def, &dl, tt[0]->ndim) != 0 ||
-      trx__check_layout_ndim(def, &kl, tt[1]->ndim) != 0 ||
-      trx__conv_dtype(call, &attrs->out_dtype, tt, &dtype) != 0)
-    return NULL;
-  TVMFFIObject* dv = trx__shape_values(tt[0]);
-  TVMFFIObject* kv = trx__shape_values(tt[1]);
-  if (dv == NULL || kv == NULL) return trx__tensor_unknown(dtype, ol.ndim);
-  if (trx__layout_to(&dl, dv, "NCHW", d) != 0 || trx__layout_to(&kl, kv, "IOHW", k) != 0) goto done;
-  if (trx__provably_ne(d[1], k[0])) {
-    trx__sb_t sb = {0};
-    trx__sb_printf(&sb,
-                   "Conv2dTranspose expects the channel size of the data should equal to the input "
-                   "channel size of the weight. However, the data channel size is ");
-    trx__sb_node(&sb, d[1]);
-    trx__sb_printf(&sb, " while the weight input channel size is ");
-    trx__sb_node(&sb, k[0]);
-    trx__sb_raise(&sb, "ValueError");
-    goto done;
-  }
-  if (trx__provably_indivisible(k[0], attrs->groups)) {
-    trx__sb_t sb = {0};
-    trx__sb_printf(&sb,
-                   "Conv2dTranspose expects the number of input channels to be divisible by the "
-                   "number of groups. However, the number of input channels is ");
-    trx__sb_node(&sb, k[0]);
-    trx__sb_printf(&sb, " while the number of groups is %lld", (long long)attrs->groups);
-    trx__sb_raise(&sb, "ValueError");
-    goto done;
-  }
-  if (trx__iarr_at(attrs->output_padding, 0) >= trx__iarr_at(attrs->strides, 0) ||
-      trx__iarr_at(attrs->output_padding, 1) >= trx__iarr_at(attrs->strides, 1)) {
-    trx__sb_t sb = {0};
-    trx__sb_printf(&sb,
-                   "Conv2dTranspose expects the output padding less than the strides, but the "
-                   "output padding is");
-    trx__sb_iarr(&sb, attrs->output_padding);
-    trx__sb_printf(&sb, " while the strides are");
-    trx__sb_iarr(&sb, attrs->strides);
-    trx__sb_raise(&sb, "ValueError");
-    goto done;
-  }
-  TVMFFIObject* ints[] = {attrs->strides, attrs->padding, attrs->output_padding, attrs->dilation, NULL};
-  if (trx__check_int32_attrs(ints) != 0) goto done;
-  {
-    TVMFFIObject* g = trx_int64(attrs->groups);
-    o[0] = trx__ref(d[0]);
-    o[1] = g ? trx_mul(k[1], g) : NULL;
-    if (g) TVMFFIObjectDecRef(g);
-    if (o[1] == NULL) goto done;
-  }
-  for (int s = 0; s < 2; ++s) {
-    int64_t pads = trx__iarr_at(attrs->padding, s) + trx__iarr_at(attrs->padding, s + 2);
-    o[2 + s] = trx__convt_out_dim(d[2 + s], trx__iarr_at(attrs->strides, s), pads, k[2 + s],
-                                  trx__iarr_at(attrs->dilation, s),
-                                  trx__iarr_at(attrs->output_padding, s));
-    if (o[2 + s] == NULL) goto done;
-  }
-  if (trx__layout_from(&ol, o, "NCHW", res) != 0) goto done;
-  ty = trx__tensor_from_dims_steal(res, ol.ndim, dtype);
-done:
-  trx__release_objects(d, 4);
-  trx__release_objects(k, 4);
-  trx__release_objects(o, 4);
-  return ty;
-}
-
-/* ---- pooling ---------------------------------------------------------------------------------------- */
-
-
-static TVMFFIObject* trx__pool_out_dim(TVMFFIObject* x, int64_t pa, int64_t pb, int64_t k,
-                                       int64_t dil, int64_t s, bool ceil_mode) {
-  /* num = x + pa + pb - dil*(k-1) - 1 (+ s - 1 when ceil) */
-  int64_t c = pa + pb - dil * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-  TVMFFIObject *cv = trx_int64(c), *sv = trx_int64(s), *one = trx_int64(1);
-  TVMFFIObject *num = NULL, *q = NULL, *r = NULL;
-  if (cv == NULL || sv == NULL || one == NULL) goto done;
-  num = trx_add(x, cv);
-  if (num == NULL) goto done;
-  q = trx_floordiv(num, sv);
-  if (q == NULL) goto done;
-  r = trx_add(q, one);
-  int64_t xv, rv;
-  if (r != NULL && ceil_mode && trx_as_const_int(x, &xv) && trx_as_const_int(r, &rv) &&
-      (__extension__(__int128)(rv - 1) * s >= (__extension__(__int128)xv + pa))) {
-    TVMFFIObjectDecRef(r);
-    r = trx_int64(rv - 1);
-  }
-done:;
-  TVMFFIObject* all[] = {cv, sv, one, num, q};
-  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
-    if (all[i]) TVMFFIObjectDecRef(all[i]);
-  return r;
-}
-
-static TVMFFIObject* trx__infer_pool2d(const trx_op_def_t* def, trx_call_t* call) {
-  trx_pool2d_attrs_t* attrs = (trx_pool2d_attrs_t*)call->attrs;
-  trx_tensor_type_t* tt[1];
-  trx__layout_t dl, ol;
-  TVMFFIObject* d[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* o[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* res[16] = {NULL};
-  TVMFFIObject* ty = NULL;
-  if (trx__check_args(def, call, 1, tt) != 0 ||
-      trx__check_layout(def, &attrs->layout, "NCHW", "data", &dl) != 0 ||
-      trx__check_layout(def, &attrs->out_layout, "NCHW", "output", &ol) != 0 ||
-      trx__check_layout_ndim(def, &dl, tt[0]->ndim) != 0)
-    return NULL;
-  TVMFFIObject* dv = trx__shape_values(tt[0]);
-  if (dv == NULL) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), ol.ndim);
-  if (trx__layout_to(&dl, dv, "NCHW", d) != 0) goto done;
-  TVMFFIObject* ints[] = {attrs->pool_size, attrs->strides, attrs->padding, attrs->dilation, NULL};
-  if (trx__check_int32_attrs(ints) != 0) goto done;
-  o[0] = trx__ref(d[0]);
-  o[1] = trx__ref(d[1]);
-  for (int s = 0; s < 2; ++s) {
-    o[2 + s] = trx__pool_out_dim(d[2 + s], trx__iarr_at(attrs->padding, s),
-                                 trx__iarr_at(attrs->padding, s + 2),
-                                 trx__iarr_at(attrs->pool_size, s), trx__iarr_at(attrs->dilation, s),
-                                 trx__iarr_at(attrs->strides, s), attrs->ceil_mode);
-    if (o[2 + s] == NULL) goto done;
-  }
-  if (trx__layout_from(&ol, o, "NCHW", res) != 0) goto done;
-  ty = trx__tensor_from_dims_steal(res, ol.ndim, trx_tensor_dtype(tt[0]));
-done:
-  trx__release_objects(d, 4);
-  trx__release_objects(o, 4);
-  return ty;
-}
-
-
-static TVMFFIObject* trx__infer_adaptive_pool2d(const trx_op_def_t* def, trx_call_t* call) {
-  trx_adaptive_pool2d_attrs_t* attrs = (trx_adaptive_pool2d_attrs_t*)call->attrs;
-  trx_tensor_type_t* tt[1];
-  trx__layout_t dl, ol;
-  TVMFFIObject* d[4] = {NULL, NULL, NULL, NULL};
-  TVMFFIObject* res[16] = {NULL};
-  TVMFFIObject* ty = NULL;
-  if (trx__check_args(def, call, 1, tt) != 0 ||
-      trx__check_layout(def, &attrs->layout, "NCHW", "data", &dl) != 0 ||
-      trx__check_layout(def, &attrs->out_layout, "NCHW", "output", &ol) != 0 ||
-      trx__check_layout_ndim(def, &dl, tt[0]->ndim) != 0)
-    return NULL;
-  TVMFFIObject* dv = trx__shape_values(tt[0]);
-  if (dv == NULL) {
-    TVMFFIByteArray l1 = trx__str(&attrs->layout), l2 = trx__str(&attrs->out_layout);
-    bool same = l1.size == l2.size && memcmp(l1.data, l2.data, l1.size) == 0;
-    if (tt[0]->shape != NULL && same && attrs->output_size == NULL) return trx__ref((TVMFFIObject*)tt[0]);
-    return trx__tensor_unknown(trx_tensor_dtype(tt[0]), ol.ndim);
-  }
-  if (trx__layout_to(&dl, dv, "NCHW", d) != 0) goto done;
-  if (attrs->output_size != NULL) {
-    for (int s = 0; s < 2; ++s) {
-      TVMFFIObjectDecRef(d[2 + s]);
-      d[2 + s] = trx_int64(trx__iarr_at(attrs->output_size, s));
-      if (d[2 + s] == NULL) goto done;
-    }
-  }
-  if (trx__layout_from(&ol, d, "NCHW", res) != 0) goto done;
-  ty = trx__tensor_from_dims_steal(res, ol.ndim, trx_tensor_dtype(tt[0]));
-done:
-  trx__release_objects(d, 4);
-  return ty;
-}
-
-
-
+#define TRX__PAD_FIELDS(F, T)               \
+  F(T, pad_width, OBJECT, "ffi.Array<int>") \
+  F(T, pad_value, FLOAT64, "float")         \
+  F(T, pad_mode, STRING, "ffi.String")
+TRX_ATTRS_STRUCT(trx_pad_attrs_t, TRX__PAD_FIELDS);
+TRX_ATTRS_DECL(trx__pad_attrs, "relax.attrs.PadAttrs", trx_pad_attrs_t, TRX__PAD_FIELDS);
 
 
 /* ---- softmax / log_softmax ---------------------------------------------------------------------------- */
@@ -574,9 +99,9 @@ static TVMFFIObject* trx__infer_softmax(const trx_op_def_t* def, trx_call_t* cal
 /* NormCheckDtypeAndShape: *unknown set when the lengths could not be proved equal. */
 static int trx__norm_check(const trx_op_def_t* def, trx_call_t* call, int nin, TVMFFIObject* axes,
                            trx_tensor_type_t** tt, bool* unknown) {
-  static const char* const names[] = {"data", "gamma", "beta", "moving_mean", "moving_var"};
   int64_t* ax = NULL;
   int64_t naxes = trx__iarr_size(axes);
+  char name[64];
   *unknown = false;
   if (trx__check_args(def, call, nin, tt) != 0) return -1;
   if (tt[0]->ndim != -1 && trx__normalize_axes(def, tt[0]->ndim, axes, &ax) != 0) return -1;
@@ -592,7 +117,7 @@ static int trx__norm_check(const trx_op_def_t* def, trx_call_t* call, int nin, T
     if (!trx__dtype_equal(trx_tensor_dtype(tt[i]), trx_tensor_dtype(tt[0]))) {
       trx__sb_op(&sb, def);
       trx__sb_printf(&sb, " requires all the input tensors to have the same dtype. However, the %s has dtype ",
-                     names[i]);
+                     trx__arg_name(def, i, name, sizeof(name)));
       trx__sb_dtype(&sb, trx_tensor_dtype(tt[i]));
       trx__sb_printf(&sb, " which is other than the input data's dtype ");
       trx__sb_dtype(&sb, trx_tensor_dtype(tt[0]));
@@ -605,7 +130,7 @@ static int trx__norm_check(const trx_op_def_t* def, trx_call_t* call, int nin, T
                      " requires the input %s to have as many dimensions as the length of input "
                      "axes. However, the given one has ndim %lld, which is other than the length "
                      "of axes %lld",
-                     names[i], (long long)tt[i]->ndim, (long long)naxes);
+                     trx__arg_name(def, i, name, sizeof(name)), (long long)tt[i]->ndim, (long long)naxes);
       free(ax);
       return trx__sb_raise(&sb, "ValueError");
     }
@@ -705,124 +230,163 @@ static TVMFFIObject* trx__infer_dropout(const trx_op_def_t* def, trx_call_t* cal
   return ty;
 }
 
-/* ---- constructor-time checks ---------------------------------------------------------------------- */
+/* ---- prelu ------------------------------------------------------------------------------------------- */
+/* The data's type; float data and an axis in range (an unknown rank checks nothing). */
+static TVMFFIObject* trx__infer_prelu(const trx_op_def_t* def, trx_call_t* call) {
+  trx_prelu_attrs_t* attrs = (trx_prelu_attrs_t*)call->attrs;
+  trx_tensor_type_t* tt[2];
+  int64_t axis;
+  if (trx__check_args(def, call, 2, tt) != 0) return NULL;
+  if (tt[0]->ndim == -1) return trx__ref((TVMFFIObject*)tt[0]);
+  if (trx__require_float(def, "Prelu", trx_tensor_dtype(tt[0])) != 0 ||
+      trx__normalize_axis(def, tt[0]->ndim, attrs->axis, &axis) != 0)
+    return NULL;
+  return trx__ref((TVMFFIObject*)tt[0]);
+}
 
-/* conv1d / conv2d / conv2d_transpose: padding completed to 2*spatial values, 2-d strides /
- * output_padding / dilation of one value widened to two, lengths and groups checked, and
- * out_layout defaulting to data_layout -- TVM's constructors. */
-static int trx__check_conv_like(TVMFFIObject* attrs, int spatial, bool transpose) {
-  trx__conv_fields_t f = trx__conv_fields(attrs, transpose);
-  if (trx__iarr_size(*f.padding) != 2 * spatial) { /* (a complete padding stays as it is) */
-    TVMFFIObject* pad = trx__complete_padding(*f.padding, spatial);
-    if (pad == NULL) return -1;
-    TVMFFIObjectDecRef(*f.padding);
-    *f.padding = pad;
+/* ---- group_norm -------------------------------------------------------------------------------------- */
+static TVMFFIObject* trx__infer_group_norm(const trx_op_def_t* def, trx_call_t* call) {
+  trx_group_norm_attrs_t* attrs = (trx_group_norm_attrs_t*)call->attrs;
+  trx_tensor_type_t* tt[3];
+  int64_t channel, *ax = NULL;
+  trx__sb_t sb = {0};
+  if (trx__check_args(def, call, 3, tt) != 0) return NULL;
+  if (tt[0]->ndim == -1) return trx__ref((TVMFFIObject*)tt[0]);
+  if (trx__normalize_axis(def, tt[0]->ndim, attrs->channel_axis, &channel) != 0 ||
+      trx__normalize_axes(def, tt[0]->ndim, attrs->axes, &ax) != 0)
+    return NULL;
+  for (int64_t i = 0; i < trx__iarr_size(attrs->axes); ++i) {
+    if (ax[i] != channel) continue;
+    free(ax);
+    trx__sb_op(&sb, def);
+    trx__sb_printf(&sb, " expects that channel_axis must not be in axes, but got channel_axis: %lld, axes: ",
+                   (long long)channel);
+    trx__sb_iarr(&sb, attrs->axes);
+    return trx__sb_raise(&sb, "ValueError"), NULL;
   }
-  if (spatial == 2 && (trx__widen(f.strides, 2) != 0 || trx__widen(f.dilation, 2) != 0 ||
-                       (transpose && trx__widen(f.output_padding, 2) != 0)))
-    return -1;
-  if (trx__check_groups(*f.groups) != 0 || trx__check_len(*f.strides, "strides", "strides", spatial) != 0 ||
-      (transpose && trx__check_len(*f.output_padding, "output_padding", "output_padding", spatial) != 0) ||
-      trx__check_len(*f.dilation, "dilation", "dilation", spatial) != 0)
-    return -1;
-  return trx__default_layout(f.out_layout, f.data_layout);
-}
-static int trx__check_conv1d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n, TVMFFIObject* attrs) {
-  (void)def, (void)in, (void)n;
-  return trx__check_conv_like(attrs, 1, false);
-}
-static int trx__check_conv2d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n, TVMFFIObject* attrs) {
-  (void)def, (void)in, (void)n;
-  return trx__check_conv_like(attrs, 2, false);
-}
-static int trx__check_conv2d_transpose(const trx_op_def_t* def, TVMFFIObject** in, int64_t n,
-                                       TVMFFIObject* attrs) {
-  (void)def, (void)in, (void)n;
-  return trx__check_conv_like(attrs, 2, true);
-}
-
-static int trx__check_pool2d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n, TVMFFIObject* attrs) {
-  (void)def, (void)in, (void)n;
-  trx_pool2d_attrs_t* a = (trx_pool2d_attrs_t*)attrs;
-  if (trx__widen(&a->pool_size, 2) != 0 || trx__widen(&a->strides, 2) != 0 ||
-      trx__widen(&a->dilation, 2) != 0)
-    return -1;
-  TVMFFIObject* pad = trx__complete_padding(a->padding, 2);
-  if (pad == NULL) return -1;
-  TVMFFIObjectDecRef(a->padding);
-  a->padding = pad;
-  if (trx__check_len(a->pool_size, "pool_size", "pool_size", 2) != 0 ||
-      trx__check_len(a->strides, "strides", "strides", 2) != 0 ||
-      trx__check_len(a->dilation, "dilation", "dilation", 2) != 0)
-    return -1;
-  return trx__default_layout(&a->out_layout, &a->layout);
-}
-
-static int trx__check_adaptive_pool2d(const trx_op_def_t* def, TVMFFIObject** in, int64_t n,
-                                      TVMFFIObject* attrs) {
-  (void)def, (void)in, (void)n;
-  trx_adaptive_pool2d_attrs_t* a = (trx_adaptive_pool2d_attrs_t*)attrs;
-  if (a->output_size != NULL) {
-    if (trx__widen(&a->output_size, 2) != 0) return -1;
-    int64_t len = trx__iarr_size(a->output_size);
-    if (len != 2) {
-      trx__sb_t sb = {0};
-      trx__sb_printf(&sb,
-                     "Check failed: _output_size.size() == 2 (%lld vs. 2) : The output_size length "
-                     "is expected to be 2. However, the given output_size is ",
-                     (long long)len);
-      trx__sb_iarr(&sb, a->output_size);
-      return trx__sb_raise(&sb, "InternalError");
+  free(ax);
+  DLDataType dt = trx_tensor_dtype(tt[0]);
+  if (!trx__dtype_is_void(dt) && !trx__dtype_is_float(dt)) {
+    trx__sb_op(&sb, def);
+    trx__sb_printf(&sb, " expects that data must be float, but got ");
+    trx__sb_dtype(&sb, dt);
+    return trx__sb_raise(&sb, "TypeError"), NULL;
+  }
+  for (int i = 1; i < 3; ++i) {
+    if (!trx__dtype_equal(trx_tensor_dtype(tt[i]), dt)) {
+      trx__sb_op(&sb, def);
+      trx__sb_printf(&sb, " expects that all inputs must have the same dtype, but got ");
+      trx__sb_dtype(&sb, trx_tensor_dtype(tt[i]));
+      trx__sb_printf(&sb, " and ");
+      trx__sb_dtype(&sb, dt);
+      return trx__sb_raise(&sb, "TypeError"), NULL;
+    }
+    if (tt[i]->ndim != 1) {
+      trx__sb_op(&sb, def);
+      trx__sb_printf(&sb, " expects that all inputs must have ndim=1, but got %lld", (long long)tt[i]->ndim);
+      return trx__sb_raise(&sb, "ValueError"), NULL;
     }
   }
-  return trx__default_layout(&a->out_layout, &a->layout);
+  TVMFFIObject* dv = trx__shape_values(tt[0]);
+  if (dv == NULL) return trx__ref((TVMFFIObject*)tt[0]);
+  TVMFFIObject* c = trx__dim(dv, channel);
+  if (attrs->num_groups == 0) {
+    return tether_raise("InternalError", "Check failed: pb->value != 0 (0 vs. 0) : Divide by zero"), NULL;
+  }
+  TVMFFIObject* g = trx_int64(attrs->num_groups);
+  TVMFFIObject* m = g != NULL ? trx_floormod(c, g) : NULL;
+  int64_t rem = 0;
+  bool bad = m != NULL && trx_as_const_int(m, &rem) && rem != 0;
+  if (g != NULL) TVMFFIObjectDecRef(g);
+  if (m != NULL) TVMFFIObjectDecRef(m);
+  else return NULL;
+  if (bad) {
+    trx__sb_op(&sb, def);
+    trx__sb_printf(&sb, " expects that the size of channel_axis must be divisible by %lld, but got ",
+                   (long long)attrs->num_groups);
+    trx__sb_node(&sb, c);
+    return trx__sb_raise(&sb, "ValueError"), NULL;
+  }
+  for (int i = 1; i < 3; ++i) {
+    TVMFFIObject* iv = trx__shape_values(tt[i]);
+    if (iv == NULL || trx_prove_equal(trx__dim(iv, 0), c) != TRX_PROVE_FALSE) continue;
+    trx__sb_op(&sb, def);
+    trx__sb_printf(&sb, " expects that the size of input %d must be equal to the size of channel_axis, but got ", i);
+    trx__sb_node(&sb, trx__dim(iv, 0));
+    trx__sb_printf(&sb, " and ");
+    trx__sb_node(&sb, c);
+    return trx__sb_raise(&sb, "ValueError"), NULL;
+  }
+  return trx__ref((TVMFFIObject*)tt[0]);
+}
+
+/* ---- rms_norm: NormCheckDtypeAndShape over (data, weight) ----------------------------------------------- */
+static TVMFFIObject* trx__infer_rms_norm(const trx_op_def_t* def, trx_call_t* call) {
+  trx_rms_norm_attrs_t* attrs = (trx_rms_norm_attrs_t*)call->attrs;
+  trx_tensor_type_t* tt[2];
+  bool unknown;
+  if (trx__norm_check(def, call, 2, attrs->axes, tt, &unknown) != 0) return NULL;
+  if (unknown) return trx__tensor_unknown(trx_tensor_dtype(tt[0]), tt[0]->ndim);
+  return trx__ref((TVMFFIObject*)tt[0]);
+}
+
+/* ---- pad ----------------------------------------------------------------------------------------------- */
+/* dim i + pad_width[2i] + pad_width[2i+1]; pad_width has 2 values per dim (InternalError
+ * otherwise, an unknown rank included). */
+static TVMFFIObject* trx__infer_pad(const trx_op_def_t* def, trx_call_t* call) {
+  trx_pad_attrs_t* attrs = (trx_pad_attrs_t*)call->attrs;
+  trx_tensor_type_t* tt[1];
+  if (trx__check_args(def, call, 1, tt) != 0) return NULL;
+  int64_t ndim = tt[0]->ndim;
+  if (trx__iarr_size(attrs->pad_width) != 2 * ndim) {
+    return tether_raise("InternalError",
+                        "Check failed: (static_cast<int>(pad_width.size()) == 2 * ndim) is false: "
+                        "Illegal pad_width"),
+           NULL;
+  }
+  DLDataType dtype = trx_tensor_dtype(tt[0]);
+  TVMFFIObject* dv = trx__shape_values(tt[0]);
+  TVMFFIObject* ty;
+  if (dv == NULL) {
+    ty = trx__tensor_unknown(dtype, ndim);
+  } else {
+    TVMFFIObject** d = trx__dims_new(ndim);
+    if (d == NULL) return NULL;
+    for (int64_t i = 0; i < ndim; ++i) {
+      int64_t before = trx__iarr_at(attrs->pad_width, 2 * i), after = trx__iarr_at(attrs->pad_width, 2 * i + 1);
+      int64_t xv, pads, r;
+      TVMFFIObject* x = trx__dim(dv, i);
+      bool const_x = trx__const_i64(x, &xv);
+      if (__builtin_add_overflow(before, after, &pads) || (const_x && __builtin_add_overflow(xv, pads, &r))) {
+        trx__dims_free(d, ndim);
+        trx__sb_t sb = {0};
+        trx__sb_printf(&sb, "In ");
+        trx__sb_op(&sb, def);
+        trx__sb_printf(&sb, ", the output shape overflows int64");
+        return trx__sb_raise(&sb, "ValueError"), NULL;
+      }
+      if (const_x) {
+        d[i] = trx_int64(r);
+      } else {
+        TVMFFIObject* p = trx_int64(pads);
+        d[i] = p != NULL ? trx_add(x, p) : NULL;
+        if (p != NULL) TVMFFIObjectDecRef(p);
+      }
+      if (d[i] == NULL) {
+        trx__dims_free(d, ndim);
+        return NULL;
+      }
+    }
+    ty = trx__tensor_steal_free(d, ndim, dtype);
+  }
+  return trx__on_vdevice(ty, tt[0]);
 }
 
 /* ---- declarations ------------------------------------------------------------------------------------ */
 #define TRX__A_X "x|Tensor|The input tensor."
 #define TRX__A_DATA "data|Tensor|The input tensor."
 #define TRX__A_DATA_NODOT "data|Tensor|The input tensor"
-#define TRX__A_CONV TRX__A_DATA "\nweight|Tensor|The weight tensor."
-#define TRX__P_POOL2D                                                                          \
-  "data: Expr, pool_size: ints[2] = (1, 1), strides: ints[2] = (1, 1), padding: ints[4] = "    \
-  "(0, 0), dilation: ints[2] = (1, 1), ceil_mode: bool = False, count_include_pad: bool = "    \
-  "False, layout: str = \"NCHW\", out_layout: str? = None"
-
 TRX__OPS(nn){
-    {.name = "nn.conv1d",
-     .params = "data: Expr, weight: Expr, strides: ints[1] = 1, padding: ints[2] = 0, dilation: "
-               "ints[1] = 1, groups: int = 1, data_layout: str = \"NCW\", kernel_layout: str = "
-               "\"OIW\", out_layout: str? = None, out_dtype: dtype? = None",
-     .arguments = TRX__A_CONV, .attrs = &trx__conv1d_attrs, .infer = trx__infer_conv1d,
-     .check = trx__check_conv1d, .doc = "1-D convolution. padding: 1 or 2 values (left, right)."},
-    {.name = "nn.conv2d",
-     .params = "data: Expr, weight: Expr, strides: ints[2] = (1, 1), padding: ints[4] = (0, 0), "
-               "dilation: ints[2] = (1, 1), groups: int = 1, data_layout: str = \"NCHW\", "
-               "kernel_layout: str = \"OIHW\", out_layout: str? = None, out_dtype: dtype? = None",
-     .arguments = TRX__A_CONV, .attrs = &trx__conv2d_attrs, .infer = trx__infer_conv2d,
-     .check = trx__check_conv2d,
-     .doc = "2-D convolution. padding: 1, 2 or 4 values (top, left, bottom, right); out_layout "
-            "defaults to data_layout."},
-    {.name = "nn.conv2d_transpose",
-     .params = "data: Expr, weight: Expr, strides: ints[2] = (1, 1), padding: ints[4] = (0, 0), "
-               "output_padding: ints[2] = (0, 0), dilation: ints[2] = (1, 1), groups: int = 1, "
-               "data_layout: str = \"NCHW\", kernel_layout: str = \"IOHW\", out_layout: str? = "
-               "None, out_dtype: dtype? = None",
-     .arguments = TRX__A_CONV, .attrs = &trx__conv2d_transpose_attrs,
-     .infer = trx__infer_conv2d_transpose, .check = trx__check_conv2d_transpose,
-     .doc = "2-D transposed convolution."},
-    {.name = "nn.max_pool2d", .params = TRX__P_POOL2D, .arguments = TRX__A_DATA_NODOT,
-     .attrs = &trx__pool2d_attrs, .infer = trx__infer_pool2d, .check = trx__check_pool2d,
-     .doc = "2-D max pooling."},
-    {.name = "nn.avg_pool2d", .params = TRX__P_POOL2D, .arguments = TRX__A_DATA_NODOT,
-     .attrs = &trx__pool2d_attrs, .infer = trx__infer_pool2d, .check = trx__check_pool2d,
-     .doc = "2-D average pooling."},
-    {.name = "nn.adaptive_avg_pool2d",
-     .params = "data: Expr, output_size: ints?[2] = None, layout: str = \"NCHW\", out_layout: "
-               "str? = None",
-     .arguments = TRX__A_DATA_NODOT, .attrs = &trx__adaptive_pool2d_attrs,
-     .infer = trx__infer_adaptive_pool2d, .check = trx__check_adaptive_pool2d,
-     .doc = "2-D adaptive average pooling to output_size (None keeps H and W)."},
     {.name = "nn.relu", .params = "data: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary,
      .doc = "max(x, 0)."},
     {.name = "nn.gelu", .params = "data: Expr", .arguments = TRX__A_X, .infer = trx__infer_unary,
@@ -860,5 +424,31 @@ TRX__OPS(nn){
      .arguments = "data|Tensor|Input to which dropout will be applied.",
      .attrs = &trx__dropout_attrs, .infer = trx__infer_dropout,
      .doc = "Dropout: a tuple (out, mask)."},
+
+    {.name = "nn.leakyrelu", .params = "data: Expr, alpha: float = 0.01", .arguments = TRX__A_DATA,
+     .attrs = &trx__leaky_relu_attrs, .infer = trx__infer_unary, .flags = TRX__F_FLOAT,
+     .doc = "max(x, 0) + alpha * min(x, 0); float input."},
+    {.name = "nn.softplus", .params = "data: Expr, beta: float = 1.0, threshold: float = 20.0",
+     .arguments = TRX__A_DATA, .attrs = &trx__softplus_attrs, .infer = trx__infer_unary,
+     .flags = TRX__F_FLOAT, .doc = "log(1 + exp(beta * x)) / beta (x beyond threshold kept); float input."},
+    {.name = "nn.prelu", .params = "data: Expr, alpha: Expr, axis: int = 1",
+     .arguments = TRX__A_DATA "\nalpha|Tensor|The channel-wise learnable slope.",
+     .attrs = &trx__prelu_attrs, .infer = trx__infer_prelu,
+     .doc = "x if x > 0 else alpha * x, alpha along axis; float input."},
+    {.name = "nn.group_norm",
+     .params = "data: Expr, gamma: Expr, beta: Expr, num_groups: int, channel_axis: int, axes: "
+               "ints[1], epsilon: float = 1e-05, center: bool = True, scale: bool = True",
+     .arguments = "data|Tensor|Input to which group_norm will be applied.\ngamma|Tensor|The gamma "
+                  "scale factor.\nbeta|Tensor|The beta offset factor.",
+     .attrs = &trx__group_norm_attrs, .infer = trx__infer_group_norm,
+     .doc = "Group normalization: channels split into num_groups, normalized over axes."},
+    {.name = "nn.rms_norm", .params = "data: Expr, weight: Expr, axes: ints[1] = -1, epsilon: float = 1e-05",
+     .arguments = "data|Tensor|Input to which rms_norm will be applied.\nweight|Tensor|The scale factor.",
+     .attrs = &trx__rms_norm_attrs, .infer = trx__infer_rms_norm,
+     .doc = "data / sqrt(mean(data^2, axes) + epsilon) * weight."},
+    {.name = "nn.pad",
+     .params = "data: Expr, pad_width: ints, pad_mode: str = \"constant\", pad_value: float = 0.0",
+     .arguments = TRX__A_DATA, .attrs = &trx__pad_attrs, .infer = trx__infer_pad,
+     .doc = "Pads each axis by (before, after) widths: constant, reflect, replicate, circular, ..."},
 };
 TRX__OPS_END(nn);
