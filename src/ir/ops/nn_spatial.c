@@ -135,10 +135,6 @@ static int trx__overflow(const trx_op_def_t* def) {
 static int trx__div_by_zero(void) {
   return tether_raise("InternalError", "Check failed: pb->value != 0 (0 vs. 0) : Divide by zero");
 }
-/* floor(a / b), b != 0, a / b representable. */
-static int64_t trx__floordiv64(int64_t a, int64_t b) {
-  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-}
 
 /* ---- constructor-time completion ------------------------------------------------------------------ */
 /* A length-1 *arr widened to n values (the old reference released); 0 or -1. */
@@ -329,20 +325,16 @@ static TVMFFIObject* trx__unknown_like(DLDataType dtype, int64_t ndim, const trx
  * as int32 literals; stride != 0).  New reference or NULL. */
 static TVMFFIObject* trx__conv_out_dim(const trx_op_def_t* def, TVMFFIObject* x, int64_t pads,
                                        TVMFFIObject* k, int64_t dil, int64_t stride) {
-  int64_t xv, kv, t, num;
+  int64_t xv, kv;
   if (trx__const_i64(x, &xv) && trx__const_i64(k, &kv)) {
-    if (__builtin_sub_overflow(kv, 1, &t) || __builtin_mul_overflow(dil, t, &t) ||
-        __builtin_add_overflow(xv, pads, &num) || __builtin_sub_overflow(num, t, &num) ||
-        __builtin_sub_overflow(num, 1, &num) || (stride == -1 && num == INT64_MIN)) {
+    /* exact (128-bit) steps: a dim that fits in int64 is computed whatever the steps pass through */
+    __extension__ __int128 num = (__int128)xv + pads - (__int128)dil * ((__int128)kv - 1) - 1;
+    __extension__ __int128 q = num / stride - ((num % stride != 0) && ((num < 0) != (stride < 0))) + 1;
+    if (q > INT64_MAX || q < INT64_MIN) {
       trx__overflow(def);
       return NULL;
     }
-    int64_t q = trx__floordiv64(num, stride);
-    if (q == INT64_MAX) {
-      trx__overflow(def);
-      return NULL;
-    }
-    return trx_int64(q + 1);
+    return trx_int64((int64_t)q);
   }
   trx__scope_t s = TRX__SCOPE_INIT;
   TVMFFIObject* span = trx__s_mul(&s, trx__s_int(&s, dil), trx__s_sub(&s, k, trx__s_int(&s, 1)));
@@ -514,17 +506,14 @@ static TVMFFIObject* trx__pool_out_dim(const trx_op_def_t* def, TVMFFIObject* x,
     return NULL;
   }
   if (trx__const_i64(x, &xv)) {
-    int64_t num, q, start;
-    if (__builtin_add_overflow(xv, c, &num) || (s == -1 && num == INT64_MIN) ||
-        (q = trx__floordiv64(num, s)) == INT64_MAX) {
+    __extension__ __int128 num = (__int128)xv + c;
+    __extension__ __int128 q = num / s - ((num % s != 0) && ((num < 0) != (s < 0))) + 1;
+    if (ceil_mode && (q - 1) * s >= (__int128)xv + pad_a) q -= 1;
+    if (q > INT64_MAX || q < INT64_MIN) {
       trx__overflow(def);
       return NULL;
     }
-    q += 1;
-    if (ceil_mode && !__builtin_mul_overflow(q - 1, s, &start) && xv <= INT64_MAX - pad_a &&
-        start >= xv + pad_a)
-      q -= 1;
-    return trx_int64(q);
+    return trx_int64((int64_t)q);
   }
   trx__scope_t sc = TRX__SCOPE_INIT;
   TVMFFIObject* num = trx__s_add(&sc, x, trx__s_int(&sc, c));
