@@ -218,6 +218,16 @@ class Expr(Node):
         raise ValueError("Cannot use and / or / not operator to Expr, hint: use tvm.tirx.all / "
                          "tvm.tirx.any, if it is None checking, use node is not None")
 
+    def __getitem__(self, index: int) -> "Expr":
+        """Element `index` of a tuple-valued expression: TupleGetItem(self, index).  As in TVM
+        this works before the expression is typed (an op call the BlockBuilder has not
+        normalized yet: `relax.op.unique(x, ...)[0]`) and on tuple-typed values."""
+        ty = self.ty
+        if ty is not None and not isinstance(ty, TupleType):
+            raise TypeError(f"{type(self).__name__}: only a tuple-valued expression can be "
+                            f"indexed; this one has type {ty}")
+        return TupleGetItem(self, index)
+
 
 class EqualOp:
     """a == b on primitive expressions (as TVM's): true when a and b are the same object;
@@ -253,17 +263,6 @@ class NotEqualOp(EqualOp):
 _DIV_AMBIGUITY = ("TVM supports multiple types of integer divisions, please call div, "
                   "indexdiv/indexmod, floordiv/floormod  or truncdiv/truncmod directly to avoid "
                   "ambiguity in the code.")
-
-    def __getitem__(self, index: int) -> "Expr":
-        """Element `index` of a tuple-valued expression: TupleGetItem(self, index).  As in TVM
-        this works before the expression is typed (an op call the BlockBuilder has not
-        normalized yet: `relax.op.unique(x, ...)[0]`) and on tuple-typed values."""
-        ty = self.ty
-        if ty is not None and not isinstance(ty, TupleType):
-            raise TypeError(f"{type(self).__name__}: only a tuple-valued expression can be "
-                            f"indexed; this one has type {ty}")
-        return TupleGetItem(self, index)
-
 
 
 @register_object("ir.Type")
