@@ -211,6 +211,20 @@ op-signatures: venv-tvm
 	$(TVM_PY) tools/tvm_op_signatures.py
 # ---- end of op-cases -----------------------------------------------------------------------
 
+# ---- onnx: every ONNX case the onnx package ships, tether against apache-tvm -----------------
+# onnx-record: apache-tvm's from_onnx on every case, into tests/python/data/onnx/tvm_corpus.json
+# (ONNX_TEXTS=DIR also keeps each printed module).  onnx-diff: tether on every case against that
+# record, per group (identical / different / raised / extra), into bench/results/onnx_diff.md.
+ONNX_TEXTS ?=
+.PHONY: onnx-record onnx-diff
+onnx-record: venv-tvm
+	$(TVM_PY) tools/onnx_diff.py record $(if $(ONNX_TEXTS),--texts $(ONNX_TEXTS))
+
+onnx-diff: venv venv-core
+	$(VENV_PY) tools/onnx_diff.py compare --results bench/results/onnx_diff.md \
+	  $(if $(ONNX_TEXTS),--texts $(ONNX_TEXTS))
+# ---- end of onnx ---------------------------------------------------------------------------
+
 # apache-tvm-ffi's own C++ suite (tests/cpp of its sdist, downloaded from PyPI into
 # $(BUILD_UPSTREAM) at test time), each file built against upstream's libtvm_ffi.so (the
 # wheel in the virtualenv) and against libtether (tests/upstream/run.py).  Fails unless every
