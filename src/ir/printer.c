@@ -779,8 +779,8 @@ static void p_value(trx__P* P, const TVMFFIAny* v, trx__buf_t* b) {
     p_type(P, o, b);
   } else if (trx_is(o, TRX_EXPR)) {
     p_expr(P, o, b, PREC_LOWEST);
-  } else if (o->type_index == kTVMFFIOpaquePyObject) {
-    p_metadata(P, o, b); /* as TVM: metadata["ffi.OpaquePyObject"][i] */
+  } else if (o->type_index == kTVMFFIOpaquePyObject || o->type_index == kTVMFFITensor) {
+    p_metadata(P, o, b); /* as TVM: metadata["ffi.OpaquePyObject"][i], metadata["ffi.Tensor"][i] */
   } else {
     TVMFFIAny text = tether_any_none();
     TVMFFIByteArray t;

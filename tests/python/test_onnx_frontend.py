@@ -178,15 +178,7 @@ def test_string_input_is_reported():
         from_onnx(model)
 
 
-# Known differences, each a printer gap outside the frontend (strict: the test reports when
-# it is fixed).
-CASE_XFAIL = {"keep_params": "tether prints a Tensor in a function attribute as "
-                             "float32[4, 3]@cpu:0, TVM as metadata[\"ffi.Tensor\"][i]"}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(c, marks=pytest.mark.xfail(reason=CASE_XFAIL[c], strict=True))
-    if c in CASE_XFAIL else c for c in sorted(CASES)])
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_case_prints_as_tvm(name):
     """The small models of onnx_cases.py: the whole text is apache-tvm's."""
     missing = [op for op in CASE_NEEDS.get(name, []) if not _has_op(op)]
