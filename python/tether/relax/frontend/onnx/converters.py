@@ -950,8 +950,10 @@ def _relu(x: Any) -> Any:
 
 
 def _elu_terms(x: Any, alpha: float) -> Any:
-    """-alpha * relu(1 - exp(x)) + relu(x): Elu, and Selu before its scale."""
-    neg = _op.multiply(const(-alpha), _relu(_op.subtract(const(1.0), _op.exp(x))))
+    """-alpha * relu(1 - exp(x)) + relu(x): Elu, and Selu before its scale.  The constants
+    take x's dtype (apache-tvm makes them float32 and so rejects float16 and float64 inputs)."""
+    dtype = _dtype(x)
+    neg = _op.multiply(const(-alpha, dtype), _relu(_op.subtract(const(1.0, dtype), _op.exp(x))))
     return _op.add(neg, _relu(x))
 
 
@@ -964,13 +966,14 @@ def elu(g, inputs, attr):
 def selu(g, inputs, attr):
     alpha = attr.get("alpha", 1.67326319217681884765625)
     gamma = attr.get("gamma", 1.05070102214813232421875)
-    return _op.multiply(const(gamma), _elu_terms(inputs[0], alpha))
+    return _op.multiply(const(gamma, _dtype(inputs[0])), _elu_terms(inputs[0], alpha))
 
 
 @converter("ThresholdedRelu", 1)
 def thresholded_relu(g, inputs, attr):
     x = inputs[0]
-    above = _op.astype(_op.greater(x, const(attr.get("alpha", 1.0))), "float32")
+    dtype = _dtype(x)
+    above = _op.astype(_op.greater(x, const(attr.get("alpha", 1.0), dtype)), dtype)
     return _op.multiply(above, x)
 
 
@@ -1125,3 +1128,41 @@ def hardmax_v1(g, inputs, attr):
 @converter("Hardmax", 13)
 def hardmax(g, inputs, attr):
     return _hardmax(g, inputs[0], attr.get("axis", -1))
+
+
+# Elementwise ops apache-tvm 0.27 does not convert.
+
+@converter("Celu", 12)
+def celu(g, inputs, attr):
+    # max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+    x = inputs[0]
+    dtype = _dtype(x)
+    alpha = const(float(attr.get("alpha", 1.0)), dtype)
+    zero = const(0.0, dtype)
+    neg = _op.multiply(alpha, _op.subtract(_op.exp(_op.divide(x, alpha)), const(1.0, dtype)))
+    return _op.add(_op.maximum(x, zero), _op.minimum(zero, neg))
+
+
+def _swish(x: Any, alpha: float) -> Any:
+    """x * sigmoid(alpha * x)."""
+    gate = x if alpha == 1.0 else _op.multiply(const(alpha, _dtype(x)), x)
+    return _op.multiply(x, _op.sigmoid(gate))
+
+
+@converter("Swish", 24)
+def swish(g, inputs, attr):
+    return _swish(inputs[0], float(attr.get("alpha", 1.0)))
+
+
+@converter("SwiGLU", 28)
+def swiglu(g, inputs, attr):
+    # Swish of the gate A times the value B (same shapes, no broadcasting).
+    return _op.multiply(_swish(inputs[0], float(attr.get("alpha", 1.0))), inputs[1])
+
+
+@converter("Binarizer", 1)
+def binarizer(g, inputs, attr):
+    # ai.onnx.ml: 1 where x > threshold, else 0, in x's dtype.
+    x = inputs[0]
+    dtype = _dtype(x)
+    return _op.astype(_op.greater(x, const(float(attr.get("threshold", 0.0)), dtype)), dtype)
