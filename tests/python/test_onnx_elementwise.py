@@ -46,6 +46,17 @@ def node_model(op, inputs, out_dtype=None, opset=18, domain="", **attrs):
     return helper.make_model(graph, opset_imports=imports)
 
 
+def clip_const_bounds(lo, hi):
+    """Clip(x, lo, hi) with its bounds from Constant nodes."""
+    nodes = [helper.make_node("Constant", [], [name], value=helper.make_tensor(
+        name, TensorProto.FLOAT, [], [value])) for name, value in (("lo", lo), ("hi", hi))]
+    nodes.append(helper.make_node("Clip", ["x", "lo", "hi"], ["y"]))
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [3, 4, 5])], [helper.make_tensor_value_info(
+            "y", TensorProto.FLOAT, [3, 4, 5])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
 def convert(model):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -113,6 +124,8 @@ NUMERIC = {
                            [X, LO, HI], np.clip(X, LO, HI)),
     "clip_nan_bound": (node_model("Clip", [("x", X), ("lo", LO), ("hi", HI)], opset=13),
                        [X, LO, np.array(np.nan, "float32")], np.maximum(X, LO)),
+    "clip_const_bounds": (clip_const_bounds(0.0, 6.0), [X], np.clip(X, 0, 6)),
+    "clip_const_nan_bound": (clip_const_bounds(float("nan"), 1.0), [X], np.minimum(X, 1)),
     "clip_max_only": (node_model("Clip", [("x", X), ("lo", None), ("hi", HI)], opset=13),
                       [X, HI], np.minimum(X, HI)),
     "clip_attributes": (node_model("Clip", [("x", X)], opset=6, min=-0.5, max=0.25), [X],
@@ -198,6 +211,13 @@ def test_clip_with_tensor_bounds_uses_relax_ops_not_call_tir():
     assert body == ["R.isnan(lo)", 'R.where(lv, R.const("-inf", "float32"), lo)',
                     "R.maximum(x, lv1)", "R.isnan(hi)",
                     'R.where(lv3, R.const("inf", "float32"), hi)', "R.minimum(lv2, lv4)"]
+
+
+def test_clip_constant_bounds_are_checked_for_nan_at_import():
+    text = convert(NUMERIC["clip_const_bounds"][0]).script()
+    assert "isnan" not in text and "R.maximum(x, R.const(0.0" in text
+    text = convert(NUMERIC["clip_const_nan_bound"][0]).script()
+    assert "isnan" not in text and 'R.maximum(x, R.const("-inf", "float32"))' in text
 
 
 def test_clip_integer_bounds_need_no_nan_check():

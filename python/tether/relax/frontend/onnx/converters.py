@@ -916,10 +916,15 @@ def cast_like(g, inputs, attr):
 
 def _nan_as_unbounded(g, bound: Any, lower: bool) -> Any:
     """A float Clip bound with NaN replaced by -inf (lower) or +inf (upper): onnxruntime treats
-    a NaN bound as no bound."""
+    a NaN bound as no bound.  A constant bound is replaced at import time."""
     dtype = _dtype(bound)
     if not _is_float_dtype(dtype):
         return bound
+    if _is_const(bound):
+        arr = _numpy(bound)
+        if not np.isnan(arr).any():
+            return bound
+        return _const_array(np.where(np.isnan(arr), -np.inf if lower else np.inf, arr), dtype)
     inf = const(-np.inf if lower else np.inf, dtype)
     return g.bb.emit(_op.where(_relax_op("isnan")(bound), inf, bound))
 
