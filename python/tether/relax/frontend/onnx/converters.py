@@ -243,11 +243,22 @@ for _name, _since, _rop in _UNARY:
     converter(_name, _since)(_unary(_rop))
 
 
-@converter("Neg", 13)
-def neg(g, inputs, attr):
-    if _is_const(inputs[0]):
-        return const(np.negative(_numpy(inputs[0])), _dtype(inputs[0]))
-    return _op.negative(inputs[0])
+def _unary_folded(relax_op: str, numpy_op: Callable) -> Callable:
+    """A unary converter folding a constant operand with numpy (keeping its dtype)."""
+
+    def convert(g, inputs, attr):
+        x = inputs[0]
+        if _is_const(x):
+            return const(numpy_op(_numpy(x)), _dtype(x))
+        return _relax_op(relax_op)(x)
+
+    return convert
+
+
+for _name, _since, _rop, _nop in (("Neg", 13, "negative", np.negative),
+                                  ("Log", 13, "log", np.log),
+                                  ("BitwiseNot", 18, "bitwise_not", np.bitwise_not)):
+    converter(_name, _since)(_unary_folded(_rop, _nop))
 
 
 @converter("Abs", 13)
@@ -255,13 +266,6 @@ def abs_(g, inputs, attr):
     if _is_const(inputs[0]):
         return _const_array(np.abs(_numpy(inputs[0])))
     return _relax_op("abs")(inputs[0])
-
-
-@converter("Log", 13)
-def log(g, inputs, attr):
-    if _is_const(inputs[0]):
-        return const(np.log(_numpy(inputs[0])), _dtype(inputs[0]))
-    return _relax_op("log")(inputs[0])
 
 
 @converter("Reciprocal", 13)
@@ -898,13 +902,6 @@ def bit_shift(g, inputs, attr):
     if shift is None:
         raise ConverterError(f"Unsupported Shift Direction: {direction}")
     return shift(g, inputs, attr)
-
-
-@converter("BitwiseNot", 18)
-def bitwise_not(g, inputs, attr):
-    if _is_const(inputs[0]):
-        return const(np.bitwise_not(_numpy(inputs[0])), _dtype(inputs[0]))
-    return _relax_op("bitwise_not")(inputs[0])
 
 
 @converter("CastLike", 15)
