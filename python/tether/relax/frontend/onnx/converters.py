@@ -947,16 +947,13 @@ def clip(g, inputs, attr):
     return out
 
 
-def _relu(x: Any) -> Any:
-    return _op.nn.relu(x)
-
-
 def _elu_terms(x: Any, alpha: float) -> Any:
     """-alpha * relu(1 - exp(x)) + relu(x): Elu, and Selu before its scale.  The constants
     take x's dtype (apache-tvm makes them float32 and so rejects float16 and float64 inputs)."""
     dtype = _dtype(x)
-    neg = _op.multiply(const(-alpha, dtype), _relu(_op.subtract(const(1.0, dtype), _op.exp(x))))
-    return _op.add(neg, _relu(x))
+    relu = _op.nn.relu
+    neg = _op.multiply(const(-alpha, dtype), relu(_op.subtract(const(1.0, dtype), _op.exp(x))))
+    return _op.add(neg, relu(x))
 
 
 @converter("Elu", 1)
