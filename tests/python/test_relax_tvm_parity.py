@@ -352,6 +352,18 @@ def test_products_of_sums_stay_factored():
     ]
 
 
+def test_reshape_keeps_given_dims_as_given():
+    """reshape's symbolic target dims are kept as written (n * 3 * 4, n + 1 - 1); only the
+    inferred -1 dim is simplified (observed in apache-tvm 0.27)."""
+    n = R.Var("n", "int64")
+    x = R.Var("x", TT([n, 12], "float32"))
+    got = [str(R.op.reshape(x, dims).args[1]) for dims in (
+        (1, n * 3 * 4), (n * 3 * 4, -1), (n + 1 - 1, 12), (n * 4 // 4, -1), (-1, 4), (2, -1))]
+    assert got == ["R.shape([1, n * 3 * 4])", "R.shape([n * 3 * 4, 1])",
+                   "R.shape([n + 1 - 1, 12])", "R.shape([n * 4 // 4, 12])",
+                   "R.shape([n * 3, 4])", "R.shape([2, n * 6])"]
+
+
 def test_known_ranges_disprove_equality():
     """min(3, k) - min(1, k) is at most 3 once k >= 0 is known, so it cannot broadcast to 6
     (observed in apache-tvm 0.27: its analyzer bounds min/max terms)."""

@@ -166,7 +166,7 @@ static int trx__reshape_shape(const trx_op_def_t* def, TVMFFIObject* x, TVMFFIOb
       if (((trx_int_imm_t*)e->v_obj)->value == 0) d[i] = trx__ref(trx__dim(xv, i));
       else continue;
     } else {
-      d[i] = trx_simplify(e->v_obj);
+      d[i] = trx__ref(e->v_obj); /* a given dim stays as given (TVM simplifies none) */
     }
     if (d[i] == NULL) goto fail;
   }
@@ -182,7 +182,15 @@ static int trx__reshape_shape(const trx_op_def_t* def, TVMFFIObject* x, TVMFFIOb
     /* The other dims multiply to 0 (a copied 0 dim, so the input is empty too): the inferred
      * dim is 0, as in TVM (never the division 0 // 0). */
     bool zero = known != NULL && trx_is(known, TRX_INT_IMM) && ((trx_int_imm_t*)known)->value == 0;
-    if (total != NULL && known != NULL) d[infer_at] = zero ? trx_int64(0) : trx_floordiv(total, known);
+    if (total != NULL && known != NULL) {
+      if (zero) {
+        d[infer_at] = trx_int64(0);
+      } else { /* the quotient simplified, as TVM's analyzer does */
+        TVMFFIObject* q = trx_floordiv(total, known);
+        d[infer_at] = q == NULL ? NULL : trx_simplify(q);
+        if (q) TVMFFIObjectDecRef(q);
+      }
+    }
     if (total) TVMFFIObjectDecRef(total);
     if (known) TVMFFIObjectDecRef(known);
     if (d[infer_at] == NULL) goto fail;

@@ -33,7 +33,7 @@ from .... import core
 from ... import op as _op
 from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
 from ...ty import TensorType
-from ....ir import IntImm
+from ....ir import FloatImm, IntImm
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -243,11 +243,22 @@ for _name, _since, _rop in _UNARY:
     converter(_name, _since)(_unary(_rop))
 
 
-@converter("Neg", 13)
-def neg(g, inputs, attr):
-    if _is_const(inputs[0]):
-        return const(np.negative(_numpy(inputs[0])), _dtype(inputs[0]))
-    return _op.negative(inputs[0])
+def _unary_folded(relax_op: str, numpy_op: Callable) -> Callable:
+    """A unary converter folding a constant operand with numpy (keeping its dtype)."""
+
+    def convert(g, inputs, attr):
+        x = inputs[0]
+        if _is_const(x):
+            return const(numpy_op(_numpy(x)), _dtype(x))
+        return _relax_op(relax_op)(x)
+
+    return convert
+
+
+for _name, _since, _rop, _nop in (("Neg", 13, "negative", np.negative),
+                                  ("Log", 13, "log", np.log),
+                                  ("BitwiseNot", 18, "bitwise_not", np.bitwise_not)):
+    converter(_name, _since)(_unary_folded(_rop, _nop))
 
 
 @converter("Abs", 13)
@@ -255,13 +266,6 @@ def abs_(g, inputs, attr):
     if _is_const(inputs[0]):
         return _const_array(np.abs(_numpy(inputs[0])))
     return _relax_op("abs")(inputs[0])
-
-
-@converter("Log", 13)
-def log(g, inputs, attr):
-    if _is_const(inputs[0]):
-        return const(np.log(_numpy(inputs[0])), _dtype(inputs[0]))
-    return _relax_op("log")(inputs[0])
 
 
 @converter("Reciprocal", 13)
@@ -354,8 +358,20 @@ def _wrap_to_int(g, data, src: str, to: str):
 
 @converter("Cast", 13)
 def cast(g, inputs, attr):
-    to = str(onnx_helper.tensor_dtype_to_np_dtype(attr["to"]))
-    data = inputs[0]
+    return _cast(g, inputs[0], str(onnx_helper.tensor_dtype_to_np_dtype(attr["to"])))
+
+
+def _wraps_as_int(dtype: str) -> bool:
+    """Whether a float cast to dtype wraps modulo 2**bits: the integer dtypes numpy knows
+    (int4, uint2 and the other sub-byte types are cast directly)."""
+    try:
+        return np.dtype(dtype).kind in ("i", "u")
+    except TypeError:
+        return False
+
+
+def _cast(g, data, to: str):
+    """data cast to the dtype named `to` (Cast, CastLike)."""
     if isinstance(data, ShapeExpr):
         if all(isinstance(v, IntImm) for v in data.values):
             return const([int(v.value) for v in data.values], to)
@@ -363,7 +379,7 @@ def cast(g, inputs, attr):
     if _is_const(data):
         return const(_numpy(data).astype(to), to)
     src = _dtype(data)
-    if to.startswith(("int", "uint")) and _is_float_dtype(src):
+    if _wraps_as_int(to) and _is_float_dtype(src):
         return _wrap_to_int(g, data, src, to)
     return _op.astype(data, to)
 
@@ -550,33 +566,43 @@ def lrn(g, inputs, attr):
     return _op.divide(data, _op.power(scale, const(attr.get("beta", 0.75), dtype="float32")))
 
 
-def _softmax_legacy(kind: str) -> Callable:
-    """Softmax before opset 13: over the input flattened to 2-D at `axis`."""
+def _flatten_2d(data: Any, axis: int, name: str) -> Optional[tuple]:
+    """The legacy (opset < 13) view of Softmax, LogSoftmax and Hardmax: data reshaped to 2-D at
+    `axis` (which may equal the rank), with data's dims to reshape the result back; None when
+    the rank or the shape is not known statically."""
+    rank = _known_rank(data)
+    if rank is None:
+        return None
+    if axis < -rank or axis > rank:
+        raise ConverterError(f"{name} axis {axis} is out of range for rank {rank}.")
+    if axis < 0:
+        axis += rank
+    if not isinstance(data.ty, TensorType) or data.ty.shape is None:
+        return None
+    dims = _shape_values(data)
+    lead, tail = 1, 1
+    for d in dims[:axis]:
+        lead = lead * (int(d.value) if isinstance(d, IntImm) else d)
+    for d in dims[axis:]:
+        tail = tail * (int(d.value) if isinstance(d, IntImm) else d)
+    return _op.reshape(data, (lead, tail)), tuple(dims)
+
+
+def _softmax_legacy(kind: str, name: str) -> Callable:
+    """Softmax or LogSoftmax before opset 13: over the input flattened to 2-D at `axis`."""
 
     def convert(g, inputs, attr):
-        data = inputs[0]
         axis = attr.get("axis", 1)
-        rank = _known_rank(data)
         fn = getattr(_op.nn, kind)
-        if rank is None or not isinstance(data.ty, TensorType) or data.ty.shape is None:
-            return fn(data, axis=axis)
-        if axis < -rank or axis > rank:
-            raise ConverterError(f"Softmax axis {axis} is out of range for rank {rank}.")
-        if axis < 0:
-            axis += rank
-        dims = _shape_values(data)
-        lead, tail = 1, 1
-        for d in dims[:axis]:
-            lead = lead * (int(d.value) if isinstance(d, IntImm) else d)
-        for d in dims[axis:]:
-            tail = tail * (int(d.value) if isinstance(d, IntImm) else d)
-        out = fn(_op.reshape(data, (lead, tail)), axis=-1)
-        return _op.reshape(out, tuple(dims))
+        flat = _flatten_2d(inputs[0], axis, name)
+        if flat is None:
+            return fn(inputs[0], axis=axis)
+        return _op.reshape(fn(flat[0], axis=-1), flat[1])
 
     return convert
 
 
-converter("Softmax", 1)(_softmax_legacy("softmax"))
+converter("Softmax", 1)(_softmax_legacy("softmax", "Softmax"))
 
 
 @converter("Softmax", 13)
@@ -820,3 +846,322 @@ for _name, _red, _pair, _nop in (("Sum", "sum", "add", np.sum), ("Max", "max", "
                                  ("Min", "min", "minimum", np.min),
                                  ("Mean", "mean", "add", np.mean)):
     converter(_name, 1)(_multi(_name, _red, _pair, _nop))
+
+
+# ---- logic, bitwise, activations ----------------------------------------------------------------
+
+for _name, _since, _rop, _nop in (
+        ("And", 1, "logical_and", np.logical_and), ("Or", 1, "logical_or", np.logical_or),
+        ("Xor", 1, "logical_xor", np.logical_xor)):
+    converter(_name, _since)(_binary(_rop, _nop))
+
+
+@converter("Mod", 10)
+def mod(g, inputs, attr):
+    # fmod=0: the remainder takes the divisor's sign (floor_mod); fmod=1: the dividend's (mod).
+    if attr.get("fmod", 0) == 0:
+        return _binary("floor_mod", np.mod)(g, inputs, attr)
+    return _binary("mod", np.fmod)(g, inputs, attr)
+
+
+_INT_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _check_int_operands(inputs: Any) -> None:
+    for i, x in enumerate(inputs):
+        dtype = _dtype(x)
+        if dtype not in _INT_DTYPES:
+            raise ConverterError("Bitwise operations expect all inputs to have integer types, "
+                                 f"got {dtype} for input {i}")
+
+
+def _bitwise(relax_op: str, numpy_op: Callable) -> Callable:
+    """A binary converter over integer operands only."""
+    binary = _binary(relax_op, numpy_op)
+
+    def convert(g, inputs, attr):
+        _check_int_operands(inputs[:2])
+        return binary(g, inputs, attr)
+
+    return convert
+
+
+for _name, _rop, _nop in (("BitwiseAnd", "bitwise_and", np.bitwise_and),
+                          ("BitwiseOr", "bitwise_or", np.bitwise_or),
+                          ("BitwiseXor", "bitwise_xor", np.bitwise_xor)):
+    converter(_name, 18)(_bitwise(_rop, _nop))
+
+_SHIFTS = {"LEFT": _bitwise("left_shift", np.left_shift),
+           "RIGHT": _bitwise("right_shift", np.right_shift)}
+
+
+@converter("BitShift", 11)
+def bit_shift(g, inputs, attr):
+    direction = _str_attr(attr, "direction", "LEFT")
+    shift = _SHIFTS.get(direction)
+    if shift is None:
+        raise ConverterError(f"Unsupported Shift Direction: {direction}")
+    return shift(g, inputs, attr)
+
+
+@converter("CastLike", 15)
+def cast_like(g, inputs, attr):
+    target = inputs[1]
+    to = "int64" if isinstance(target, ShapeExpr) else _dtype(target)
+    return _cast(g, inputs[0], to)
+
+
+def _nan_as_unbounded(g, bound: Any, lower: bool) -> Any:
+    """A float Clip bound with NaN replaced by -inf (lower) or +inf (upper): onnxruntime treats
+    a NaN bound as no bound.  A constant bound is replaced at import time."""
+    dtype = _dtype(bound)
+    if not _is_float_dtype(dtype):
+        return bound
+    if _is_const(bound):
+        arr = _numpy(bound)
+        if not np.isnan(arr).any():
+            return bound
+        return _const_array(np.where(np.isnan(arr), -np.inf if lower else np.inf, arr), dtype)
+    inf = const(-np.inf if lower else np.inf, dtype)
+    return g.bb.emit(_op.where(_relax_op("isnan")(bound), inf, bound))
+
+
+@converter("Clip", 1)
+def clip_v1(g, inputs, attr):
+    # Before opset 11 the bounds are float attributes.
+    x = inputs[0]
+    dtype = _dtype(x)
+    out = g.bb.emit(_op.maximum(x, const(float(attr.get("min", -np.inf)), dtype)))
+    return g.bb.emit(_op.minimum(out, const(float(attr.get("max", np.inf)), dtype)))
+
+
+@converter("Clip", 11)
+def clip(g, inputs, attr):
+    # The bounds are optional inputs, applied one after the other (max, then min).  apache-tvm
+    # lowers each to a TIR PrimFunc; these are the Relax ops computing the same values.
+    out = inputs[0]
+    if inputs[1] is not None:
+        out = g.bb.emit(_op.maximum(out, _nan_as_unbounded(g, inputs[1], True)))
+    if inputs[2] is not None:
+        out = g.bb.emit(_op.minimum(out, _nan_as_unbounded(g, inputs[2], False)))
+    return out
+
+
+def _elu_terms(x: Any, alpha: float) -> Any:
+    """-alpha * relu(1 - exp(x)) + relu(x): Elu, and Selu before its scale.  The constants
+    take x's dtype (apache-tvm makes them float32 and so rejects float16 and float64 inputs)."""
+    dtype = _dtype(x)
+    relu = _op.nn.relu
+    neg = _op.multiply(const(-alpha, dtype), relu(_op.subtract(const(1.0, dtype), _op.exp(x))))
+    return _op.add(neg, relu(x))
+
+
+@converter("Elu", 1)
+def elu(g, inputs, attr):
+    return _elu_terms(inputs[0], float(attr.get("alpha", 1.0)))
+
+
+@converter("Selu", 1)
+def selu(g, inputs, attr):
+    alpha = attr.get("alpha", 1.67326319217681884765625)
+    gamma = attr.get("gamma", 1.05070102214813232421875)
+    return _op.multiply(const(gamma, _dtype(inputs[0])), _elu_terms(inputs[0], alpha))
+
+
+@converter("ThresholdedRelu", 1)
+def thresholded_relu(g, inputs, attr):
+    x = inputs[0]
+    dtype = _dtype(x)
+    above = _op.astype(_op.greater(x, const(attr.get("alpha", 1.0), dtype)), dtype)
+    return _op.multiply(above, x)
+
+
+@converter("PRelu", 1)
+def prelu(g, inputs, attr):
+    x, slope = inputs[0], inputs[1]
+    ndim = len(_shape_values(x))
+    dims = [int(d.value) if isinstance(d, IntImm) else d for d in _shape_values(slope)]
+    if all(d == 1 for d in dims):
+        return _op.nn.prelu(x, _op.reshape(slope, (1,)), ndim - 1)
+    if len(dims) == 1:
+        return _op.nn.prelu(x, _op.reshape(slope, (dims[0],)), ndim - 1)
+    if len(dims) <= ndim:
+        wide = [i for i, d in enumerate(dims) if not (isinstance(d, int) and d == 1)]
+        if len(wide) == 1:
+            # One axis that does not broadcast: a per-channel slope on that axis of x.
+            return _op.nn.prelu(x, _op.reshape(slope, (dims[wide[0]],)),
+                                ndim - len(dims) + wide[0])
+        # nn.prelu takes a slope along one axis only: the general case is elementwise.
+        return _op.where(_op.less(x, const(0, _dtype(x))), _op.multiply(x, slope), x)
+    raise ConverterError(f"Unsupported PRelu slope shape: {dims}")
+
+
+@converter("Gelu", 1)
+def gelu_v1(g, inputs, attr):
+    return _op.nn.gelu(inputs[0])
+
+
+@converter("Gelu", 20)
+def gelu(g, inputs, attr):
+    approximate = _str_attr(attr, "approximate", "none")
+    if approximate == "tanh":
+        return _relax_op("nn.gelu_tanh")(inputs[0])
+    if approximate == "none":
+        return _op.nn.gelu(inputs[0])
+    raise ConverterError(f"Unsupported approximate mode for Gelu: {approximate}")
+
+
+@converter("BiasGelu", 1)
+def bias_gelu(g, inputs, attr):
+    # com.microsoft: gelu(x + bias).
+    return _op.nn.gelu(_op.add(inputs[0], inputs[1]))
+
+
+@converter("FastGelu", 1)
+def fast_gelu(g, inputs, attr):
+    # com.microsoft: 0.5 x (1 + tanh(c1 x + c2 x^3)), c1 = sqrt(2/pi), c2 = 0.044715 c1, on
+    # x + bias when the optional 1-D bias is given.
+    bb, x = g.bb, inputs[0]
+    if inputs[1] is not None:
+        if len(_shape_values(inputs[1])) != 1:
+            raise ConverterError("FastGelu: bias term must be a 1D tensor")
+        x = bb.emit(_op.add(x, inputs[1]))
+    dtype = _dtype(x)
+    c1 = float(np.sqrt(2 / np.pi))
+    half = bb.emit(_op.multiply(const(0.5, dtype), x))
+    linear = bb.emit(_op.multiply(const(c1, dtype), x))
+    cube = bb.emit(_op.multiply(_op.multiply(x, x), x))
+    cubic = bb.emit(_op.multiply(const(0.044715 * c1, dtype), cube))
+    tanh = bb.emit(_op.tanh(_op.add(linear, cubic)))
+    return bb.emit(_op.multiply(half, _op.add(const(1.0, dtype), tanh)))
+
+
+@converter("HardSigmoid", 1)
+def hard_sigmoid(g, inputs, attr):
+    x = inputs[0]
+    dtype = _dtype(x)
+    alpha = const(float(attr.get("alpha", 0.2)), dtype)
+    beta = const(float(attr.get("beta", 0.5)), dtype)
+    return _op.clip(_op.add(_op.multiply(alpha, x), beta), 0, 1)
+
+
+@converter("HardSwish", 14)
+def hard_swish(g, inputs, attr):
+    x = inputs[0]
+    dtype = _dtype(x)
+    gate = _op.clip(_op.add(x, const(3, dtype)), 0, 6)
+    return _op.multiply(x, _op.divide(gate, const(6, dtype)))
+
+
+@converter("Mish", 18)
+def mish(g, inputs, attr):
+    # x * tanh(softplus(x)), softplus written log(1 + exp(x)).
+    x = inputs[0]
+    return _op.multiply(x, _op.tanh(_op.log(_op.add(const(1.0, _dtype(x)), _op.exp(x)))))
+
+
+@converter("Softplus", 1)
+def softplus(g, inputs, attr):
+    # log(1 + exp(x)) computed without overflow: max(x, 0) + log(1 + exp(-|x|)).
+    x = inputs[0]
+    dtype = _dtype(x)
+    tail = _op.log(_op.add(const(1, dtype), _op.exp(_op.negative(_relax_op("abs")(x)))))
+    return _op.add(_op.maximum(x, const(0, dtype)), tail)
+
+
+@converter("Softsign", 1)
+def softsign(g, inputs, attr):
+    x = inputs[0]
+    return _op.divide(x, _op.add(_relax_op("abs")(x), const(1, _dtype(x))))
+
+
+@converter("Shrink", 9)
+def shrink(g, inputs, attr):
+    x = inputs[0]
+    dtype = _dtype(x)
+    lambd = const(attr.get("lambd", 0.5), dtype)
+    bias = const(attr.get("bias", 0.0), dtype)
+    zeros = _relax_op("zeros_like")(x)
+    above = _op.where(_op.greater(x, lambd), _op.subtract(x, bias), zeros)
+    below = _op.where(_op.less(x, _op.negative(lambd)), _op.add(x, bias), zeros)
+    return _op.add(above, below)
+
+
+converter("LogSoftmax", 1)(_softmax_legacy("log_softmax", "LogSoftmax"))
+
+
+@converter("LogSoftmax", 13)
+def log_softmax(g, inputs, attr):
+    return _op.nn.log_softmax(inputs[0], axis=attr.get("axis", -1))
+
+
+def _hardmax(g, data: Any, axis: int) -> Any:
+    """one_hot(argmax(data, axis)) with data's dtype, the extent of axis as depth."""
+    data = g.bb.normalize(data)
+    rank = _known_rank(data)
+    if rank is None:
+        raise ConverterError("Hardmax requires a statically known input rank.")
+    if not -rank <= axis < rank:
+        raise ConverterError(f"Hardmax axis {axis} is out of range for rank {rank}.")
+    axis = axis + rank if axis < 0 else axis
+    if not isinstance(data.ty, TensorType) or data.ty.shape is None:
+        raise ConverterError("Hardmax requires a statically known axis extent.")
+    depth = _shape_values(data)[axis]
+    if isinstance(depth, IntImm):
+        depth = int(depth.value)
+    dtype = _dtype(data)
+    return _op.one_hot(_op.argmax(data, axis=axis), FloatImm(dtype, 1.0), FloatImm(dtype, 0.0),
+                       depth, axis)
+
+
+@converter("Hardmax", 1)
+def hardmax_v1(g, inputs, attr):
+    # Before opset 13: over the input flattened to 2-D at `axis`.
+    axis = attr.get("axis", 1)
+    flat = _flatten_2d(inputs[0], axis, "Hardmax")
+    if flat is None:
+        return _hardmax(g, inputs[0], axis)
+    return _op.reshape(_hardmax(g, flat[0], -1), flat[1])
+
+
+@converter("Hardmax", 13)
+def hardmax(g, inputs, attr):
+    return _hardmax(g, inputs[0], attr.get("axis", -1))
+
+
+# Elementwise ops apache-tvm 0.27 does not convert.
+
+@converter("Celu", 12)
+def celu(g, inputs, attr):
+    # max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+    x = inputs[0]
+    dtype = _dtype(x)
+    alpha = const(float(attr.get("alpha", 1.0)), dtype)
+    zero = const(0.0, dtype)
+    neg = _op.multiply(alpha, _op.subtract(_op.exp(_op.divide(x, alpha)), const(1.0, dtype)))
+    return _op.add(_op.maximum(x, zero), _op.minimum(zero, neg))
+
+
+def _swish(x: Any, alpha: float) -> Any:
+    """x * sigmoid(alpha * x)."""
+    gate = x if alpha == 1.0 else _op.multiply(const(alpha, _dtype(x)), x)
+    return _op.multiply(x, _op.sigmoid(gate))
+
+
+@converter("Swish", 24)
+def swish(g, inputs, attr):
+    return _swish(inputs[0], float(attr.get("alpha", 1.0)))
+
+
+@converter("SwiGLU", 28)
+def swiglu(g, inputs, attr):
+    # Swish of the gate A times the value B (same shapes, no broadcasting).
+    return _op.multiply(_swish(inputs[0], float(attr.get("alpha", 1.0))), inputs[1])
+
+
+@converter("Binarizer", 1)
+def binarizer(g, inputs, attr):
+    # ai.onnx.ml: 1 where x > threshold, else 0, in x's dtype.
+    x = inputs[0]
+    dtype = _dtype(x)
+    return _op.astype(_op.greater(x, const(float(attr.get("threshold", 0.0)), dtype)), dtype)
