@@ -11,7 +11,8 @@ same op type.  A model whose opset is older than every registered version gets t
 (apache-tvm's frontend chooses the same way).  A converter receives
 
     g       the graph importer: g.bb (the BlockBuilder), g.opset, g.get_constant(expr)
-            (an initializer kept as a parameter, read as a constant);
+            (an initializer kept as a parameter, read as a constant), g.num_outputs (the
+            node's output count);
     inputs  the node's inputs as Relax expressions (None for an omitted optional input;
             indexing past the end gives None too);
     attr    the node's attributes by name: int, float, bytes (strings), tuples for the list
@@ -32,7 +33,7 @@ from onnx import helper as onnx_helper
 from .... import core
 from ... import op as _op
 from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
-from ...ty import TensorType
+from ...ty import PrimType, ShapeType, TensorType
 from ....ir import IntImm
 
 # Typing names for annotations only.
@@ -820,3 +821,410 @@ for _name, _red, _pair, _nop in (("Sum", "sum", "add", np.sum), ("Max", "max", "
                                  ("Min", "min", "minimum", np.min),
                                  ("Mean", "mean", "add", np.mean)):
     converter(_name, 1)(_multi(_name, _red, _pair, _nop))
+
+
+# ---- shapes, indexing and data movement ---------------------------------------------------------
+#
+# apache-tvm's frontend keeps a static shape as a ShapeExpr (Shape of a tensor with a known
+# shape), takes one dim of it as a PrimExpr (Gather with a scalar index), and slices, concats
+# and compares such values at import time; the converters here follow those paths, and fall back
+# to run-time shape arithmetic (shape_of, shape_to_tensor, ...) where a value is not static.
+
+def _is_prim(x: Any) -> bool:
+    """Whether x is a primitive scalar expression (an IntImm or a symbolic dim)."""
+    return isinstance(getattr(x, "ty", None), PrimType)
+
+
+def _prim_list(x: Any) -> list:
+    """The values of a 1-D constant (ints), a ShapeExpr (dims) or a PrimExpr (itself)."""
+    if _is_const(x):
+        arr = _numpy(x)
+        if arr.ndim != 1:
+            raise ConverterError(f"Cannot cast {type(x).__name__} to list of Expr")
+        return arr.tolist()
+    if isinstance(x, ShapeExpr):
+        return list(x.values)
+    if _is_prim(x):
+        return [x]
+    raise ConverterError(f"Cannot cast {type(x).__name__} to list of Expr")
+
+
+def _static_rank(x: Any) -> Optional[int]:
+    """The statically known rank of x (a PrimExpr has rank 0), or None."""
+    if _is_prim(x):
+        return 0
+    return _known_rank(x)
+
+
+def _static_length(x: Any) -> Optional[int]:
+    """The statically known length of the 1-D tensor-like x, or None."""
+    if x is None:
+        return None
+    if _is_const(x):
+        arr = _numpy(x)
+        if arr.ndim != 1:
+            raise ConverterError(f"Expected a 1-D tensor, but got ndim={arr.ndim}.")
+        return int(arr.shape[0])
+    if isinstance(x, ShapeExpr):
+        return len(x.values)
+    if _is_prim(x):
+        return 1
+    ty = x.ty
+    if not isinstance(ty, TensorType) or ty.ndim == -1:
+        return None
+    if ty.ndim != 1:
+        raise ConverterError(f"Expected a 1-D tensor, but got ndim={ty.ndim}.")
+    if ty.shape is not None and isinstance(ty.shape.values[0], IntImm):
+        return int(ty.shape.values[0].value)
+    return None
+
+
+def _unique_axes(axes: list, rank: int, op_name: str) -> list:
+    """axes normalized into [0, rank), each at most once."""
+    out = _normalize_axes(axes, rank, op_name)
+    if len(out) != len(set(out)):
+        raise ConverterError(f"{op_name} axes must be unique.")
+    return out
+
+
+def _to_int64(g, x: Any) -> Any:
+    """x as an int64 tensor expression."""
+    if isinstance(x, ShapeExpr):
+        return g.bb.normalize(_op.shape_to_tensor(x))
+    if _is_prim(x):
+        return g.bb.normalize(_op.full((1,), x, dtype="int64"))
+    if isinstance(x.ty, TensorType) and _dtype(x) != "int64":
+        return g.bb.normalize(_op.astype(x, "int64"))
+    return x
+
+
+def _wrap_negative(g, x: Any, extent: Any) -> Any:
+    """where(x < 0, x + extent, x), normalized (the int64 tensor x of axes or indices)."""
+    return g.bb.normalize(_op.where(_op.less(x, const(0, "int64")), _op.add(x, extent), x))
+
+
+def _dims_from_tensor(g, tensor: Any, ndim: int, prefix: str) -> ShapeExpr:
+    """The int64 tensor `tensor` of ndim dims as a ShapeExpr of new symbolic dims
+    prefix_0, prefix_1, ... (bound through match_cast)."""
+    tensor = g.bb.match_cast(tensor, TensorType([ndim], "int64"))
+    shape = g.bb.emit(_op.tensor_to_shape(tensor))
+    dims = [Var(f"{prefix}_{i}", "int64") for i in range(ndim)]
+    g.bb.match_cast(shape, ShapeType(dims))
+    return ShapeExpr(dims)
+
+
+def _shape_tensor(g, data: Any) -> Any:
+    """The run-time shape of data as an int64 tensor."""
+    return g.bb.normalize(_op.shape_to_tensor(g.bb.normalize(_op.shape_of(data))))
+
+
+@converter("Shape", 1)
+def shape(g, inputs, attr):
+    data = inputs[0]
+    ty = data.ty
+    if isinstance(ty, ShapeType):
+        if ty.ndim == -1:
+            raise ConverterError("The ndim of ShapeExpr is expected to a real number, but got "
+                                 "-1.")
+        return ShapeExpr([ty.ndim])
+    if ty.shape is None:
+        return g.bb.normalize(_op.shape_of(data))
+    return ty.shape
+
+
+@converter("Shape", 15)
+def shape_v15(g, inputs, attr):
+    out = shape(g, inputs, attr)
+    start, end = attr.get("start", 0), attr.get("end")
+    if start == 0 and end is None:
+        return out
+    if isinstance(out, ShapeExpr):
+        return ShapeExpr(list(out.values)[start:end])
+    sliced = g.bb.normalize(_op.strided_slice(
+        g.bb.normalize(_op.shape_to_tensor(out)), axes=[0], begin=[start],
+        end=[end if end is not None else 2 ** 63 - 1], strides=[1], assume_inbound=False))
+    return g.bb.normalize(_op.tensor_to_shape(sliced))
+
+
+@converter("Gather", 1)
+def gather(g, inputs, attr):
+    data, indices = inputs[0], inputs[1]
+    axis = attr.get("axis", 0)
+    if _is_const(data) and _is_const(indices):
+        return _const_array(np.take(_numpy(data), _numpy(indices), axis=axis))
+    if isinstance(data, ShapeExpr):
+        if _is_const(indices) and _numpy(indices).ndim == 0:
+            return data[int(_numpy(indices).item())]
+        data = g.bb.normalize(_op.shape_to_tensor(data))
+    if isinstance(indices, ShapeExpr):
+        indices = g.bb.normalize(_op.shape_to_tensor(indices))
+    idtype = _dtype(indices)
+    extent = g.bb.normalize(_op.take(_shape_tensor(g, data), const(axis, "int64"), axis=0,
+                                     mode="wrap"))
+    if idtype != "int64":
+        extent = g.bb.normalize(_op.astype(extent, idtype))
+    if not idtype.startswith("uint"):  # unsigned indices are never negative
+        indices = g.bb.normalize(_op.where(_op.less(indices, const(0, idtype)),
+                                           _op.add(indices, extent), indices))
+    return _op.take(data, indices, axis)
+
+
+def _is_zero(v: Any) -> bool:
+    return (isinstance(v, int) and v == 0) or (isinstance(v, IntImm) and int(v.value) == 0)
+
+
+@converter("Slice", 1)
+def slice_v1(g, inputs, attr):
+    # Before opset 10 starts, ends and axes are attributes.
+    starts = const(list(attr["starts"]), "int64")
+    ends = const(list(attr["ends"]), "int64")
+    axes = const(list(attr["axes"]), "int64") if "axes" in attr else None
+    return slice_(g, [inputs[0], starts, ends, axes], {})
+
+
+@converter("Slice", 10)
+def slice_(g, inputs, attr):
+    data = inputs[0]
+    starts, ends, axes, steps = (g.get_constant(inputs[i]) for i in range(1, 5))
+    params = (starts, ends, axes, steps)
+    if all(p is None or _is_const(p) or isinstance(p, ShapeExpr) or _is_prim(p)
+           for p in params):
+        return _slice_static(data, starts, ends, axes, steps)
+    return _slice_dynamic(g, data, starts, ends, axes, steps)
+
+
+def _slice_static(data, starts, ends, axes, steps):
+    """Slice with parameters known at import time: strided_slice (or the sliced dims of a
+    ShapeExpr)."""
+    starts, ends = _prim_list(starts), _prim_list(ends)
+    if len(starts) != len(ends):
+        raise ConverterError("Slice expects starts and ends to have the same length, but got "
+                             f"{len(starts)} and {len(ends)}.")
+    if axes is None:
+        axes = list(range(len(starts)))
+    else:
+        axes = _prim_list(axes)
+        if len(axes) != len(starts):
+            raise ConverterError("Slice expects axes and starts to have the same length, but "
+                                 f"got {len(axes)} and {len(starts)}.")
+    rank = _static_rank(data)
+    if rank is None:
+        raise ConverterError("Slice requires a statically known input rank.")
+    axes = _unique_axes([int(a) for a in axes], rank, "Slice")
+    if steps is None:
+        steps = [1] * len(axes)
+    else:
+        steps = _prim_list(steps)
+        if len(steps) != len(starts):
+            raise ConverterError("Slice expects steps and starts to have the same length, but "
+                                 f"got {len(steps)} and {len(starts)}.")
+    if any(_is_zero(s) for s in steps):
+        raise ConverterError("Slice step values must be non-zero.")
+    if isinstance(data, ShapeExpr):
+        if not len(starts) == len(ends) == len(steps) == 1:
+            raise ConverterError("Slice of a shape value takes one start, end and step")
+        dims = list(data.values)[starts[0]:ends[0]:steps[0]]
+        if all(isinstance(d, IntImm) for d in dims):
+            return const([int(d.value) for d in dims], "int64")
+        return ShapeExpr(dims)
+    inbound = not all(isinstance(v, (int, IntImm)) for v in (*starts, *ends, *steps))
+    return _op.strided_slice(data, axes, starts, ends, steps, assume_inbound=inbound)
+
+
+def _slice_dynamic(g, data, starts, ends, axes, steps):
+    """Slice with run-time parameters: dynamic_strided_slice over full-rank begin / end /
+    strides tensors (the given entries scattered into the defaults)."""
+    rank = _static_rank(data)
+    if rank is None:
+        raise ConverterError("Slice with dynamic parameters requires a statically known input "
+                             "rank.")
+    if isinstance(data, ShapeExpr):
+        raise ConverterError("Slice with dynamic parameters does not support ShapeExpr input.")
+    starts, ends = _to_int64(g, starts), _to_int64(g, ends)
+    count = _static_length(starts)
+    if count is None:
+        raise ConverterError("Slice requires a statically known starts length.")
+    ends_len = _static_length(ends)
+    if ends_len is None:
+        raise ConverterError("Slice requires a statically known ends length.")
+    if ends_len != count:
+        raise ConverterError("Slice expects starts and ends to have the same length, but got "
+                             f"{count} and {ends_len}.")
+    if axes is None:
+        axes = _op.arange(count, dtype="int64")
+    else:
+        axes = _to_int64(g, axes)
+        n = _static_length(axes)
+        if n is None:
+            raise ConverterError("Slice requires a statically known axes length.")
+        if n != count:
+            raise ConverterError("Slice expects axes and starts to have the same length, but "
+                                 f"got {n} and {count}.")
+    if steps is None:
+        steps = const(np.ones((count,), dtype="int64"), "int64")
+    else:
+        steps = _to_int64(g, steps)
+        n = _static_length(steps)
+        if n is None:
+            raise ConverterError("Slice requires a statically known steps length.")
+        if n != count:
+            raise ConverterError("Slice expects steps and starts to have the same length, but "
+                                 f"got {n} and {count}.")
+        if _is_const(steps) and np.any(_numpy(steps) == 0):
+            raise ConverterError("Slice step values must be non-zero.")
+    axes = _wrap_negative(g, axes, const(rank, "int64"))
+    dims = _shape_tensor(g, data)
+    begin = g.bb.normalize(_op.scatter_elements(
+        const(np.zeros((rank,), dtype="int64"), "int64"), axes, starts))
+    end = g.bb.normalize(_op.scatter_elements(dims, axes, ends))
+    strides = g.bb.normalize(_op.scatter_elements(
+        const(np.ones((rank,), dtype="int64"), "int64"), axes, steps))
+    return _op.dynamic_strided_slice(data, begin, end, strides)
+
+
+@converter("Split", 1)
+def split_v1(g, inputs, attr):
+    # Before opset 13 the split sizes are an attribute.
+    sizes = attr.get("split")
+    if sizes is not None and len(sizes) > 1:
+        return _op.split(inputs[0], [int(v) for v in np.cumsum(sizes[:-1])], attr.get("axis", 0))
+    return _op.split(inputs[0], g.num_outputs, attr.get("axis", 0))
+
+
+@converter("Split", 13)
+def split(g, inputs, attr):
+    sizes = inputs[1]
+    if sizes is not None:
+        sizes = g.get_constant(sizes)
+    if sizes is not None and _known_rank(sizes) != 0:
+        if not _is_const(sizes):
+            raise NotImplementedError("Split with sizes computed at run time is not supported "
+                                      "yet")
+        sections = [int(v) for v in np.cumsum(_numpy(sizes)[:-1])]
+    else:
+        sections = g.num_outputs
+    return _op.split(inputs[0], sections, attr.get("axis", 0))
+
+
+@converter("Trilu", 14)
+def trilu(g, inputs, attr):
+    x, k = inputs[0], inputs[1]
+    upper = attr.get("upper", True)
+    k = 0 if k is None else g.get_constant(k)
+    if _is_const(k):
+        k = int(_numpy(k).item())
+    elif isinstance(k, IntImm):
+        k = int(k.value)
+    if isinstance(k, int):
+        return _op.triu(x, k) if upper else _op.tril(x, k)
+    # k known at run time only: a mask from the column-minus-row offsets.
+    dims = x.ty.shape
+    rows, cols = dims.values[-2], dims.values[-1]
+    offset = _op.subtract(_op.reshape(_op.arange(0, cols, dtype="int64"), (1, cols)),
+                          _op.reshape(_op.arange(0, rows, dtype="int64"), (rows, 1)))
+    if _is_prim(k):
+        dim = k if str(k.ty) == "int64" else k.astype("int64")
+        k64 = g.bb.normalize(_op.shape_to_tensor(ShapeExpr([dim])))
+        k64 = g.bb.normalize(_op.squeeze(k64, axis=[0]))
+    else:
+        k64 = _op.astype(k, "int64")
+    mask = _op.greater_equal(offset, k64) if upper else _op.less_equal(offset, k64)
+    return _op.where(_op.broadcast_to(mask, dims), x, const(0, _dtype(x)))
+
+
+@converter("Size", 1)
+def size(g, inputs, attr):
+    return _op.size(inputs[0])
+
+
+@converter("EyeLike", 9)
+def eye_like(g, inputs, attr):
+    dtype = _dtype(inputs[0])
+    if "dtype" in attr and str(onnx_helper.tensor_dtype_to_np_dtype(attr["dtype"])) != dtype:
+        raise ConverterError(f"dtype mismatch between input ({dtype}) and attribute "
+                             f"({attr['dtype']})")
+    return _op.eye_like(inputs[0], attr.get("k", 0), dtype)
+
+
+def _nchw(x: Any, op_name: str) -> list:
+    dims = _shape_values(x)
+    if len(dims) != 4:
+        raise ConverterError(f"{op_name} expects a 4-D input, but it has {len(dims)} dims")
+    return dims
+
+
+@converter("DepthToSpace", 1)
+def depth_to_space(g, inputs, attr):
+    block = int(attr["blocksize"])
+    mode = _str_attr(attr, "mode", "DCR")
+    b, c, h, w = _nchw(inputs[0], "DepthToSpace")
+    depth = c // (block * block)
+    if mode == "DCR":
+        x = _op.reshape(inputs[0], (b, block, block, depth, h, w))
+        x = _op.permute_dims(x, [0, 3, 4, 1, 5, 2])
+    elif mode == "CRD":
+        x = _op.reshape(inputs[0], (b, depth, block, block, h, w))
+        x = _op.permute_dims(x, [0, 1, 4, 2, 5, 3])
+    else:
+        raise ConverterError(f"Unsupported mode: {mode}, expected DCR or CRD")
+    return _op.reshape(x, (b, depth, h * block, w * block))
+
+
+@converter("SpaceToDepth", 1)
+def space_to_depth(g, inputs, attr):
+    block = int(attr["blocksize"])
+    b, c, h, w = _nchw(inputs[0], "SpaceToDepth")
+    x = _op.reshape(inputs[0], (b, c, h // block, block, w // block, block))
+    x = _op.permute_dims(x, [0, 3, 5, 1, 2, 4])
+    return _op.reshape(x, (b, c * block * block, h // block, w // block))
+
+
+@converter("NonZero", 9)
+def nonzero(g, inputs, attr):
+    ndim = max(_ndim(inputs[0]), 1)
+    count = Var("nonzero_numbers", "int64")
+    return g.bb.match_cast(_op.nonzero(inputs[0]), TensorType([ndim, count], "int64"))
+
+
+@converter("Compress", 9)
+def compress(g, inputs, attr):
+    data, cond = inputs[0], inputs[1]
+    axis = attr.get("axis")
+    if _dtype(cond) != "bool":
+        raise ConverterError("Condition tensor is expected to be a boolean tensor")
+    if _ndim(cond) != 1:
+        raise ConverterError("Condition tensor is expected to be a 1D boolean tensor")
+    count = Var("num_nonzero", "int64")
+    picked = g.bb.match_cast(_op.nonzero(cond), TensorType([1, count], "int64"))
+    picked = _op.reshape(picked, [-1])
+    if axis is None:
+        return _op.take(_op.reshape(data, (-1,)), picked, axis=0)
+    return _op.take(data, picked, axis=axis)
+
+
+@converter("Unique", 11)
+def unique(g, inputs, attr):
+    data = inputs[0]
+    axis = attr.get("axis")
+    n = g.num_outputs
+    out = _op.unique(data, sorted=bool(attr.get("sorted", 1)), return_index=n > 1,
+                     return_inverse=n > 2, return_counts=n > 3, axis=axis)
+    count = Var("unique_numbers", "int64")
+    dims = _shape_values(data)
+    if axis is None:
+        values_shape = [count]
+    else:
+        if axis < 0:
+            axis += len(dims)
+        if not 0 <= axis < len(dims):
+            raise ConverterError(f"Axis {axis} is out of bounds")
+        values_shape = [count if i == axis else d for i, d in enumerate(dims)]
+    values_ty = TensorType(values_shape, _dtype(data))
+    if n == 1:
+        return g.bb.match_cast(out, values_ty)
+    items = [g.bb.match_cast(TupleGetItem(out, 0), values_ty)]
+    for i in range(1, n):
+        # indices and counts have one entry per unique value; the inverse, one per element
+        extent = Var("inverse_numbers", "int64") if i == 2 else count
+        items.append(g.bb.match_cast(TupleGetItem(out, i), TensorType([extent], "int64")))
+    return Tuple(items)

@@ -119,6 +119,7 @@ class _Importer:
         self.names = _NameSupply()
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
         self.opset = 1
+        self.num_outputs = 1                   # the output count of the node converted now
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
 
     # -- values ------------------------------------------------------------------------------
@@ -312,6 +313,7 @@ class _Importer:
                 for value in inputs:
                     if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
                         raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
+            self.num_outputs = len(node.output)
             try:
                 result = self._converter(op_type)(self, inputs, attr)
             except (NotImplementedError, ValueError, TypeError):
