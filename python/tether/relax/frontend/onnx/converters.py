@@ -32,7 +32,8 @@ from onnx import helper as onnx_helper
 
 from .... import core
 from ... import op as _op
-from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
+from ...expr import (Call, Expr, ExternFunc, GenericConst, ShapeExpr, Tuple, TupleGetItem, Var,
+                    const)
 from ...ty import PrimType, ShapeType, TensorType
 from ....ir import IntImm
 
@@ -675,21 +676,52 @@ def unsqueeze_v1(g, inputs, attr):
 @converter("Unsqueeze", 13)
 def unsqueeze(g, inputs, attr):
     data, axes = inputs[0], g.get_constant(inputs[1])
-    if not _is_const(axes):
-        raise NotImplementedError("Unsqueeze with axes computed at run time is not supported yet")
-    axes_list = [int(a) for a in _numpy(axes).tolist()]
-    if _is_const(data):
-        arr = _numpy(data)
-        norm = sorted(_normalize_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
-        dims = iter(arr.shape)
-        shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
-        return const(arr.reshape(shape), _dtype(data))
-    rank = _known_rank(data)
+    if _is_prim(data) and _is_const(axes):  # one dim of a shape: a 1-D shape value
+        if _unique_axes([int(a) for a in _numpy(axes).tolist()], 1, "Unsqueeze") == [0]:
+            return ShapeExpr([data])
+        raise NotImplementedError("Unsqueeze with symbolic scalar inputs only supports axis 0.")
+    if _is_const(axes):
+        axes_list = [int(a) for a in _numpy(axes).tolist()]
+        if _is_const(data):
+            arr = _numpy(data)
+            norm = sorted(_unique_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
+            dims = iter(arr.shape)
+            shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
+            return const(arr.reshape(shape), _dtype(data))
+        rank = _static_rank(data)
+        if rank is None:
+            raise ConverterError("Unsqueeze requires a statically known input rank.")
+        for axis in sorted(_unique_axes(axes_list, rank + len(axes_list), "Unsqueeze")):
+            data = _op.expand_dims(data, axis=axis)
+        return data
+    # axes known at run time: the output shape is computed as a tensor
+    rank = _static_rank(data)
     if rank is None:
-        raise ConverterError("Unsqueeze requires a statically known input rank.")
-    for axis in sorted(_normalize_axes(axes_list, rank + len(axes_list), "Unsqueeze")):
-        data = _op.expand_dims(data, axis=axis)
-    return data
+        raise ConverterError("Unsqueeze with dynamic axes requires a statically known input "
+                             "rank.")
+    if _static_length(axes) is None:
+        raise ConverterError("Unsqueeze requires a statically known axes length.")
+    dims = _shape_tensor(g, data)
+    axes = _to_int64(g, axes)
+    out_rank = rank + _static_length(axes)
+    inserted = _axes_mask(g, axes, out_rank)
+    kept = g.bb.normalize(_op.subtract(const(1, "int64"), inserted))
+    source = g.bb.normalize(_op.subtract(_op.cumsum(kept, axis=0), const(1, "int64")))
+    source = g.bb.normalize(_op.where(_op.less(source, const(0, "int64")), const(0, "int64"),
+                                      source))
+    picked = g.bb.normalize(_op.take(dims, source, axis=0))
+    out = g.bb.normalize(_op.where(_op.greater(inserted, const(0, "int64")),
+                                   const(1, "int64"), picked))
+    return _op.reshape(data, _dims_from_tensor(g, out, out_rank, "unsqueeze_dim"))
+
+
+def _axes_mask(g, axes, rank: int):
+    """For each position in [0, rank), how many of the int64 tensor `axes` (negative ones
+    counted from the end) name it."""
+    axes = _wrap_negative(g, axes, const(rank, "int64"))
+    positions = g.bb.normalize(_op.expand_dims(_op.arange(rank, dtype="int64"), axis=1))
+    axes = g.bb.normalize(_op.expand_dims(axes, axis=0))
+    return g.bb.normalize(_op.sum(_op.astype(_op.equal(positions, axes), "int64"), axis=1))
 
 
 @converter("Squeeze", 1)
@@ -707,26 +739,50 @@ def squeeze(g, inputs, attr):
 
 
 def _squeeze(g, data, axes):
-    if axes is not None and not isinstance(axes, tuple):
-        raise NotImplementedError("Squeeze with axes computed at run time is not supported yet")
     if _is_const(data):
+        if axes is not None and not isinstance(axes, tuple):
+            raise NotImplementedError("Squeeze with symbolic axes not supported")
         return const(np.squeeze(_numpy(data), axes), _dtype(data))
     if isinstance(data, ShapeExpr):
-        raise NotImplementedError("Squeeze of a shape value is not supported yet")
+        if axes is None:
+            return data[0] if len(data) == 1 else data
+        if _unique_axes(list(axes), 1, "Squeeze") == [0] and len(data) == 1:
+            return data[0]
+        raise NotImplementedError("Squeeze on symbolic shape tensors only supports removing "
+                                  "the sole axis.")
     if axes is None:
         return _op.squeeze(data)
-    rank = _known_rank(data)
-    if rank is not None and data.ty.shape is not None:
-        dims = _shape_values(data)
-        for axis in _normalize_axes(list(axes), rank, "Squeeze"):
-            if not isinstance(dims[axis], IntImm):
-                raise ConverterError(
-                    f"Squeeze axis {axis} has a symbolic extent that cannot be proven to be 1 "
-                    "at import time; only statically known unit-size axes can be squeezed.")
-            if int(dims[axis].value) != 1:
-                raise ConverterError(f"Squeeze axis {axis} has size {int(dims[axis].value)}, "
-                                     "but only axes of size 1 can be squeezed.")
-    return _op.squeeze(data, list(axes))
+    if isinstance(axes, tuple):
+        rank = _known_rank(data)
+        if rank is not None and data.ty.shape is not None:
+            dims = _shape_values(data)
+            for axis in _unique_axes(list(axes), rank, "Squeeze"):
+                if not isinstance(dims[axis], IntImm):
+                    raise ConverterError(
+                        f"Squeeze axis {axis} has a symbolic extent that cannot be proven to be "
+                        "1 at import time; only statically known unit-size axes can be "
+                        "squeezed.")
+                if int(dims[axis].value) != 1:
+                    raise ConverterError(f"Squeeze axis {axis} has size "
+                                         f"{int(dims[axis].value)}, but only axes of size 1 "
+                                         "can be squeezed.")
+        return _op.squeeze(data, list(axes))
+    # axes known at run time: the kept dims are picked from the shape at run time
+    rank = _static_rank(data)
+    if rank is None:
+        raise ConverterError("Squeeze with dynamic axes requires a statically known input "
+                             "rank.")
+    count = _static_length(axes)
+    if count is None:
+        raise ConverterError("Squeeze requires a statically known axes length.")
+    dims = _shape_tensor(g, data)
+    removed = _axes_mask(g, _to_int64(g, axes), rank)
+    keep = g.bb.normalize(_op.equal(removed, const(0, "int64")))
+    kept = g.bb.match_cast(g.bb.normalize(_op.nonzero(keep)),
+                           TensorType([1, Var("squeeze_num_keep_dims", "int64")], "int64"))
+    kept = g.bb.normalize(_op.reshape(kept, [-1]))
+    out = g.bb.normalize(_op.take(dims, kept, axis=0))
+    return _op.reshape(data, _dims_from_tensor(g, out, rank - count, "squeeze_dim"))
 
 
 @converter("Transpose", 13)
@@ -1228,3 +1284,238 @@ def unique(g, inputs, attr):
         extent = Var("inverse_numbers", "int64") if i == 2 else count
         items.append(g.bb.match_cast(TupleGetItem(out, i), TensorType([extent], "int64")))
     return Tuple(items)
+
+
+@converter("Range", 11)
+def range_(g, inputs, attr):
+    start, limit, delta = (g.get_constant(inputs[i]) for i in range(3))
+    dtype = str(start.ty) if _is_prim(start) else _dtype(start)
+
+    def scalar(x):
+        if _is_const(x):
+            arr = _numpy(x)
+            if arr.size != 1:
+                raise ConverterError("Range scalar input must have exactly one element.")
+            return arr.item()
+        return x
+
+    start, limit, delta = scalar(start), scalar(limit), scalar(delta)
+    is_float = _is_float_dtype(dtype)
+    if not any(isinstance(v, Expr) for v in (start, limit, delta)):
+        if is_float:
+            kind = np.dtype(dtype).type
+            start, limit, delta = kind(start), kind(limit), kind(delta)
+            count = max(int(np.ceil(np.float64(limit - start) / np.float64(delta))), 0)
+            values = np.arange(count, dtype=dtype) * delta + start
+        else:
+            values = np.arange(start=start, stop=limit, step=delta)
+        return const(values, dtype)
+    # a bound known at run time: the length is computed, then bound to a symbolic dim
+    count_dtype = "float64" if is_float else "int64"
+
+    def tensor(x, to):
+        if _is_prim(x):
+            if str(x.ty) != "int64":
+                x = x.astype("int64")
+            x = g.bb.normalize(_op.shape_to_tensor(ShapeExpr([x])))
+            x = g.bb.normalize(_op.reshape(x, ()))
+            return x if to == "int64" else g.bb.normalize(_op.astype(x, to))
+        if isinstance(x, Expr):
+            return x if _dtype(x) == to else g.bb.normalize(_op.astype(x, to))
+        return const(x, to)
+
+    if is_float:
+        first, step = tensor(start, dtype), tensor(delta, dtype)
+        span = g.bb.normalize(_op.subtract(tensor(limit, dtype), first))
+        span = g.bb.normalize(_op.astype(span, count_dtype))
+        count = _op.ceil(_op.divide(span, g.bb.normalize(_op.astype(step, count_dtype))))
+    else:
+        lo, hi, by = (tensor(v, count_dtype) for v in (start, limit, delta))
+        count = _op.negative(_op.floor_divide(_op.subtract(lo, hi), by))
+        first, step = tensor(start, dtype), tensor(delta, dtype)
+    count = g.bb.normalize(_op.maximum(count, const(0, count_dtype)))
+    count = g.bb.normalize(_op.astype(count, "int64"))
+    count = g.bb.normalize(_op.reshape(count, (1,)))
+    length = _dims_from_tensor(g, count, 1, "range_len").values[0]
+    positions = g.bb.normalize(_op.astype(_op.arange(0, length, 1, "int64"), dtype))
+    return _op.add(_op.multiply(positions, step), first)
+
+
+def _expand_dims_to(data_dims: list, target: list, show_data: list, show_target: list) -> list:
+    """ONNX Expand's target dims against the data dims (right-aligned, data already padded
+    with leading 1s): -1 keeps the data dim, a 1 under a larger data dim keeps it too."""
+    for i, t in enumerate(target):
+        if t == -1:
+            target[i] = data_dims[i]
+        elif data_dims[i] == 1:
+            if t < 1:
+                raise ConverterError(f"ONNX Expand: Invalid target dimension {t} at possition "
+                                     f"{i}. Target dimensions must be >= 1.")
+        elif t == data_dims[i]:
+            pass
+        elif t == 1:
+            target[i] = data_dims[i]
+        else:
+            raise ConverterError(
+                f"ONNX Expand: Cannot broadcast input shape {show_data} to target shape "
+                f"{show_target}. At dimension {i}: input size {data_dims[i]} is incompatible "
+                f"with target size {t}. ONNX broadcasting requires corresponding dimensions "
+                "to have the same value or one of them to be 1.")
+    return target
+
+
+@converter("Expand", 8)
+def expand(g, inputs, attr):
+    data, target = inputs[0], inputs[1]
+    if isinstance(target, ShapeExpr):
+        return _expand_to_shape(data, target)
+    if _is_const(target):
+        want = _numpy(target).tolist()
+        dims = [_int_dim(d) for d in _shape_values(data)]
+        show_data, show_want = list(dims), list(want)
+        if len(want) > len(dims):
+            dims = [1] * (len(want) - len(dims)) + dims
+        else:
+            want = [1] * (len(dims) - len(want)) + want
+        return _op.broadcast_to(data, ShapeExpr(_expand_dims_to(dims, want, show_data,
+                                                                show_want)))
+    # a target shape known at run time: its dims become symbolic through match_cast
+    ndim = _static_length(target)
+    shape_var = g.bb.emit(Call(ExternFunc("vm.builtin.tensor_to_shape"), [target],
+                               ty_args=[ShapeType(ndim=ndim)]))
+    dims = [Var(f"x_{i}", "int64") for i in range(ndim)]
+    g.bb.match_cast(shape_var, ShapeType(dims))
+    data_dims = _shape_values(data)
+    if ndim > len(data_dims):
+        padded = [IntImm("int64", 1)] * (ndim - len(data_dims)) + data_dims
+        data = g.bb.normalize(_op.reshape(data, ShapeExpr(padded)))
+    return g.bb.normalize(_op.broadcast_to(data, ShapeExpr(dims)))
+
+
+def _int_dim(d: Any) -> Any:
+    if not isinstance(d, IntImm):
+        raise ConverterError("Expand to a constant shape needs the input's dims known")
+    return int(d.value)
+
+
+def _expand_to_shape(data, target: ShapeExpr):
+    """Expand to a shape value: static dims follow ONNX's rules, symbolic ones are left to
+    broadcast_to."""
+    dims = _shape_values(data)
+    ndim = len(dims)
+    want = list(target.values)
+    show_data = [int(d.value) if isinstance(d, IntImm) else str(d) for d in dims]
+    show_want = [int(d.value) if isinstance(d, IntImm) else str(d) for d in want]
+    dims = [IntImm("int64", 1)] * (len(want) - len(dims)) + dims
+    for i, t in enumerate(want):
+        if not isinstance(t, IntImm):
+            continue
+        t = int(t.value)
+        d = int(dims[i].value) if isinstance(dims[i], IntImm) else None
+        if t == -1:
+            want[i] = dims[i]
+        elif d == 1:
+            if t < 1:
+                raise ConverterError(f"ONNX Expand: Invalid target dimension {t} at possition "
+                                     f"{i}. Target dimensions must be >= 1.")
+        elif d is not None and t == d:
+            pass
+        elif t == 1:
+            want[i] = dims[i]
+        elif d is not None:
+            raise ConverterError(
+                f"ONNX Expand: Cannot broadcast input shape {show_data} to target shape "
+                f"{show_want}. At dimension {i}: input size {d} is incompatible with target "
+                f"size {t}. ONNX broadcasting requires corresponding dimensions to have the "
+                "same value or one of them to be 1.")
+    if len(want) == ndim and all(_dims_equal(a, b) for a, b in zip(want, dims)):
+        return data
+    return _op.broadcast_to(data, ShapeExpr(want))
+
+
+# Where apache-tvm lowers through TE / TIR (Tile, Pad: bb.emit_te -> call_tir of a PrimFunc),
+# tether has no TE and emits the Relax op instead (relax.tile, relax.nn.pad); those cases are
+# listed in DIFFERS of tests/python/onnx_corpus_known.py.
+
+@converter("Tile", 6)
+def tile(g, inputs, attr):
+    data, reps = inputs[0], g.get_constant(inputs[1])
+    if _is_const(reps):
+        return _op.tile(data, [int(r) for r in _numpy(reps).tolist()])
+    rank, count = _static_rank(data), _static_length(reps)
+    if rank is None or count is None:
+        raise ConverterError("Dynamic Tile requires known input rank and repeats length.")
+    if count != rank:
+        raise ConverterError(f"Tile: repeats has {count} entries for an input of rank {rank}")
+    if data.ty.shape is None:
+        raise NotImplementedError("Tile with run-time repeats of an input of unknown shape is "
+                                  "not supported")
+    # repeats known at run time: data as (1, d0, 1, d1, ...) broadcast to (r0, d0, r1, d1, ...)
+    # and merged pairwise, the r_i bound to symbolic dims through match_cast.
+    reps = _to_int64(g, reps)
+    counts = _dims_from_tensor(g, reps, rank, "tile_rep").values
+    dims = _shape_values(data)
+    spread = g.bb.normalize(_op.reshape(data, ShapeExpr(
+        [v for d in dims for v in (IntImm("int64", 1), d)])))
+    grown = g.bb.normalize(_op.broadcast_to(spread, ShapeExpr(
+        [v for r, d in zip(counts, dims) for v in (r, d)])))
+    return _op.reshape(grown, ShapeExpr([r * d for r, d in zip(counts, dims)]))
+
+
+# ONNX Pad mode -> relax.nn.pad mode.
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "edge": "replicate",
+              "wrap": "circular"}
+
+
+def _pad(data, before: list, after: list, mode: str, value: float, modes: tuple):
+    if mode not in modes:
+        raise ConverterError(f'Value {mode} in attribute "mode" is invalid for operator Pad.')
+    if any(v < 0 for v in before + after):
+        raise NotImplementedError("Pad with negative pads (cropping) is not supported yet")
+    widths = [w for pair in zip(before, after) for w in pair]
+    return _op.nn.pad(data, widths, _PAD_MODES[mode], float(value))
+
+
+@converter("Pad", 2)
+def pad_v2(g, inputs, attr):
+    # Before opset 11 pads and the constant value are attributes.
+    pads = [int(p) for p in attr["pads"]]
+    half = len(pads) // 2
+    return _pad(inputs[0], pads[:half], pads[half:], _str_attr(attr, "mode", "constant"),
+                attr.get("value", 0.0), ("constant", "edge", "reflect"))
+
+
+def _pad_inputs(g, inputs, modes: tuple, attr):
+    pads, value = g.get_constant(inputs[1]), g.get_constant(inputs[2])
+    value = _numpy(value).item() if value is not None else 0.0
+    if not _is_const(pads):
+        raise NotImplementedError("Pad with pads computed at run time is not supported yet")
+    pads = [int(p) for p in _numpy(pads).tolist()]
+    half = len(pads) // 2
+    before, after = pads[:half], pads[half:]
+    if inputs[3] is not None:
+        axes = g.get_constant(inputs[3])
+        if not _is_const(axes):
+            raise NotImplementedError("Pad with axes computed at run time is not supported yet")
+        axes = [int(a) for a in _numpy(axes).tolist()]
+        if len(before) != len(axes):
+            raise ConverterError(f"Pad expects pads length 2 * len(axes), got {len(pads)} pads "
+                                 f"and {len(axes)} axes.")
+        rank = _static_rank(inputs[0])
+        if rank is None:
+            raise ConverterError("Pad with axes requires a statically known input rank.")
+        full_before, full_after = [0] * rank, [0] * rank
+        for i, axis in enumerate(_unique_axes(axes, rank, "Pad")):
+            full_before[axis], full_after[axis] = before[i], after[i]
+        before, after = full_before, full_after
+    return _pad(inputs[0], before, after, _str_attr(attr, "mode", "constant"), value, modes)
+
+
+@converter("Pad", 11)
+def pad_v11(g, inputs, attr):
+    return _pad_inputs(g, inputs, ("constant", "edge", "reflect"), attr)
+
+
+@converter("Pad", 19)
+def pad_v19(g, inputs, attr):
+    return _pad_inputs(g, inputs, ("constant", "edge", "reflect", "wrap"), attr)
