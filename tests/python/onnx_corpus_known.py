@@ -287,10 +287,6 @@ node/test_hardsigmoid_default
 node/test_hardsigmoid_example
 node/test_hardswish
 node/test_hardswish_expanded
-node/test_identity_opt
-node/test_identity_sequence
-node/test_if
-node/test_if_seq
 node/test_instancenorm_epsilon
 node/test_instancenorm_example
 node/test_layer_normalization_2d_axis0
@@ -405,15 +401,6 @@ node/test_nonmaxsuppression_suppress_by_IOU
 node/test_nonmaxsuppression_suppress_by_IOU_and_scores
 node/test_nonmaxsuppression_two_batches
 node/test_nonmaxsuppression_two_classes
-node/test_optional_get_element_optional_sequence
-node/test_optional_get_element_optional_tensor
-node/test_optional_get_element_sequence
-node/test_optional_get_element_tensor
-node/test_optional_has_element_empty_no_input_name_optional_input
-node/test_optional_has_element_empty_no_input_name_tensor_input
-node/test_optional_has_element_empty_optional_input
-node/test_optional_has_element_optional_input
-node/test_optional_has_element_tensor_input
 node/test_or2d
 node/test_or3d
 node/test_or4d
@@ -502,7 +489,6 @@ node/test_softsign
 node/test_softsign_example
 node/test_softsign_example_expanded_ver18
 node/test_softsign_expanded_ver18
-node/test_split_to_sequence_nokeepdims
 node/test_thresholdedrelu
 node/test_thresholdedrelu_default
 node/test_thresholdedrelu_example
@@ -536,11 +522,5 @@ pytorch-operator/test_operator_reduced_sum
 pytorch-operator/test_operator_reduced_sum_keepdim
 pytorch-operator/test_operator_selu
 pytorch-operator/test_operator_symbolic_override
-simple/test_sequence_model1
-simple/test_sequence_model2
-simple/test_sequence_model3
-simple/test_sequence_model4
-simple/test_sequence_model5
-simple/test_sequence_model7
 simple/test_shrink
 """.split())

@@ -1519,3 +1519,149 @@ def pad_v11(g, inputs, attr):
 @converter("Pad", 19)
 def pad_v19(g, inputs, attr):
     return _pad_inputs(g, inputs, ("constant", "edge", "reflect", "wrap"), attr)
+
+
+# ---- optionals and sequences --------------------------------------------------------------------
+#
+# As in apache-tvm's frontend, an Optional holding a value is that value, an empty one is the
+# EmptyOptional marker (never part of the module: a graph output holding one is an error), and
+# a sequence is a relax Tuple of its tensors, indexed at import time.
+
+class EmptyOptional:
+    """An empty ONNX Optional during the import (type_proto: its declared element type)."""
+
+    __slots__ = ("type_proto",)
+
+    def __init__(self, type_proto: Any) -> None:
+        self.type_proto = type_proto
+
+
+def _optional_operand(inputs, op_name: str):
+    if len(inputs) != 1:
+        raise ConverterError(f"{op_name} expects one input, but got {len(inputs)}")
+    return inputs[0]
+
+
+@converter("Optional", 15)
+def optional(g, inputs, attr):
+    if len(inputs) > 1:
+        raise ConverterError(f"Optional accepts at most one input, but got {len(inputs)}")
+    if len(inputs) == 0 or inputs[0] is None:
+        if "type" not in attr:
+            raise ConverterError("Optional without an input must specify the type attribute.")
+        return EmptyOptional(attr["type"])
+    return inputs[0]
+
+
+@converter("OptionalHasElement", 15)
+def optional_has_element(g, inputs, attr):
+    value = _optional_operand(inputs, "OptionalHasElement")
+    return const(not (value is None or isinstance(value, EmptyOptional)), "bool")
+
+
+@converter("OptionalGetElement", 15)
+def optional_get_element(g, inputs, attr):
+    value = _optional_operand(inputs, "OptionalGetElement")
+    if value is None or isinstance(value, EmptyOptional):
+        raise ConverterError("OptionalGetElement cannot access an empty optional.")
+    return value
+
+
+def _position(value, default: int, op_name: str) -> int:
+    if value is None:
+        return default
+    if not _is_const(value):
+        raise NotImplementedError(f"{op_name}: the position must be a constant")
+    return int(_numpy(value))
+
+
+def _sequence(value, op_name: str) -> list:
+    if not isinstance(value, Tuple):
+        raise NotImplementedError(f"{op_name}: the sequence must be known at import time (a "
+                                  "SequenceConstruct / SequenceEmpty / Sequence* result)")
+    return list(value.fields)
+
+
+@converter("SequenceConstruct", 11)
+def sequence_construct(g, inputs, attr):
+    return Tuple(list(inputs))
+
+
+@converter("SequenceEmpty", 11)
+def sequence_empty(g, inputs, attr):
+    return Tuple([])
+
+
+@converter("SequenceErase", 11)
+def sequence_erase(g, inputs, attr):
+    items = _sequence(inputs[0], "SequenceErase")
+    pos = _position(inputs[1], -1, "SequenceErase")
+    n = len(items)
+    if not -n <= pos < n:
+        raise ConverterError(f"Position is out of bounds, expected [-{n}, {n}), got {pos}")
+    del items[pos]
+    return Tuple(items)
+
+
+@converter("SequenceInsert", 11)
+def sequence_insert(g, inputs, attr):
+    items = _sequence(inputs[0], "SequenceInsert")
+    pos = _position(inputs[2], -1, "SequenceInsert")
+    n = len(items)
+    if pos < 0:
+        pos += n + 1
+    if not 0 <= pos <= n:  # n: append
+        raise ConverterError(f"SequenceInsert position out of bounds for length {n}, got {pos}")
+    items.insert(pos, inputs[1])
+    return Tuple(items)
+
+
+@converter("SequenceLength", 11)
+def sequence_length(g, inputs, attr):
+    return const(len(_sequence(inputs[0], "SequenceLength")), "int64")
+
+
+@converter("SequenceAt", 11)
+def sequence_at(g, inputs, attr):
+    if not _is_const(inputs[1]):
+        raise NotImplementedError("SequenceAt: the position must be a constant")
+    return inputs[0][int(_numpy(inputs[1]))]
+
+
+@converter("ConcatFromSequence", 11)
+def concat_from_sequence(g, inputs, attr):
+    axis, new_axis = attr.get("axis", 0), attr.get("new_axis", 0)
+    if new_axis not in (0, 1):
+        raise ConverterError(f"ConcatFromSequence only supports new_axis in (0, 1), got "
+                             f"{new_axis}")
+    items = _sequence(inputs[0], "ConcatFromSequence")
+    if new_axis == 1:
+        items = [_op.expand_dims(t, axis=axis) for t in items]
+    return _op.concat(items, axis=axis)
+
+
+@converter("SplitToSequence", 11)
+def split_to_sequence(g, inputs, attr):
+    data = inputs[0]
+    axis, keepdims = attr.get("axis", 0), attr.get("keepdims", 1)
+    if inputs[1] is None:
+        sizes = np.array(1)
+    elif _is_const(inputs[1]):
+        sizes = _numpy(inputs[1])
+    else:
+        raise NotImplementedError("SplitToSequence: the split sizes must be constants")
+    if sizes.ndim == 1 and sizes.shape[0] > 1:
+        sections = [int(v) for v in np.cumsum(sizes)[:-1]]
+    else:
+        extent = _shape_values(data)[axis]
+        if not isinstance(extent, IntImm):
+            raise NotImplementedError("SplitToSequence with dynamic dim size and scalar split "
+                                      "is not supported.")
+        chunk = int(sizes)
+        sections = -(-int(extent.value) // chunk)
+    out = _op.split(data, sections, axis=axis)
+    if not keepdims and inputs[1] is None:  # keepdims applies to the default split only
+        out = g.bb.emit(out)
+        return Tuple([_op.squeeze(g.bb.emit(TupleGetItem(out, i)), axis=[axis])
+                      for i in range(len(out.ty.fields))])
+    return out

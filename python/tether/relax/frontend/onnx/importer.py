@@ -26,9 +26,9 @@ from onnx import numpy_helper
 
 from .... import core
 from ... import BlockBuilder
-from ...expr import Expr, Tuple, TupleGetItem, Var
+from ...expr import Expr, If, SeqExpr, Tuple, TupleGetItem, Var
 from ...ty import ShapeType, TensorType, TupleType
-from .converters import _const_array, get_converter
+from .converters import EmptyOptional, _const_array, get_converter
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -232,11 +232,8 @@ class _Importer:
                 if isinstance(self.dtype_dict, dict) and name in self.dtype_dict:
                     dtype = self.dtype_dict[name]
                 var_name = self._sanitized(name) if self.sanitize else name
-                if dtype is None:
-                    ty = TensorType(shape)
-                else:
-                    ty = TensorType(shape, dtype)
-                self.nodes[name] = Var(var_name, ty)
+                # no element type (a sequence or optional input, say): a tensor of any dtype
+                self.nodes[name] = Var(var_name, TensorType(shape, dtype))
             self.inputs[name] = self.nodes[name]
 
     def _converter(self, op_type: str) -> Any:
@@ -250,7 +247,7 @@ class _Importer:
         """Every op without a converter, reported at once (NotImplementedError)."""
         missing = {}
         for node in graph.node:
-            if self._converter(node.op_type) is not None:
+            if node.op_type == "If" or self._converter(node.op_type) is not None:
                 continue
             domain = node.domain or "ai.onnx"
             version = domains.get(node.domain, domains.get(domain, self.opset))
@@ -299,31 +296,19 @@ class _Importer:
         for node in graph.node:
             op_type = node.op_type
             attr = self._attrs(node)
-            inputs = _Inputs()
-            for name in node.input:
-                if name == "":
-                    inputs.append(None)
-                elif name in self.nodes:
-                    inputs.append(self.nodes[name])
-                else:
-                    raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) uses "
-                                     f"{name!r}, which no input, initializer or earlier node "
-                                     "defines")
+            inputs = self._node_inputs(node)
+            if op_type == "If":
+                self._convert_if(node, inputs, attr)
+                continue
             if op_type not in _SHAPE_OPS:
                 for value in inputs:
                     if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
                         raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
-            self.num_outputs = len(node.output)
-            try:
-                result = self._converter(op_type)(self, inputs, attr)
-            except (NotImplementedError, ValueError, TypeError):
-                raise
-            except Exception as err:  # a malformed node (a missing attribute, operand, ...)
-                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) cannot be "
-                                 f"converted: {type(err).__name__}: {err}") from err
+            result = self._apply(self._converter(op_type), node, inputs, attr)
             if result is None:
                 raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
-            result = bb.normalize(result)
+            if not isinstance(result, EmptyOptional):
+                result = bb.normalize(result)
             outputs = node.output
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
@@ -341,6 +326,99 @@ class _Importer:
             for i, name in enumerate(outputs):
                 self.nodes[name] = result if count == 1 else result[i]
 
+    def _apply(self, fn: Any, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> Any:
+        """fn(self, inputs, attr): the converter's value for node."""
+        self.num_outputs = len(node.output)
+        try:
+            return fn(self, inputs, attr)
+        except (NotImplementedError, ValueError, TypeError):
+            raise
+        except Exception as err:  # a malformed node (a missing attribute, operand, ...)
+            raise ValueError(f"from_onnx: node {node.name!r} ({node.op_type}) cannot be "
+                             f"converted: {type(err).__name__}: {err}") from err
+
+    def _convert_graph(self, graph: onnx.GraphProto) -> Any:
+        """Converts the nodes; the graph's value (a Tuple when it has several outputs)."""
+        self._convert_nodes(graph)
+        outputs = []
+        for info in graph.output:
+            if info.name not in self.nodes:
+                raise ValueError(f"from_onnx: the graph output {info.name!r} is not "
+                                 "computed by any node")
+            if isinstance(self.nodes[info.name], EmptyOptional):
+                raise ValueError(f"from_onnx: the graph output {info.name!r} is an "
+                                 "empty optional; Relax has no empty optional value")
+            outputs.append(self.nodes[info.name])
+        return outputs[0] if len(outputs) == 1 else Tuple(outputs)
+
+    def _node_inputs(self, node: onnx.NodeProto) -> _Inputs:
+        inputs = _Inputs()
+        for name in node.input:
+            if name == "":
+                inputs.append(None)
+            elif name in self.nodes:
+                inputs.append(self.nodes[name])
+            else:
+                raise ValueError(f"from_onnx: node {node.name!r} ({node.op_type}) uses "
+                                 f"{name!r}, which no input, initializer or earlier node "
+                                 "defines")
+        return inputs
+
+    def _convert_if(self, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> None:
+        """If: both branches are converted into the current block (their values computed
+        before the If, as apache-tvm's frontend does), then bound as relax.If of the two
+        branch results."""
+        if "then_branch" not in attr or "else_branch" not in attr:
+            raise ValueError(f"from_onnx: If node {node.name!r} lacks a then_branch or "
+                             "else_branch graph")
+        branches = [SeqExpr([], self._convert_branch(attr[key]))
+                    for key in ("then_branch", "else_branch")]
+        result = self.bb.emit(If(inputs[0], branches[0], branches[1]))
+        if len(node.output) == 1:
+            self.nodes[node.output[0]] = result
+        else:
+            for i, name in enumerate(node.output):
+                self.nodes[name] = self.bb.emit(TupleGetItem(result, i))
+
+    def _convert_branch(self, graph: onnx.GraphProto) -> Any:
+        """The value of a branch graph (a Tuple of its outputs when it has several); its
+        nodes see the values of the enclosing graph, and their names stay local to it."""
+        outer = dict(self.nodes)
+        try:
+            for tensor in graph.initializer:
+                self.nodes[tensor.name] = _const_array(self.tensor_array(tensor))
+            for node in graph.node:
+                attr = self._attrs(node)
+                inputs = self._node_inputs(node)
+                if node.op_type == "If":
+                    self._convert_if(node, inputs, attr)
+                    continue
+                fn = self._converter(node.op_type)
+                if fn is None:
+                    raise NotImplementedError(f"from_onnx: tether's ONNX frontend does not "
+                                              f"convert {node.op_type} (in an If branch)")
+                result = self._apply(fn, node, inputs, attr)
+                if isinstance(result, Expr):
+                    result = self.bb.normalize(result)
+                if not isinstance(result, Tuple) and isinstance(getattr(result, "ty", None),
+                                                                TupleType):
+                    result = Tuple([TupleGetItem(result, i)
+                                    for i in range(len(result.ty.fields))])
+                if len(node.output) == 1:
+                    self.nodes[node.output[0]] = result
+                else:
+                    for i, name in enumerate(node.output):
+                        self.nodes[name] = result[i]
+            values = []
+            for info in graph.output:
+                if info.name not in self.nodes:
+                    raise ValueError(f"from_onnx: the branch output {info.name!r} is not "
+                                     "computed by any node")
+                values.append(self.nodes[info.name])
+            return values[0] if len(values) == 1 else Tuple(values)
+        finally:
+            self.nodes = outer
+
     def run(self, graph: onnx.GraphProto, opset: int, domains: Dict[str, int]):
         self.opset = opset
         self._add_initializers(graph)
@@ -353,18 +431,15 @@ class _Importer:
             attrs["params"] = [core.from_dlpack(np.array(arr, copy=True, order="C"))
                                for _, arr in self.params.values()]
         bb = self.bb
+        # A graph with an If is built in a plain binding block (relax.If is not dataflow).
+        has_if = any(node.op_type == "If" for node in graph.node)
         with bb.function("main", params=params, attrs=attrs):
-            with bb.dataflow():
-                self._convert_nodes(graph)
-                outputs = []
-                for info in graph.output:
-                    if info.name not in self.nodes:
-                        raise ValueError(f"from_onnx: the graph output {info.name!r} is not "
-                                         "computed by any node")
-                    outputs.append(self.nodes[info.name])
-                out = outputs[0] if len(outputs) == 1 else Tuple(outputs)
-                out_var = bb.emit_output(out)
-            bb.emit_func_output(out_var)
+            if has_if:
+                out = self._convert_graph(graph)
+            else:
+                with bb.dataflow():
+                    out = bb.emit_output(self._convert_graph(graph))
+            bb.emit_func_output(out)
         return bb.get()
 
 
