@@ -316,9 +316,19 @@ def where(g, inputs, attr):
     cond, x, y = inputs[0], inputs[1], inputs[2]
     if all(_is_const(v) for v in (cond, x, y)):
         return _const_array(np.where(_numpy(cond), _numpy(x), _numpy(y)))
-    if any(isinstance(v, ShapeExpr) for v in (cond, x, y)):
-        raise NotImplementedError("Where over shape values is not supported yet")
-    return _op.where(cond, x, y)
+    operands = (cond, x, y)
+    if all(_is_const(v) or isinstance(v, ShapeExpr) for v in operands) \
+            and all(_known_rank(v) == 1 for v in operands):
+        # 1-D shape-like operands: the chosen dims, as a shape value
+        cond, x, y = (_prim_list(v) for v in operands)
+        n = max(len(cond), len(x), len(y))
+        if not all(len(v) in (1, n) for v in (cond, x, y)):
+            raise ConverterError("Cannot broadcast condition, x and y with lengths "
+                                 f"{len(cond)}, {len(x)}, {len(y)}")
+        cond, x, y = (v * n if len(v) == 1 else v for v in (cond, x, y))
+        return ShapeExpr([a if c else b for c, a, b in zip(cond, x, y)])
+    return _op.where(*(_op.shape_to_tensor(v) if isinstance(v, ShapeExpr) else v
+                       for v in operands))
 
 
 # ---- casts --------------------------------------------------------------------------------------
@@ -652,10 +662,27 @@ def reshape(g, inputs, attr):
         return _const_array(np.reshape(arr, dims))
     if _is_const(shape):
         dims = _numpy(shape).tolist()
-        if allowzero and 0 in dims:
-            raise NotImplementedError("Reshape with allowzero=1 and a 0 dim is not supported yet")
-        shape = dims
+        if allowzero and 0 in dims:  # a 0 dim is a real 0: the shape is taken at run time
+            return _op.reshape(data, _dims_from_tensor(g, shape, len(dims), "reshape_dim"))
+        shape = _keep_zero_dims(data, dims, allowzero, int)
+    elif isinstance(shape, ShapeExpr):
+        dims = _keep_zero_dims(data, list(shape.values), allowzero,
+                               lambda d: int(d.value) if isinstance(d, IntImm) else d)
+        static = [int(d.value) if isinstance(d, IntImm) else None for d in dims]
+        # beyond apache-tvm (a -1 in a shape value fails there): static dims with a -1 are
+        # given as a list, whose -1 reshape infers
+        shape = static if -1 in static and None not in static else ShapeExpr(dims)
     return _op.reshape(data, shape)
+
+
+def _keep_zero_dims(data, dims: list, allowzero: int, value: Callable) -> list:
+    """dims with each 0 replaced by the input's dim at that position, as ONNX's Reshape says
+    (without allowzero).  Beyond apache-tvm, whose reshape fails on such a 0; an input of
+    unknown shape keeps the 0s."""
+    if allowzero or data.ty.shape is None or not any(value(d) == 0 for d in dims):
+        return dims
+    known = _shape_values(data)
+    return [known[i] if value(d) == 0 and i < len(known) else d for i, d in enumerate(dims)]
 
 
 def _normalize_axes(axes: list, rank: int, op_name: str) -> list:
@@ -1292,6 +1319,8 @@ def range_(g, inputs, attr):
     dtype = str(start.ty) if _is_prim(start) else _dtype(start)
 
     def scalar(x):
+        if isinstance(x, IntImm):  # a static dim of a shape (beyond apache-tvm: folded)
+            return int(x.value)
         if _is_const(x):
             arr = _numpy(x)
             if arr.size != 1:

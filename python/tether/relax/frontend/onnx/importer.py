@@ -26,8 +26,9 @@ from onnx import numpy_helper
 
 from .... import core
 from ... import BlockBuilder
-from ...expr import Expr, If, SeqExpr, Tuple, TupleGetItem, Var
-from ...ty import ShapeType, TensorType, TupleType
+from ... import op as _op
+from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
+from ...ty import PrimType, ShapeType, TensorType, TupleType
 from .converters import EmptyOptional, _const_array, get_converter
 
 # Typing names for annotations only.
@@ -40,6 +41,9 @@ __all__ = ["from_onnx"]
 # Ops whose converters accept a ShapeExpr operand (any other op given one raises ValueError).
 _SHAPE_OPS = frozenset(["Reshape", "Resize", "ConstantOfShape", "Gather", "Slice", "Shape",
                         "Expand", "Concat", "Equal", "Where", "Cast", "CastLike", "Squeeze"])
+# Ops whose converters take a dim of a shape (a PrimExpr: Gather of one dim of a shape value)
+# as an operand; any other op gets it as a 0-d int64 tensor.
+_PRIM_OPS = frozenset(["Unsqueeze", "Slice", "Range", "Trilu"])
 # Ops whose single output is a tuple value (sequences, optionals).
 _TUPLE_OUTPUT_OPS = frozenset(["Optional", "OptionalGetElement", "SequenceConstruct",
                                "SequenceEmpty", "SequenceErase", "SequenceInsert",
@@ -301,9 +305,9 @@ class _Importer:
                 self._convert_if(node, inputs, attr)
                 continue
             if op_type not in _SHAPE_OPS:
-                for value in inputs:
-                    if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
-                        raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
+                inputs = _Inputs(self._shape_as_tensor(value) for value in inputs)
+            if op_type not in _PRIM_OPS:
+                inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
             result = self._apply(self._converter(op_type), node, inputs, attr)
             if result is None:
                 raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
@@ -325,6 +329,30 @@ class _Importer:
                                  f"{len(outputs)} outputs, but its conversion gives {count}")
             for i, name in enumerate(outputs):
                 self.nodes[name] = result if count == 1 else result[i]
+
+    def _shape_as_tensor(self, value: Any) -> Any:
+        """A shape value given to an op that takes tensors, as the int64 tensor ONNX's Shape
+        gives: a constant when every dim is static, else shape_to_tensor.  (Beyond apache-tvm,
+        which rejects such a node: "cannot handle ShapeExpr inputs".)"""
+        if value is None or not isinstance(getattr(value, "ty", None), ShapeType):
+            return value
+        if isinstance(value, ShapeExpr) and all(isinstance(d, IntImm) for d in value.values):
+            return _const_array(np.array([int(d.value) for d in value.values], dtype="int64"))
+        return self.bb.normalize(_op.shape_to_tensor(value))
+
+    def _dim_as_tensor(self, value: Any) -> Any:
+        """A dim of a shape given to an op that takes tensors, as a 0-d tensor of its dtype:
+        a constant when it is static, else read from a shape value at run time.  (Beyond
+        apache-tvm, where such a node fails.)"""
+        if not isinstance(getattr(value, "ty", None), PrimType):
+            return value
+        if isinstance(value, IntImm):
+            return _const_array(np.array(int(value.value), dtype=str(value.ty)))
+        dim = value if str(value.ty) == "int64" else value.astype("int64")
+        out = self.bb.normalize(_op.reshape(
+            self.bb.normalize(_op.shape_to_tensor(ShapeExpr([dim]))), ()))
+        return out if str(value.ty) == "int64" else self.bb.normalize(
+            _op.astype(out, str(value.ty)))
 
     def _apply(self, fn: Any, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> Any:
         """fn(self, inputs, attr): the converter's value for node."""
