@@ -12,7 +12,8 @@ same op type.  A model whose opset is older than every registered version gets t
 
     g       the graph importer: g.bb (the BlockBuilder), g.opset, g.get_constant(expr)
             (an initializer kept as a parameter, read as a constant), g.num_outputs (the
-            node's output count);
+            node's output count), g.fold_constants (from_onnx's keyword: fold static shape
+            computations into constants instead of apache-tvm's shape values);
     inputs  the node's inputs as Relax expressions (None for an omitted optional input;
             indexing past the end gives None too);
     attr    the node's attributes by name: int, float, bytes (strings), tuples for the list
@@ -839,6 +840,8 @@ def concat(g, inputs, attr):
         return x
 
     resolved = [resolve(x) for x in inputs]
+    if g.fold_constants and all(_is_const(x) for x in resolved):
+        return _const_array(np.concatenate([_numpy(x) for x in resolved], axis=axis))
 
     def shape_like(x):
         if isinstance(x, ShapeExpr):
@@ -1009,10 +1012,17 @@ def shape(g, inputs, attr):
         if ty.ndim == -1:
             raise ConverterError("The ndim of ShapeExpr is expected to a real number, but got "
                                  "-1.")
-        return ShapeExpr([ty.ndim])
+        return _folded_shape(g, ShapeExpr([ty.ndim]))
     if ty.shape is None:
         return g.bb.normalize(_op.shape_of(data))
-    return ty.shape
+    return _folded_shape(g, ty.shape)
+
+
+def _folded_shape(g, value: ShapeExpr):
+    """value, or with fold_constants its int64 constant when every dim is static."""
+    if g.fold_constants and all(isinstance(d, IntImm) for d in value.values):
+        return const(np.array([int(d.value) for d in value.values], dtype="int64"), "int64")
+    return value
 
 
 @converter("Shape", 15)
@@ -1021,8 +1031,10 @@ def shape_v15(g, inputs, attr):
     start, end = attr.get("start", 0), attr.get("end")
     if start == 0 and end is None:
         return out
+    if _is_const(out):
+        return const(_numpy(out)[start:end], "int64")
     if isinstance(out, ShapeExpr):
-        return ShapeExpr(list(out.values)[start:end])
+        return _folded_shape(g, ShapeExpr(list(out.values)[start:end]))
     sliced = g.bb.normalize(_op.strided_slice(
         g.bb.normalize(_op.shape_to_tensor(out)), axes=[0], begin=[start],
         end=[end if end is not None else 2 ** 63 - 1], strides=[1], assume_inbound=False))
@@ -1070,10 +1082,28 @@ def slice_(g, inputs, attr):
     data = inputs[0]
     starts, ends, axes, steps = (g.get_constant(inputs[i]) for i in range(1, 5))
     params = (starts, ends, axes, steps)
+    if g.fold_constants and _is_const(data) and all(p is None or _is_const(p) for p in params):
+        return _slice_constant(data, starts, ends, axes, steps)
     if all(p is None or _is_const(p) or isinstance(p, ShapeExpr) or _is_prim(p)
            for p in params):
         return _slice_static(data, starts, ends, axes, steps)
     return _slice_dynamic(g, data, starts, ends, axes, steps)
+
+
+def _slice_constant(data, starts, ends, axes, steps):
+    """Slice of a constant, folded with numpy (fold_constants)."""
+    arr = _numpy(data)
+    starts, ends = _numpy(starts).tolist(), _numpy(ends).tolist()
+    axes = _numpy(axes).tolist() if axes is not None else list(range(len(starts)))
+    steps = _numpy(steps).tolist() if steps is not None else [1] * len(starts)
+    if not len(starts) == len(ends) == len(axes) == len(steps):
+        raise ConverterError("Slice expects starts, ends, axes and steps of one length")
+    if 0 in steps:
+        raise ConverterError("Slice step values must be non-zero.")
+    index = [slice(None)] * arr.ndim
+    for axis, lo, hi, step in zip(_unique_axes(axes, arr.ndim, "Slice"), starts, ends, steps):
+        index[axis] = slice(lo, hi, step)
+    return _const_array(arr[tuple(index)])
 
 
 def _slice_static(data, starts, ends, axes, steps):
@@ -1217,7 +1247,11 @@ def trilu(g, inputs, attr):
 
 @converter("Size", 1)
 def size(g, inputs, attr):
-    return _op.size(inputs[0])
+    data = inputs[0]
+    if g.fold_constants and isinstance(data.ty, TensorType) and data.ty.shape is not None \
+            and all(isinstance(d, IntImm) for d in data.ty.shape.values):
+        return const(np.int64(np.prod([int(d.value) for d in data.ty.shape.values])), "int64")
+    return _op.size(data)
 
 
 @converter("EyeLike", 9)

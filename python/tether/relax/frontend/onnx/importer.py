@@ -110,7 +110,8 @@ class _Importer:
     """One import: the BlockBuilder, the values by ONNX name, the parameters."""
 
     def __init__(self, shape_dict: Optional[dict], dtype_dict: Union[str, dict, None],
-                 keep_params_in_input: bool, sanitize: bool) -> None:
+                 keep_params_in_input: bool, sanitize: bool,
+                 fold_constants: bool = False) -> None:
         self.bb = BlockBuilder()
         self.nodes: Dict[str, Any] = {}        # ONNX value name -> Relax expression
         self.inputs: Dict[str, Any] = {}       # graph input name -> its Var
@@ -124,6 +125,7 @@ class _Importer:
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
         self.opset = 1
         self.num_outputs = 1                   # the output count of the node converted now
+        self.fold_constants = fold_constants   # static shapes as constants (beyond TVM)
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
 
     # -- values ------------------------------------------------------------------------------
@@ -494,7 +496,7 @@ def _load(model: Any) -> onnx.ModelProto:
 def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
               dtype_dict: Union[str, Dict[str, str], None] = "float32",
               opset: Optional[int] = None, keep_params_in_input: bool = False,
-              sanitize_input_names: bool = True):
+              sanitize_input_names: bool = True, fold_constants: bool = False):
     """Import an ONNX model as a Relax IRModule (apache-tvm 0.27's from_onnx).
 
     model: an onnx.ModelProto, a path to a .onnx file, or the serialized model (bytes).
@@ -505,7 +507,14 @@ def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
     keep_params_in_input: initializers become parameters of main after the inputs (and the
         function's "params" attribute holds their values) instead of constants.
     sanitize_input_names: make input names valid identifiers ("." -> "_", a leading non-letter
-        gets "input_", duplicates get _1, _2, ...)."""
+        gets "input_", duplicates get _1, _2, ...).
+    fold_constants: beyond apache-tvm's signature.  False (the default) builds TVM's module.
+        True folds shape computations on static shapes into constants: Shape and Size of a
+        tensor whose dims are all known are int64 constants, and Slice and Concat of constants
+        are computed at import time, so a Shape -> Gather -> Unsqueeze -> Concat -> Reshape
+        chain (as transformer exports compute their reshape targets) ends in a reshape to a
+        constant shape, with no shape_of / take at run time.  Symbolic dims are left as TVM
+        leaves them."""
     model = _load(model)
     if model.ir_version < 3:
         raise ValueError(f"Model IR version {model.ir_version} not supported. Must be at least "
@@ -535,5 +544,6 @@ def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
     elif opset < model_opset:
         warnings.warn(f"You are overwritting original opset ver = {model_opset} by lower ver = "
                       f"{opset}. That might cause model conversion errors.")
-    importer = _Importer(shape_dict, dtype_dict, keep_params_in_input, sanitize_input_names)
+    importer = _Importer(shape_dict, dtype_dict, keep_params_in_input, sanitize_input_names,
+                         bool(fold_constants))
     return importer.run(model.graph, opset, domains)
