@@ -665,25 +665,8 @@ def reshape(g, inputs, attr):
         dims = _numpy(shape).tolist()
         if allowzero and 0 in dims:  # a 0 dim is a real 0: the shape is taken at run time
             return _op.reshape(data, _dims_from_tensor(g, shape, len(dims), "reshape_dim"))
-        shape = _keep_zero_dims(data, dims, allowzero, int)
-    elif isinstance(shape, ShapeExpr):
-        dims = _keep_zero_dims(data, list(shape.values), allowzero,
-                               lambda d: int(d.value) if isinstance(d, IntImm) else d)
-        static = [int(d.value) if isinstance(d, IntImm) else None for d in dims]
-        # beyond apache-tvm (a -1 in a shape value fails there): static dims with a -1 are
-        # given as a list, whose -1 reshape infers
-        shape = static if -1 in static and None not in static else ShapeExpr(dims)
+        shape = dims
     return _op.reshape(data, shape)
-
-
-def _keep_zero_dims(data, dims: list, allowzero: int, value: Callable) -> list:
-    """dims with each 0 replaced by the input's dim at that position, as ONNX's Reshape says
-    (without allowzero).  Beyond apache-tvm, whose reshape fails on such a 0; an input of
-    unknown shape keeps the 0s."""
-    if allowzero or data.ty.shape is None or not any(value(d) == 0 for d in dims):
-        return dims
-    known = _shape_values(data)
-    return [known[i] if value(d) == 0 and i < len(known) else d for i, d in enumerate(dims)]
 
 
 def _normalize_axes(axes: list, rank: int, op_name: str) -> list:
