@@ -1127,6 +1127,20 @@ def _slice_static(data, starts, ends, axes, steps):
     return _op.strided_slice(data, axes, starts, ends, steps, assume_inbound=inbound)
 
 
+def _slice_operand(g, x, name: str, count: int):
+    """Slice's ends / axes / steps operand as an int64 tensor of count entries."""
+    x = _to_int64(g, x)
+    n = _static_length(x)
+    if n is None:
+        raise ConverterError(f"Slice requires a statically known {name} length.")
+    if n != count:
+        pair = f"starts and ends to have the same length, but got {count} and {n}" \
+            if name == "ends" else \
+            f"{name} and starts to have the same length, but got {n} and {count}"
+        raise ConverterError(f"Slice expects {pair}.")
+    return x
+
+
 def _slice_dynamic(g, data, starts, ends, axes, steps):
     """Slice with run-time parameters: dynamic_strided_slice over full-rank begin / end /
     strides tensors (the given entries scattered into the defaults)."""
@@ -1136,36 +1150,19 @@ def _slice_dynamic(g, data, starts, ends, axes, steps):
                              "rank.")
     if isinstance(data, ShapeExpr):
         raise ConverterError("Slice with dynamic parameters does not support ShapeExpr input.")
-    starts, ends = _to_int64(g, starts), _to_int64(g, ends)
+    starts = _to_int64(g, starts)
     count = _static_length(starts)
     if count is None:
         raise ConverterError("Slice requires a statically known starts length.")
-    ends_len = _static_length(ends)
-    if ends_len is None:
-        raise ConverterError("Slice requires a statically known ends length.")
-    if ends_len != count:
-        raise ConverterError("Slice expects starts and ends to have the same length, but got "
-                             f"{count} and {ends_len}.")
+    ends = _slice_operand(g, ends, "ends", count)
     if axes is None:
         axes = _op.arange(count, dtype="int64")
     else:
-        axes = _to_int64(g, axes)
-        n = _static_length(axes)
-        if n is None:
-            raise ConverterError("Slice requires a statically known axes length.")
-        if n != count:
-            raise ConverterError("Slice expects axes and starts to have the same length, but "
-                                 f"got {n} and {count}.")
+        axes = _slice_operand(g, axes, "axes", count)
     if steps is None:
         steps = const(np.ones((count,), dtype="int64"), "int64")
     else:
-        steps = _to_int64(g, steps)
-        n = _static_length(steps)
-        if n is None:
-            raise ConverterError("Slice requires a statically known steps length.")
-        if n != count:
-            raise ConverterError("Slice expects steps and starts to have the same length, but "
-                                 f"got {n} and {count}.")
+        steps = _slice_operand(g, steps, "steps", count)
         if _is_const(steps) and np.any(_numpy(steps) == 0):
             raise ConverterError("Slice step values must be non-zero.")
     axes = _wrap_negative(g, axes, const(rank, "int64"))
@@ -1387,27 +1384,33 @@ def range_(g, inputs, attr):
     return _op.add(_op.multiply(positions, step), first)
 
 
-def _expand_dims_to(data_dims: list, target: list, show_data: list, show_target: list) -> list:
+def _expand_target(dims: list, want: list, show_data: list, show_want: list) -> list:
     """ONNX Expand's target dims against the data dims (right-aligned, data already padded
-    with leading 1s): -1 keeps the data dim, a 1 under a larger data dim keeps it too."""
-    for i, t in enumerate(target):
+    with leading 1s; ints, IntImm or symbolic): -1 keeps the data dim, a 1 under a larger
+    data dim keeps it too; a symbolic target dim is left to broadcast_to."""
+    for i, t in enumerate(want):
+        t = int(t.value) if isinstance(t, IntImm) else t
+        if not isinstance(t, int):
+            continue
+        d = int(dims[i].value) if isinstance(dims[i], IntImm) else dims[i]
+        d = d if isinstance(d, int) else None
         if t == -1:
-            target[i] = data_dims[i]
-        elif data_dims[i] == 1:
+            want[i] = dims[i]
+        elif d == 1:
             if t < 1:
                 raise ConverterError(f"ONNX Expand: Invalid target dimension {t} at possition "
                                      f"{i}. Target dimensions must be >= 1.")
-        elif t == data_dims[i]:
+        elif d is not None and t == d:
             pass
         elif t == 1:
-            target[i] = data_dims[i]
-        else:
+            want[i] = dims[i]
+        elif d is not None:
             raise ConverterError(
                 f"ONNX Expand: Cannot broadcast input shape {show_data} to target shape "
-                f"{show_target}. At dimension {i}: input size {data_dims[i]} is incompatible "
-                f"with target size {t}. ONNX broadcasting requires corresponding dimensions "
-                "to have the same value or one of them to be 1.")
-    return target
+                f"{show_want}. At dimension {i}: input size {d} is incompatible with target "
+                f"size {t}. ONNX broadcasting requires corresponding dimensions to have the "
+                "same value or one of them to be 1.")
+    return want
 
 
 @converter("Expand", 8)
@@ -1423,8 +1426,8 @@ def expand(g, inputs, attr):
             dims = [1] * (len(want) - len(dims)) + dims
         else:
             want = [1] * (len(dims) - len(want)) + want
-        return _op.broadcast_to(data, ShapeExpr(_expand_dims_to(dims, want, show_data,
-                                                                show_want)))
+        return _op.broadcast_to(data, ShapeExpr(_expand_target(dims, want, show_data,
+                                                               show_want)))
     # a target shape known at run time: its dims become symbolic through match_cast
     ndim = _static_length(target)
     shape_var = g.bb.emit(Call(ExternFunc("vm.builtin.tensor_to_shape"), [target],
@@ -1453,27 +1456,10 @@ def _expand_to_shape(data, target: ShapeExpr):
     show_data = [int(d.value) if isinstance(d, IntImm) else str(d) for d in dims]
     show_want = [int(d.value) if isinstance(d, IntImm) else str(d) for d in want]
     dims = [IntImm("int64", 1)] * (len(want) - len(dims)) + dims
-    for i, t in enumerate(want):
-        if not isinstance(t, IntImm):
-            continue
-        t = int(t.value)
-        d = int(dims[i].value) if isinstance(dims[i], IntImm) else None
-        if t == -1:
-            want[i] = dims[i]
-        elif d == 1:
-            if t < 1:
-                raise ConverterError(f"ONNX Expand: Invalid target dimension {t} at possition "
-                                     f"{i}. Target dimensions must be >= 1.")
-        elif d is not None and t == d:
-            pass
-        elif t == 1:
-            want[i] = dims[i]
-        elif d is not None:
-            raise ConverterError(
-                f"ONNX Expand: Cannot broadcast input shape {show_data} to target shape "
-                f"{show_want}. At dimension {i}: input size {d} is incompatible with target "
-                f"size {t}. ONNX broadcasting requires corresponding dimensions to have the "
-                "same value or one of them to be 1.")
+    if len(dims) != len(want):
+        raise ConverterError(f"ONNX Expand: the target shape {show_want} has fewer dims than "
+                             f"the input shape {show_data}")
+    want = _expand_target(dims, want, show_data, show_want)
     if len(want) == ndim and all(_dims_equal(a, b) for a, b in zip(want, dims)):
         return data
     return _op.broadcast_to(data, ShapeExpr(want))
