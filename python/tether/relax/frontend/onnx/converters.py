@@ -729,7 +729,7 @@ def unsqueeze(g, inputs, attr):
 def _axes_mask(g, axes, rank: int):
     """For each position in [0, rank), how many of the int64 tensor `axes` (negative ones
     counted from the end) name it."""
-    axes = _wrap_negative(g, axes, const(rank, "int64"))
+    axes = _wrap_axes(g, axes, const(rank, "int64"))
     positions = g.bb.normalize(_op.expand_dims(_op.arange(rank, dtype="int64"), axis=1))
     axes = g.bb.normalize(_op.expand_dims(axes, axis=0))
     return g.bb.normalize(_op.sum(_op.astype(_op.equal(positions, axes), "int64"), axis=1))
@@ -967,8 +967,8 @@ def _to_int64(g, x: Any) -> Any:
     return x
 
 
-def _wrap_negative(g, x: Any, extent: Any) -> Any:
-    """where(x < 0, x + extent, x), normalized (the int64 tensor x of axes or indices)."""
+def _wrap_axes(g, x: Any, extent: Any) -> Any:
+    """where(x < 0, x + extent, x), normalized (x: an int64 tensor of axes)."""
     return g.bb.normalize(_op.where(_op.less(x, const(0, "int64")), _op.add(x, extent), x))
 
 
@@ -1165,7 +1165,7 @@ def _slice_dynamic(g, data, starts, ends, axes, steps):
         steps = _slice_operand(g, steps, "steps", count)
         if _is_const(steps) and np.any(_numpy(steps) == 0):
             raise ConverterError("Slice step values must be non-zero.")
-    axes = _wrap_negative(g, axes, const(rank, "int64"))
+    axes = _wrap_axes(g, axes, const(rank, "int64"))
     dims = _shape_tensor(g, data)
     begin = g.bb.normalize(_op.scatter_elements(
         const(np.zeros((rank,), dtype="int64"), "int64"), axes, starts))
