@@ -839,7 +839,8 @@ def concat(g, inputs, attr):
     if all(_is_const(x) for x in inputs):
         out = np.concatenate([_numpy(x) for x in inputs], axis=axis)
         return const(out, _dtype(inputs[0]))
-    return _op.concat(list(inputs), axis=axis)
+    # beyond apache-tvm (whose concat rejects shape values): shape values as int64 tensors
+    return _op.concat([shape_as_tensor(g, x) for x in inputs], axis=axis)
 
 
 # ---- multi-input reductions ---------------------------------------------------------------------
@@ -980,6 +981,16 @@ def _dims_from_tensor(g, tensor: Any, ndim: int, prefix: str) -> ShapeExpr:
     dims = [Var(f"{prefix}_{i}", "int64") for i in range(ndim)]
     g.bb.match_cast(shape, ShapeType(dims))
     return ShapeExpr(dims)
+
+
+def shape_as_tensor(g, value: Any) -> Any:
+    """A shape value as the int64 tensor ONNX's Shape gives (a constant when every dim is
+    static, else shape_to_tensor); any other value as it is."""
+    if value is None or not isinstance(getattr(value, "ty", None), ShapeType):
+        return value
+    if isinstance(value, ShapeExpr) and all(isinstance(d, IntImm) for d in value.values):
+        return const(np.array([int(d.value) for d in value.values], dtype="int64"), "int64")
+    return g.bb.normalize(_op.shape_to_tensor(value))
 
 
 def _shape_tensor(g, data: Any) -> Any:

@@ -29,7 +29,7 @@ from ... import BlockBuilder
 from ... import op as _op
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
 from ...ty import PrimType, ShapeType, TensorType, TupleType
-from .converters import EmptyOptional, _const_array, get_converter
+from .converters import EmptyOptional, _const_array, get_converter, shape_as_tensor
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["from_onnx"]
 
-# Ops whose converters accept a ShapeExpr operand (any other op given one raises ValueError).
+# Ops whose converters accept a ShapeExpr operand (any other op gets it as an int64 tensor).
 _SHAPE_OPS = frozenset(["Reshape", "Resize", "ConstantOfShape", "Gather", "Slice", "Shape",
                         "Expand", "Concat", "Equal", "Where", "Cast", "CastLike", "Squeeze"])
 # Ops whose converters take a dim of a shape (a PrimExpr: Gather of one dim of a shape value)
@@ -307,7 +307,8 @@ class _Importer:
                 self._convert_if(node, inputs, attr)
                 continue
             if op_type not in _SHAPE_OPS:
-                inputs = _Inputs(self._shape_as_tensor(value) for value in inputs)
+                # beyond apache-tvm, which rejects the node ("cannot handle ShapeExpr inputs")
+                inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
             if op_type not in _PRIM_OPS:
                 inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
             result = self._apply(self._converter(op_type), node, inputs, attr)
@@ -331,16 +332,6 @@ class _Importer:
                                  f"{len(outputs)} outputs, but its conversion gives {count}")
             for i, name in enumerate(outputs):
                 self.nodes[name] = result if count == 1 else result[i]
-
-    def _shape_as_tensor(self, value: Any) -> Any:
-        """A shape value given to an op that takes tensors, as the int64 tensor ONNX's Shape
-        gives: a constant when every dim is static, else shape_to_tensor.  (Beyond apache-tvm,
-        which rejects such a node: "cannot handle ShapeExpr inputs".)"""
-        if value is None or not isinstance(getattr(value, "ty", None), ShapeType):
-            return value
-        if isinstance(value, ShapeExpr) and all(isinstance(d, IntImm) for d in value.values):
-            return _const_array(np.array([int(d.value) for d in value.values], dtype="int64"))
-        return self.bb.normalize(_op.shape_to_tensor(value))
 
     def _dim_as_tensor(self, value: Any) -> Any:
         """A dim of a shape given to an op that takes tensors, as a 0-d tensor of its dtype:
