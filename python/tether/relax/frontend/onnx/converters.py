@@ -666,7 +666,27 @@ def reshape(g, inputs, attr):
         if allowzero and 0 in dims:  # a 0 dim is a real 0: the shape is taken at run time
             return _op.reshape(data, _dims_from_tensor(g, shape, len(dims), "reshape_dim"))
         shape = dims
+    elif isinstance(getattr(shape, "ty", None), TensorType) and _known_rank(data) is not None \
+            and _static_length(shape) is not None:
+        shape = _reshape_target(g, data, shape, allowzero)
     return _op.reshape(data, shape)
+
+
+def _reshape_target(g, data, target, allowzero: int) -> ShapeExpr:
+    """A target shape computed at run time (beyond apache-tvm, whose reshape takes shape
+    values only): its 0s (without allowzero) and -1 resolved against data's shape at run time,
+    then bound to new symbolic dims."""
+    n, rank = _static_length(target), _known_rank(data)
+    target = _to_int64(g, target)
+    dims = _shape_tensor(g, data)
+    if not allowzero and n <= rank:
+        same = g.bb.normalize(_op.take(dims, _op.arange(n, dtype="int64"), axis=0))
+        target = g.bb.normalize(_op.where(_op.equal(target, const(0, "int64")), same, target))
+    infer = g.bb.normalize(_op.equal(target, const(-1, "int64")))
+    known = g.bb.normalize(_op.prod(_op.where(infer, const(1, "int64"), target)))
+    rest = g.bb.normalize(_op.floor_divide(_op.prod(dims), known))
+    target = g.bb.normalize(_op.where(infer, rest, target))
+    return _dims_from_tensor(g, target, n, "reshape_dim")
 
 
 def _normalize_axes(axes: list, rank: int, op_name: str) -> list:
