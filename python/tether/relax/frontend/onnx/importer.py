@@ -28,7 +28,7 @@ from .... import core
 from ... import BlockBuilder
 from ... import op as _op
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
-from ...ty import PrimType, ShapeType, TensorType, TupleType
+from ...ty import PrimType, TensorType, TupleType
 from .converters import EmptyOptional, _const_array, get_converter, shape_as_tensor
 
 # Typing names for annotations only.
