@@ -273,13 +273,13 @@ def test_missing_attribute_is_a_value_error():
         from_onnx(model)
 
 
-def test_if_is_reported_unsupported():
+def test_if_branch_without_its_output_is_a_value_error():
     x = helper.make_tensor_value_info("c", TensorProto.BOOL, [])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
-    branch = helper.make_graph([], "b", [], [y])
+    branch = helper.make_graph([], "b", [], [y])  # no node computes y
     model = _tiny_model([helper.make_node("If", ["c"], ["y"], then_branch=branch,
                                           else_branch=branch)], [x], [y])
-    with pytest.raises(NotImplementedError, match=r"If \(domain ai.onnx, opset 13; 1 node\)"):
+    with pytest.raises(ValueError, match="branch output 'y' is not computed"):
         from_onnx(model)
 
 

@@ -517,3 +517,18 @@ def test_bad_input(case, expr, kind, message):
     assert str(info.value) == message
     if kind == "InternalError":
         assert isinstance(info.value, ir.InternalError) and isinstance(info.value, RuntimeError)
+
+
+@pytest.mark.parametrize("new_shape,printed", [
+    ([0, -1], "R.shape([2, 12])"),       # 0 keeps the input's dim, -1 is inferred
+    ([2, 0, 4], "R.shape([2, 3, 4])"),
+    ([2, 3, 4], "R.shape([2, 3, 4])"),
+])
+def test_reshape_reads_a_shape_expr_like_a_list(new_shape, printed):
+    # As TVM: a ShapeExpr target's values are resolved as a given list's are.
+    x = R.Var("x", R.TensorType([2, 3, 4], "float32"))
+    call = R.op.reshape(x, R.ShapeExpr(new_shape))
+    assert str(call.args[1]) == printed
+    n = ir.Var("n", "int64")
+    y = R.Var("y", R.TensorType([n, 4], "float32"))
+    assert str(R.op.reshape(y, R.ShapeExpr([n, -1])).args[1]) == "R.shape([n, 4])"

@@ -238,6 +238,10 @@ static int trx__make_reshape(const trx_op_def_t* def, const TVMFFIAny* a, int32_
     int r = trx__reshape_shape(def, args[0], arr, &args[1]);
     TVMFFIObjectDecRef(arr);
     if (r != 0) goto done;
+  } else if (tether_any_is_object(&a[1]) && trx_is(a[1].v_obj, TRX_SHAPE_EXPR)) {
+    /* A ShapeExpr's values are read as a given list (as TVM does): 0 and -1 are resolved. */
+    if (trx__reshape_shape(def, args[0], ((trx_shape_expr_t*)a[1].v_obj)->values, &args[1]) != 0)
+      goto done;
   } else if (trx__arg_expr(def, a, 1, &args[1]) != 0) {
     goto done;
   }

@@ -26,9 +26,10 @@ from onnx import numpy_helper
 
 from .... import core
 from ... import BlockBuilder
-from ...expr import Expr, Tuple, TupleGetItem, Var
-from ...ty import ShapeType, TensorType, TupleType
-from .converters import _const_array, get_converter
+from ... import op as _op
+from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
+from ...ty import PrimType, TensorType, TupleType
+from .converters import EmptyOptional, _const_array, get_converter, shape_as_tensor
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -37,9 +38,12 @@ if TYPE_CHECKING:
 
 __all__ = ["from_onnx"]
 
-# Ops whose converters accept a ShapeExpr operand (any other op given one raises ValueError).
+# Ops whose converters accept a ShapeExpr operand (any other op gets it as an int64 tensor).
 _SHAPE_OPS = frozenset(["Reshape", "Resize", "ConstantOfShape", "Gather", "Slice", "Shape",
                         "Expand", "Concat", "Equal", "Where", "Cast", "CastLike", "Squeeze"])
+# Ops whose converters take a dim of a shape (a PrimExpr: Gather of one dim of a shape value)
+# as an operand; any other op gets it as a 0-d int64 tensor.
+_PRIM_OPS = frozenset(["Unsqueeze", "Slice", "Range", "Trilu"])
 # Ops whose single output is a tuple value (sequences, optionals).
 _TUPLE_OUTPUT_OPS = frozenset(["Optional", "OptionalGetElement", "SequenceConstruct",
                                "SequenceEmpty", "SequenceErase", "SequenceInsert",
@@ -106,7 +110,8 @@ class _Importer:
     """One import: the BlockBuilder, the values by ONNX name, the parameters."""
 
     def __init__(self, shape_dict: Optional[dict], dtype_dict: Union[str, dict, None],
-                 keep_params_in_input: bool, sanitize: bool) -> None:
+                 keep_params_in_input: bool, sanitize: bool,
+                 fold_constants: bool = False) -> None:
         self.bb = BlockBuilder()
         self.nodes: Dict[str, Any] = {}        # ONNX value name -> Relax expression
         self.inputs: Dict[str, Any] = {}       # graph input name -> its Var
@@ -119,6 +124,8 @@ class _Importer:
         self.names = _NameSupply()
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
         self.opset = 1
+        self.num_outputs = 1                   # the output count of the node converted now
+        self.fold_constants = fold_constants   # static shapes as constants (beyond TVM)
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
 
     # -- values ------------------------------------------------------------------------------
@@ -231,11 +238,8 @@ class _Importer:
                 if isinstance(self.dtype_dict, dict) and name in self.dtype_dict:
                     dtype = self.dtype_dict[name]
                 var_name = self._sanitized(name) if self.sanitize else name
-                if dtype is None:
-                    ty = TensorType(shape)
-                else:
-                    ty = TensorType(shape, dtype)
-                self.nodes[name] = Var(var_name, ty)
+                # no element type (a sequence or optional input, say): a tensor of any dtype
+                self.nodes[name] = Var(var_name, TensorType(shape, dtype))
             self.inputs[name] = self.nodes[name]
 
     def _converter(self, op_type: str) -> Any:
@@ -249,7 +253,7 @@ class _Importer:
         """Every op without a converter, reported at once (NotImplementedError)."""
         missing = {}
         for node in graph.node:
-            if self._converter(node.op_type) is not None:
+            if node.op_type == "If" or self._converter(node.op_type) is not None:
                 continue
             domain = node.domain or "ai.onnx"
             version = domains.get(node.domain, domains.get(domain, self.opset))
@@ -298,30 +302,20 @@ class _Importer:
         for node in graph.node:
             op_type = node.op_type
             attr = self._attrs(node)
-            inputs = _Inputs()
-            for name in node.input:
-                if name == "":
-                    inputs.append(None)
-                elif name in self.nodes:
-                    inputs.append(self.nodes[name])
-                else:
-                    raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) uses "
-                                     f"{name!r}, which no input, initializer or earlier node "
-                                     "defines")
+            inputs = self._node_inputs(node)
+            if op_type == "If":
+                self._convert_if(node, inputs, attr)
+                continue
             if op_type not in _SHAPE_OPS:
-                for value in inputs:
-                    if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
-                        raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
-            try:
-                result = self._converter(op_type)(self, inputs, attr)
-            except (NotImplementedError, ValueError, TypeError):
-                raise
-            except Exception as err:  # a malformed node (a missing attribute, operand, ...)
-                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) cannot be "
-                                 f"converted: {type(err).__name__}: {err}") from err
+                # beyond apache-tvm, which rejects the node ("cannot handle ShapeExpr inputs")
+                inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
+            if op_type not in _PRIM_OPS:
+                inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
+            result = self._apply(self._converter(op_type), node, inputs, attr)
             if result is None:
                 raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
-            result = bb.normalize(result)
+            if not isinstance(result, EmptyOptional):
+                result = bb.normalize(result)
             outputs = node.output
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
@@ -339,6 +333,113 @@ class _Importer:
             for i, name in enumerate(outputs):
                 self.nodes[name] = result if count == 1 else result[i]
 
+    def _dim_as_tensor(self, value: Any) -> Any:
+        """A dim of a shape given to an op that takes tensors, as a 0-d tensor of its dtype:
+        a constant when it is static, else read from a shape value at run time.  (Beyond
+        apache-tvm, where such a node fails.)"""
+        if not isinstance(getattr(value, "ty", None), PrimType):
+            return value
+        if isinstance(value, IntImm):
+            return _const_array(np.array(int(value.value), dtype=str(value.ty)))
+        dim = value if str(value.ty) == "int64" else value.astype("int64")
+        out = self.bb.normalize(_op.reshape(
+            self.bb.normalize(_op.shape_to_tensor(ShapeExpr([dim]))), ()))
+        return out if str(value.ty) == "int64" else self.bb.normalize(
+            _op.astype(out, str(value.ty)))
+
+    def _apply(self, fn: Any, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> Any:
+        """fn(self, inputs, attr): the converter's value for node."""
+        self.num_outputs = len(node.output)
+        try:
+            return fn(self, inputs, attr)
+        except (NotImplementedError, ValueError, TypeError):
+            raise
+        except Exception as err:  # a malformed node (a missing attribute, operand, ...)
+            raise ValueError(f"from_onnx: node {node.name!r} ({node.op_type}) cannot be "
+                             f"converted: {type(err).__name__}: {err}") from err
+
+    def _convert_graph(self, graph: onnx.GraphProto) -> Any:
+        """Converts the nodes; the graph's value (a Tuple when it has several outputs)."""
+        self._convert_nodes(graph)
+        outputs = []
+        for info in graph.output:
+            if info.name not in self.nodes:
+                raise ValueError(f"from_onnx: the graph output {info.name!r} is not "
+                                 "computed by any node")
+            if isinstance(self.nodes[info.name], EmptyOptional):
+                raise ValueError(f"from_onnx: the graph output {info.name!r} is an "
+                                 "empty optional; Relax has no empty optional value")
+            outputs.append(self.nodes[info.name])
+        return outputs[0] if len(outputs) == 1 else Tuple(outputs)
+
+    def _node_inputs(self, node: onnx.NodeProto) -> _Inputs:
+        inputs = _Inputs()
+        for name in node.input:
+            if name == "":
+                inputs.append(None)
+            elif name in self.nodes:
+                inputs.append(self.nodes[name])
+            else:
+                raise ValueError(f"from_onnx: node {node.name!r} ({node.op_type}) uses "
+                                 f"{name!r}, which no input, initializer or earlier node "
+                                 "defines")
+        return inputs
+
+    def _convert_if(self, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> None:
+        """If: both branches are converted into the current block (their values computed
+        before the If, as apache-tvm's frontend does), then bound as relax.If of the two
+        branch results."""
+        if "then_branch" not in attr or "else_branch" not in attr:
+            raise ValueError(f"from_onnx: If node {node.name!r} lacks a then_branch or "
+                             "else_branch graph")
+        branches = [SeqExpr([], self._convert_branch(attr[key]))
+                    for key in ("then_branch", "else_branch")]
+        result = self.bb.emit(If(inputs[0], branches[0], branches[1]))
+        if len(node.output) == 1:
+            self.nodes[node.output[0]] = result
+        else:
+            for i, name in enumerate(node.output):
+                self.nodes[name] = self.bb.emit(TupleGetItem(result, i))
+
+    def _convert_branch(self, graph: onnx.GraphProto) -> Any:
+        """The value of a branch graph (a Tuple of its outputs when it has several); its
+        nodes see the values of the enclosing graph, and their names stay local to it."""
+        outer = dict(self.nodes)
+        try:
+            for tensor in graph.initializer:
+                self.nodes[tensor.name] = _const_array(self.tensor_array(tensor))
+            for node in graph.node:
+                attr = self._attrs(node)
+                inputs = self._node_inputs(node)
+                if node.op_type == "If":
+                    self._convert_if(node, inputs, attr)
+                    continue
+                fn = self._converter(node.op_type)
+                if fn is None:
+                    raise NotImplementedError(f"from_onnx: tether's ONNX frontend does not "
+                                              f"convert {node.op_type} (in an If branch)")
+                result = self._apply(fn, node, inputs, attr)
+                if isinstance(result, Expr):
+                    result = self.bb.normalize(result)
+                if not isinstance(result, Tuple) and isinstance(getattr(result, "ty", None),
+                                                                TupleType):
+                    result = Tuple([TupleGetItem(result, i)
+                                    for i in range(len(result.ty.fields))])
+                if len(node.output) == 1:
+                    self.nodes[node.output[0]] = result
+                else:
+                    for i, name in enumerate(node.output):
+                        self.nodes[name] = result[i]
+            values = []
+            for info in graph.output:
+                if info.name not in self.nodes:
+                    raise ValueError(f"from_onnx: the branch output {info.name!r} is not "
+                                     "computed by any node")
+                values.append(self.nodes[info.name])
+            return values[0] if len(values) == 1 else Tuple(values)
+        finally:
+            self.nodes = outer
+
     def run(self, graph: onnx.GraphProto, opset: int, domains: Dict[str, int]):
         self.opset = opset
         self._add_initializers(graph)
@@ -351,18 +452,15 @@ class _Importer:
             attrs["params"] = [core.from_dlpack(np.array(arr, copy=True, order="C"))
                                for _, arr in self.params.values()]
         bb = self.bb
+        # A graph with an If is built in a plain binding block (relax.If is not dataflow).
+        has_if = any(node.op_type == "If" for node in graph.node)
         with bb.function("main", params=params, attrs=attrs):
-            with bb.dataflow():
-                self._convert_nodes(graph)
-                outputs = []
-                for info in graph.output:
-                    if info.name not in self.nodes:
-                        raise ValueError(f"from_onnx: the graph output {info.name!r} is not "
-                                         "computed by any node")
-                    outputs.append(self.nodes[info.name])
-                out = outputs[0] if len(outputs) == 1 else Tuple(outputs)
-                out_var = bb.emit_output(out)
-            bb.emit_func_output(out_var)
+            if has_if:
+                out = self._convert_graph(graph)
+            else:
+                with bb.dataflow():
+                    out = bb.emit_output(self._convert_graph(graph))
+            bb.emit_func_output(out)
         return bb.get()
 
 
@@ -389,7 +487,7 @@ def _load(model: Any) -> onnx.ModelProto:
 def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
               dtype_dict: Union[str, Dict[str, str], None] = "float32",
               opset: Optional[int] = None, keep_params_in_input: bool = False,
-              sanitize_input_names: bool = True):
+              sanitize_input_names: bool = True, fold_constants: bool = False):
     """Import an ONNX model as a Relax IRModule (apache-tvm 0.27's from_onnx).
 
     model: an onnx.ModelProto, a path to a .onnx file, or the serialized model (bytes).
@@ -400,7 +498,14 @@ def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
     keep_params_in_input: initializers become parameters of main after the inputs (and the
         function's "params" attribute holds their values) instead of constants.
     sanitize_input_names: make input names valid identifiers ("." -> "_", a leading non-letter
-        gets "input_", duplicates get _1, _2, ...)."""
+        gets "input_", duplicates get _1, _2, ...).
+    fold_constants: beyond apache-tvm's signature.  False (the default) builds TVM's module.
+        True folds shape computations on static shapes into constants: Shape and Size of a
+        tensor whose dims are all known are int64 constants, and Slice and Concat of constants
+        are computed at import time, so a Shape -> Gather -> Unsqueeze -> Concat -> Reshape
+        chain (as transformer exports compute their reshape targets) ends in a reshape to a
+        constant shape, with no shape_of / take at run time.  Symbolic dims are left as TVM
+        leaves them."""
     model = _load(model)
     if model.ir_version < 3:
         raise ValueError(f"Model IR version {model.ir_version} not supported. Must be at least "
@@ -430,5 +535,6 @@ def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
     elif opset < model_opset:
         warnings.warn(f"You are overwritting original opset ver = {model_opset} by lower ver = "
                       f"{opset}. That might cause model conversion errors.")
-    importer = _Importer(shape_dict, dtype_dict, keep_params_in_input, sanitize_input_names)
+    importer = _Importer(shape_dict, dtype_dict, keep_params_in_input, sanitize_input_names,
+                         bool(fold_constants))
     return importer.run(model.graph, opset, domains)
