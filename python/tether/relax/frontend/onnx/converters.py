@@ -31,7 +31,7 @@ from onnx import helper as onnx_helper
 
 from .... import core
 from ... import op as _op
-from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
+from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const, prim_value
 from ...ty import TensorType
 from ....ir import IntImm
 
@@ -820,3 +820,331 @@ for _name, _red, _pair, _nop in (("Sum", "sum", "add", np.sum), ("Max", "max", "
                                  ("Min", "min", "minimum", np.min),
                                  ("Mean", "mean", "add", np.mean)):
     converter(_name, 1)(_multi(_name, _red, _pair, _nop))
+
+
+# ---- reductions, arg-reductions, gathers, scatters, search ---------------------------------------
+
+def _const_input(g, value: Any, op_name: str, what: str) -> Optional[np.ndarray]:
+    """The value of an optional operand that must be known at import time (an initializer or
+    a constant), as a numpy array; None when the operand is omitted.  An operand computed at
+    run time raises NotImplementedError naming the op and the operand."""
+    if value is None:
+        return None
+    value = g.get_constant(value)
+    if not _is_const(value):
+        raise NotImplementedError(
+            f"{op_name}: the {what} input must be a constant (an initializer or a Constant "
+            f"node); a {what} computed at run time is not supported, as Relax needs it at "
+            "import time")
+    return _numpy(value)
+
+
+def _reduce_body(name: str, data: Any, axes: Optional[list], keepdims: Any) -> Any:
+    """The Relax expression of ONNX reduction `name` over axes (None: every axis)."""
+    if name == "ReduceLogSumExp":
+        # log(sum(exp(x - max))) + max, the max kept as a broadcastable tensor.
+        peak = _op.max(data, axes, True)
+        total = _op.sum(_op.exp(_op.subtract(data, peak)), axes, True)
+        out = _op.add(_op.log(total), peak)
+        return out if keepdims else _op.squeeze(out, axes)
+    if name == "ReduceLogSum":
+        return _op.log(_op.sum(data, axes, keepdims))
+    if name == "ReduceSumSquare":
+        return _op.sum(_op.multiply(data, data), axes, keepdims)
+    if name == "ReduceL1":
+        return _op.sum(_op.abs(data), axes, keepdims)
+    if name == "ReduceL2":
+        return _op.sqrt(_op.sum(_op.multiply(data, data), axes, keepdims))
+    return _relax_op(_REDUCE_OPS[name])(data, axes, keepdims)
+
+
+# The reductions that are one Relax op.
+_REDUCE_OPS = {"ReduceMax": "max", "ReduceMin": "min", "ReduceSum": "sum",
+               "ReduceMean": "mean", "ReduceProd": "prod"}
+
+
+def _reduce_attr_axes(name: str) -> Callable:
+    """A reduction whose axes are the `axes` attribute (absent: every axis)."""
+
+    def convert(g, inputs, attr):
+        axes = attr.get("axes")
+        return _reduce_body(name, inputs[0], list(axes) if axes is not None else None,
+                            attr.get("keepdims", 1))
+
+    return convert
+
+
+def _reduce_input_axes(name: str) -> Callable:
+    """A reduction whose axes are the optional second input, which must be a constant; empty
+    or omitted axes reduce every axis, or, with noop_with_empty_axes, leave the input as it
+    is."""
+
+    def convert(g, inputs, attr):
+        data = inputs[0]
+        keepdims = attr.get("keepdims", 1)
+        axes = _const_input(g, inputs[1], name, "axes")
+        axes = [int(a) for a in axes.reshape(-1).tolist()] if axes is not None else []
+        if not axes:
+            if attr.get("noop_with_empty_axes", 0):
+                return data
+            return _reduce_body(name, data, None, keepdims)
+        return _reduce_body(name, data, axes, keepdims)
+
+    return convert
+
+
+# ONNX reduction, the opset its axes became an input, the oldest opset converted with axes as
+# an attribute (apache-tvm's choice of versions: an older model uses that one too).
+for _name, _input_since, _attr_since in (
+        ("ReduceMax", 18, 11), ("ReduceMin", 18, 11), ("ReduceSum", 13, 11),
+        ("ReduceMean", 18, 13), ("ReduceProd", 18, 13), ("ReduceLogSumExp", 18, 13),
+        ("ReduceLogSum", 18, 13), ("ReduceSumSquare", 18, 13), ("ReduceL1", 18, 13),
+        ("ReduceL2", 18, 13)):
+    converter(_name, _attr_since)(_reduce_attr_axes(_name))
+    converter(_name, _input_since)(_reduce_input_axes(_name))
+
+
+def _arg_reduce(name: str, relax_op: str, negative_axis: bool) -> Callable:
+    """ArgMax / ArgMin: the index of the extreme along `axis` (int64).  With
+    select_last_index the input is flipped along the axis and the index mapped back
+    (extent - 1 - index).  negative_axis: whether a negative axis counts from the end (from
+    opset 11)."""
+
+    def convert(g, inputs, attr):
+        data = inputs[0]
+        rank = _ndim(data)
+        axis = attr.get("axis", 0)
+        if negative_axis and axis < 0:
+            axis += rank
+        if not 0 <= axis < rank:
+            raise ConverterError(f"{name}: axis {attr.get('axis', 0)} is out of range for an "
+                                 f"input of rank {rank}")
+        keepdims = attr.get("keepdims", True)
+        fn = _relax_op(relax_op)
+        if not attr.get("select_last_index", False):
+            return fn(data, axis, keepdims)
+        index = g.bb.normalize(fn(_op.flip(data, axis=axis), axis, keepdims))
+        extent = _shape_values(data)[axis]
+        if isinstance(extent, IntImm):
+            last = const(int(extent.value) - 1, "int64")
+        else:
+            dims = g.bb.normalize(_op.shape_to_tensor(g.bb.normalize(_op.shape_of(data))))
+            last = g.bb.normalize(_op.subtract(
+                g.bb.normalize(_op.take(dims, const(axis, "int64"), axis=0)),
+                const(1, "int64")))
+        return _op.subtract(last, index)
+
+    return convert
+
+
+for _name, _rop in (("ArgMax", "argmax"), ("ArgMin", "argmin")):
+    converter(_name, 1)(_arg_reduce(_name, _rop, False))
+    converter(_name, 11)(_arg_reduce(_name, _rop, True))
+
+
+def _index_dtype(x: Any) -> str:
+    return str(x.ty.dtype)
+
+
+def _wrap_negative(g, indices: Any, extent: Any) -> Any:
+    """indices with each negative index i replaced by i + extent (extent broadcasts against
+    indices and has their dtype); unsigned indices are returned as they are."""
+    dtype = _index_dtype(indices)
+    if dtype.startswith("uint"):
+        return indices
+    return g.bb.normalize(_op.where(_op.less(indices, const(0, dtype)),
+                                    _op.add(indices, extent), indices))
+
+
+def _runtime_dims(g, data: Any) -> Any:
+    """data's shape as an int64 tensor computed at run time."""
+    return g.bb.normalize(_op.shape_to_tensor(_op.shape_of(data)))
+
+
+def _runtime_extent(g, data: Any, axis: int, dtype: str) -> Any:
+    """data.shape[axis] computed at run time, as a 0-d tensor of dtype."""
+    extent = g.bb.normalize(_op.take(_runtime_dims(g, data), const(axis, "int64"), axis=0,
+                                     mode="wrap"))
+    return extent if dtype == "int64" else g.bb.normalize(_op.astype(extent, dtype))
+
+
+def _runtime_extents(g, data: Any, indices: Any, start: int) -> Any:
+    """data.shape[start : start + indices.shape[-1]] computed at run time (the extents of the
+    axes an index tuple of GatherND / ScatterND addresses), in the indices' dtype."""
+    count = _shape_values(indices)[-1]
+    count = int(count.value) if isinstance(count, IntImm) else count
+    extents = g.bb.normalize(_op.strided_slice(_runtime_dims(g, data), axes=[0], begin=[start],
+                                               end=[start + count]))
+    dtype = _index_dtype(indices)
+    return extents if dtype == "int64" else g.bb.normalize(_op.astype(extents, dtype))
+
+
+@converter("GatherElements", 13)
+def gather_elements(g, inputs, attr):
+    data, indices = inputs[0], inputs[1]
+    axis = attr.get("axis", 0)
+    extent = _runtime_extent(g, data, axis, _index_dtype(indices))
+    return _op.gather_elements(data, _wrap_negative(g, indices, extent), axis)
+
+
+@converter("GatherND", 13)
+def gather_nd(g, inputs, attr):
+    data, indices = inputs[0], inputs[1]
+    batch_dims = attr.get("batch_dims", 0)
+    extents = _runtime_extents(g, data, indices, batch_dims)
+    return _op.gather_nd(data, _wrap_negative(g, indices, extents), batch_dims)
+
+
+def _same_dims(a: Optional[list], b: Optional[list]) -> bool:
+    """Whether two static shapes are the same: equal ints, or the same symbolic vars."""
+    if a is None or b is None or len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if isinstance(x, IntImm) and isinstance(y, IntImm):
+            if int(x.value) != int(y.value):
+                return False
+        elif isinstance(x, IntImm) or isinstance(y, IntImm) or not x.same_as(y):
+            return False
+    return True
+
+
+def _static_dims(x: Any) -> Optional[list]:
+    shape = x.ty.shape if isinstance(x.ty, TensorType) else None
+    return None if shape is None else list(shape.values)
+
+
+@converter("Scatter", 9)
+def scatter(g, inputs, attr):
+    data, indices, updates = inputs[0], inputs[1], inputs[2]
+    axis = attr.get("axis", 0)
+    data_dims, index_dims = _static_dims(data), _static_dims(indices)
+    if _same_dims(index_dims, data_dims):
+        return _op.scatter_elements(data, indices, updates, axis=axis)
+    # indices smaller than data: every entry of indices names its target position (its own
+    # coordinates, with the `axis` coordinate replaced by the index), a scatter_nd.
+    if index_dims is None or data_dims is None:
+        raise ConverterError("Scatter: data and indices need a known rank when their shapes "
+                             "differ (the target coordinates are built at import time)")
+    if not all(isinstance(d, IntImm) for d in index_dims):
+        raise ConverterError("Scatter: indices with a symbolic shape that is not data's shape "
+                             "is not supported (the target coordinates are built at import "
+                             "time)")
+    rank = len(data_dims)
+    axis %= rank
+    dtype = _index_dtype(indices)
+    shape = tuple(int(d.value) for d in index_dims)
+    count = int(np.prod(shape))
+    coords = np.indices(shape).reshape(len(shape), count).T
+    on_axis = np.broadcast_to(np.eye(rank, dtype="bool")[axis], (count, rank))
+    targets = _op.where(const(on_axis, "bool"), _op.reshape(indices, (count, 1)),
+                        const(coords.astype(dtype), dtype))
+    return _op.scatter_nd(data, targets, _op.reshape(updates, (count,)))
+
+
+@converter("Scatter", 11)
+def scatter_v11(g, inputs, attr):
+    raise ConverterError("Scatter is deprecated from opset 11 (ScatterElements replaces it)")
+
+
+def _reduction(name: str, attr: dict, valid: tuple) -> str:
+    """The `reduction` attribute of a scatter ("none" is "update"), checked against valid."""
+    reduction = _str_attr(attr, "reduction", "") or "update"
+    reduction = "update" if reduction == "none" else reduction
+    if reduction not in valid:
+        raise ConverterError(f"{name}: reduction must be one of {list(valid)}, but got "
+                             f"{reduction!r}")
+    return reduction
+
+
+def _scatter_elements(valid: tuple) -> Callable:
+    def convert(g, inputs, attr):
+        reduction = _reduction("ScatterElements", attr, valid)
+        return _op.scatter_elements(inputs[0], inputs[1], inputs[2], axis=attr.get("axis", 0),
+                                    reduction=reduction)
+
+    return convert
+
+
+def _scatter_nd(valid: tuple) -> Callable:
+    def convert(g, inputs, attr):
+        data, indices, updates = inputs[0], inputs[1], inputs[2]
+        reduction = _reduction("ScatterND", attr, valid)
+        extents = _runtime_extents(g, data, indices, 0)
+        return _op.scatter_nd(data, _wrap_negative(g, indices, extents), updates, reduction)
+
+    return convert
+
+
+# Opset 11: no reduction attribute (only "update" is valid); 16: add, mul; 18: min, max.
+for _since, _valid in ((11, ("update",)), (16, ("update", "add", "mul")),
+                       (18, ("update", "add", "mul", "min", "max"))):
+    converter("ScatterElements", _since)(_scatter_elements(_valid))
+    converter("ScatterND", _since)(_scatter_nd(_valid))
+
+
+@converter("Einsum", 12)
+def einsum(g, inputs, attr):
+    # apache-tvm lowers Einsum to a TIR function (call_tir); tether emits relax.einsum.
+    return _op.einsum(list(inputs), _str_attr(attr, "equation", ""))
+
+
+@converter("TopK", 1)
+def topk_v1(g, inputs, attr):
+    # k is an attribute up to opset 9.
+    return _op.topk(inputs[0], attr.get("k", 1), attr.get("axis", -1), ret_type="both",
+                    dtype="int64")
+
+
+@converter("TopK", 10)
+def topk(g, inputs, attr):
+    k = _const_input(g, inputs[1], "TopK", "k")
+    if k is None or k.size != 1:
+        raise ConverterError("TopK: k must be a single value")
+    if attr.get("sorted", 1) != 1:
+        raise NotImplementedError("TopK with sorted=0 is not supported (Relax's topk sorts)")
+    return _op.topk(inputs[0], int(k.reshape(-1)[0]), attr.get("axis", -1), ret_type="both",
+                    largest=attr.get("largest", 1), dtype="int64")
+
+
+@converter("CumSum", 11)
+def cumsum(g, inputs, attr):
+    data = inputs[0]
+    axis = _const_input(g, inputs[1], "CumSum", "axis")
+    if axis is None or axis.size != 1 or axis.ndim > 1:
+        raise ConverterError("CumSum: the axis input must be a scalar or a 1-element 1-D "
+                             "tensor")
+    axis = int(axis.reshape(-1)[0])
+    reverse = attr.get("reverse", 0) != 0
+    if reverse:
+        data = _op.flip(data, axis=axis)
+    out = g.bb.normalize(_op.cumsum(data, axis, exclusive=attr.get("exclusive", 0) != 0))
+    return _op.flip(out, axis=axis) if reverse else out
+
+
+@converter("OneHot", 9)
+def one_hot(g, inputs, attr):
+    indices = inputs[0]
+    depth = _const_input(g, inputs[1], "OneHot", "depth")
+    values = _const_input(g, inputs[2], "OneHot", "values")
+    if depth is None or depth.size != 1:
+        raise ConverterError("OneHot: depth must be a single value")
+    if values is None or values.size != 2:
+        raise ConverterError("OneHot: values must hold two values (off, on)")
+    depth = depth.reshape(-1)[0].item()
+    off, on = values.reshape(-1).tolist()
+    extent = const(depth, _index_dtype(indices))
+    indices = _wrap_negative(g, indices, extent)
+    return _op.one_hot(indices, prim_value(on), prim_value(off), int(depth),
+                       attr.get("axis", -1))
+
+
+@converter("MatMulInteger16", 1)
+def matmul_integer16(g, inputs, attr):
+    a, b = inputs[0], inputs[1]
+    dtypes = [_index_dtype(x) for x in (a, b)]
+    for name, dt in zip("AB", dtypes):
+        if dt not in ("int16", "uint16"):
+            raise ConverterError(f"MatMulInteger16: input {name} must be int16 or uint16, but "
+                                 f"it is {dt}")
+    out = "uint32" if dtypes == ["uint16", "uint16"] else "int32"
+    return _op.matmul(_op.astype(a, out), _op.astype(b, out))
