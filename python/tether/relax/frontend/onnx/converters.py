@@ -833,9 +833,9 @@ def _const_input(g, value: Any, op_name: str, what: str) -> Optional[np.ndarray]
     value = g.get_constant(value)
     if not _is_const(value):
         raise NotImplementedError(
-            f"{op_name}: the {what} input must be a constant (an initializer or a Constant "
-            f"node); a {what} computed at run time is not supported, as Relax needs it at "
-            "import time")
+            f"{op_name}: the {what!r} input is computed at run time, but it must be a constant "
+            "(an initializer or a Constant node): the Relax op needs its value when the graph "
+            "is imported")
     return _numpy(value)
 
 
@@ -1114,11 +1114,14 @@ def cumsum(g, inputs, attr):
         raise ConverterError("CumSum: the axis input must be a scalar or a 1-element 1-D "
                              "tensor")
     axis = int(axis.reshape(-1)[0])
+    # reverse: a cumsum of the input flipped along the axis, flipped back (apache-tvm emits
+    # the flips as TIR functions through call_tir; tether emits relax.flip, bound in the same
+    # places).
     reverse = attr.get("reverse", 0) != 0
     if reverse:
-        data = _op.flip(data, axis=axis)
+        data = g.bb.emit(_op.flip(data, axis=axis))
     out = g.bb.normalize(_op.cumsum(data, axis, exclusive=attr.get("exclusive", 0) != 0))
-    return _op.flip(out, axis=axis) if reverse else out
+    return g.bb.emit(_op.flip(out, axis=axis)) if reverse else out
 
 
 @converter("OneHot", 9)
