@@ -411,7 +411,7 @@ def topk_cumsum_onehot(onnx, np):
     k = onnx.numpy_helper.from_array(np.array([2], dtype="int64"), "k")
     axis = onnx.numpy_helper.from_array(np.array(1, dtype="int32"), "axis")
     depth = onnx.numpy_helper.from_array(np.array(5, dtype="int64"), "depth")
-    values = onnx.numpy_helper.from_array(np.array([0.5, 3.0], dtype="float32"), "values")
+    values = onnx.numpy_helper.from_array(np.array([0.5, 3.0], dtype="float64"), "values")
     nodes = [n("TopK", ["x", "k"], ["v", "i"], axis=1, largest=0),
              n("CumSum", ["x", "axis"], ["c"], exclusive=1),
              n("OneHot", ["idx", "depth", "values"], ["o"], axis=0)]
@@ -450,8 +450,24 @@ def matmul_integer16(onnx, np):
     return model, {}
 
 
+def multi_input_symbolic(onnx, np):
+    """Sum / Max with symbolic dims: a dim named alike, or against 1, broadcasts statically."""
+    n = onnx.helper.make_node
+    nodes = [n("Sum", ["a", "b", "c"], ["s"]), n("Max", ["s", "c"], ["y"])]
+    inputs = [_vi(onnx, "a", ["n", 3]), _vi(onnx, "b", ["n", 1]), _vi(onnx, "c", [3])]
+    return _model(onnx, nodes, inputs, [_vi(onnx, "y", None)]), {}
+
+
+def multi_input_symbolic_rejected(onnx, np):
+    """A symbolic dim against a constant other than 1: no broadcast known at import time."""
+    n = onnx.helper.make_node
+    inputs = [_vi(onnx, "a", ["n", 3]), _vi(onnx, "b", [2, 3])]
+    return _model(onnx, [n("Max", ["a", "b"], ["y"])], inputs, [_vi(onnx, "y", None)]), {}
+
+
 CASES.update({f.__name__: f for f in (
     reduce_axes_attribute, reduce_sum_v11, reduce_axes_input, reduce_runtime_axes_rejected,
     arg_reductions, arg_reduction_v1, arg_reduction_v1_negative_axis_rejected, gathers,
     scatters, scatter_v11, scatter_deprecated, topk_cumsum_onehot, topk_v1,
-    topk_runtime_k_rejected, matmul_integer16)})
+    topk_runtime_k_rejected, matmul_integer16, multi_input_symbolic,
+    multi_input_symbolic_rejected)})

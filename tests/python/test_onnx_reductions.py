@@ -45,6 +45,40 @@ def _cumsum_model(reverse, exclusive):
     return _model([node], [_vi("x", [2, 4])], [_vi("y", [2, 4])], [axis], opset=14)
 
 
+def _onehot_model(dtype):
+    """OneHot over axis 1 with constant depth 4 and values (off, on) of dtype."""
+    elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    depth = numpy_helper.from_array(np.array(4, dtype="int64"), "depth")
+    values = numpy_helper.from_array(np.array([-1, 7], dtype=dtype), "values")
+    node = helper.make_node("OneHot", ["i", "depth", "values"], ["y"], axis=1)
+    return _model([node], [_vi("i", [3], TensorProto.INT32)], [_vi("y", [3, 4], elem)],
+                  [depth, values], opset=11)
+
+
+def _onehot_reference(indices, dtype):
+    out = np.full((len(indices), 4), -1, dtype=dtype)
+    out[np.arange(len(indices)), indices % 4] = 7
+    return out
+
+
+def _topk_v10_model():
+    k = numpy_helper.from_array(np.array([2], dtype="int64"), "k")
+    node = helper.make_node("TopK", ["x", "k"], ["v", "i"])
+    outs = [_vi("v", [3, 2]), _vi("i", [3, 2], TensorProto.INT64)]
+    return _model([node], [_vi("x", [3, 4])], outs, [k], opset=10)
+
+
+def test_onehot_has_the_dtype_of_its_values():
+    for dtype in ("float32", "int32", "int64", "float64"):
+        text = _import(_onehot_model(dtype)).script()
+        assert f'-> R.Tensor((3, 4), dtype="{dtype}")' in text, dtype
+
+
+def test_topk_v10_takes_k_from_its_input():
+    text = _import(_topk_v10_model()).script()
+    assert 'R.topk(x, k=2, axis=-1, ret_type="both", largest=True, dtype="int64")' in text
+
+
 def _cumsum_reference(x, reverse, exclusive):
     data = np.flip(x, 1) if reverse else x
     out = np.cumsum(data, 1)
@@ -115,9 +149,10 @@ def _tvm_python():
     return path
 
 
-def test_tvm_computes_einsum_and_reverse_cumsum_as_onnx_specifies(tmp_path):
+def test_tvm_computes_einsum_cumsum_onehot_as_onnx_specifies(tmp_path):
     """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum gives the
-    expected output shipped with each case; CumSum (reverse, exclusive) gives numpy's."""
+    expected output shipped with each case; CumSum (reverse, exclusive) and OneHot (float32
+    and int32 values, a negative index) give numpy's."""
     tvm_python = _tvm_python()
     jobs, expected = [], []
     for name in EINSUM:
@@ -130,6 +165,10 @@ def test_tvm_computes_einsum_and_reverse_cumsum_as_onnx_specifies(tmp_path):
         for exclusive in (0, 1):
             jobs.append((_cumsum_model(reverse, exclusive), [x]))
             expected.append(_cumsum_reference(x, reverse, exclusive))
+    indices = np.array([0, -1, 2], dtype="int32")
+    for dtype in ("float32", "int32"):
+        jobs.append((_onehot_model(dtype), [indices]))
+        expected.append(_onehot_reference(indices, dtype))
     spec = []
     for k, (model, inputs) in enumerate(jobs):
         module = tmp_path / f"m{k}.json"
@@ -144,7 +183,7 @@ def test_tvm_computes_einsum_and_reverse_cumsum_as_onnx_specifies(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     for job, want in zip(spec, expected):
         got = np.load(job["result"])
-        assert got.shape == want.shape, job["module"]
+        assert got.shape == want.shape and got.dtype == want.dtype, job["module"]
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=job["module"])
 
 

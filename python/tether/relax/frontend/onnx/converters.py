@@ -31,9 +31,9 @@ from onnx import helper as onnx_helper
 
 from .... import core
 from ... import op as _op
-from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const, prim_value
+from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
 from ...ty import TensorType
-from ....ir import IntImm
+from ....ir import FloatImm, IntImm
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -775,7 +775,10 @@ def concat(g, inputs, attr):
 # ---- multi-input reductions ---------------------------------------------------------------------
 
 def _broadcast_dims(a: list, b: list) -> list:
-    """The static broadcast of two shapes (dims as IntImm or ints)."""
+    """The static broadcast of two shapes (dims as IntImm, ints or symbolic expressions).  A
+    symbolic dim broadcasts against 1 and against itself; against a constant other than 1 or
+    another symbolic dim its broadcast is not known at import time (ConverterError: either
+    may be 1 at run time, and broadcast_to needs to know which)."""
     a = [int(d.value) if isinstance(d, IntImm) else d for d in a]
     b = [int(d.value) if isinstance(d, IntImm) else d for d in b]
     if len(a) < len(b):
@@ -787,14 +790,25 @@ def _broadcast_dims(a: list, b: list) -> list:
             if x != y and 1 not in (x, y):
                 raise ConverterError(f"shapes do not broadcast: {a} and {b}")
             out.append(max(x, y) if 1 in (x, y) else x)
-        elif isinstance(x, int) and x == 1:
-            out.append(y)
-        else:
+        elif isinstance(x, int) or isinstance(y, int):  # a constant against a symbolic dim
+            fixed, symbolic = (x, y) if isinstance(x, int) else (y, x)
+            if fixed != 1:
+                raise ConverterError(f"the symbolic dim {symbolic} and the dim {fixed} have no "
+                                     "broadcast known at import time")
+            out.append(symbolic)
+        elif _dims_equal(x, y):
             out.append(x)
+        else:
+            raise ConverterError(f"the symbolic dims {x} and {y} differ: their broadcast is "
+                                 "not known at import time (name them alike in the model)")
     return out
 
 
 def _multi(name: str, reduce_op: str, pair_op: str, numpy_op: Callable) -> Callable:
+    """Sum / Max / Min / Mean of several inputs: the inputs broadcast to their common shape,
+    stacked and reduced (apache-tvm's form); for an input of unknown shape, the pairwise op
+    (whose broadcasting is ONNX's) folded over the inputs."""
+
     def convert(g, inputs, attr):
         inputs = list(inputs)
         if all(_is_const(x) for x in inputs):
@@ -809,7 +823,10 @@ def _multi(name: str, reduce_op: str, pair_op: str, numpy_op: Callable) -> Calla
             if name == "Mean":
                 out = _op.divide(out, const(len(inputs), _dtype(inputs[0])))
             return out
-        target = functools.reduce(_broadcast_dims, [_shape_values(x) for x in inputs])
+        try:
+            target = functools.reduce(_broadcast_dims, [_shape_values(x) for x in inputs])
+        except ConverterError as err:
+            raise ConverterError(f"{name}: {err}") from None
         parts = [g.bb.normalize(_op.broadcast_to(x, target)) for x in inputs]
         return getattr(_op, reduce_op)(g.bb.normalize(_op.stack(parts, axis=0)), axis=0)
 
@@ -822,7 +839,7 @@ for _name, _red, _pair, _nop in (("Sum", "sum", "add", np.sum), ("Max", "max", "
     converter(_name, 1)(_multi(_name, _red, _pair, _nop))
 
 
-# ---- reductions, arg-reductions, gathers, scatters, search ---------------------------------------
+# ---- reductions, arg-reductions, gathers, scatters, search -------------------------------------
 
 def _const_input(g, value: Any, op_name: str, what: str) -> Optional[np.ndarray]:
     """The value of an optional operand that must be known at import time (an initializer or
@@ -883,6 +900,9 @@ def _reduce_input_axes(name: str) -> Callable:
         data = inputs[0]
         keepdims = attr.get("keepdims", 1)
         axes = _const_input(g, inputs[1], name, "axes")
+        if axes is not None and axes.ndim > 1:
+            raise ConverterError(f"{name}: axes must be a 1-D tensor, but it has shape "
+                                 f"{list(axes.shape)}")
         axes = [int(a) for a in axes.reshape(-1).tolist()] if axes is not None else []
         if not axes:
             if attr.get("noop_with_empty_axes", 0):
@@ -913,6 +933,8 @@ def _arg_reduce(name: str, relax_op: str, negative_axis: bool) -> Callable:
     def convert(g, inputs, attr):
         data = inputs[0]
         rank = _ndim(data)
+        if rank < 0:
+            raise ConverterError(f"{name}: the input's rank must be known at import time")
         axis = attr.get("axis", 0)
         if negative_axis and axis < 0:
             axis += rank
@@ -1133,12 +1155,20 @@ def one_hot(g, inputs, attr):
         raise ConverterError("OneHot: depth must be a single value")
     if values is None or values.size != 2:
         raise ConverterError("OneHot: values must hold two values (off, on)")
-    depth = depth.reshape(-1)[0].item()
-    off, on = values.reshape(-1).tolist()
+    depth = int(depth.reshape(-1)[0])
+    # The result has the dtype of `values` (apache-tvm makes int64 / float64 scalars of them
+    # whatever their dtype, which is the same text for int64 and float64 values).
+    off, on = (_scalar_imm(v, _dtype_name(values.dtype)) for v in values.reshape(-1))
     extent = const(depth, _index_dtype(indices))
     indices = _wrap_negative(g, indices, extent)
-    return _op.one_hot(indices, prim_value(on), prim_value(off), int(depth),
-                       attr.get("axis", -1))
+    return _op.one_hot(indices, on, off, depth, attr.get("axis", -1))
+
+
+def _scalar_imm(value: Any, dtype: str) -> Any:
+    """A primitive scalar of dtype holding value (an IntImm or a FloatImm)."""
+    if dtype.startswith(("float", "bfloat")):
+        return FloatImm(dtype, float(value))
+    return IntImm(dtype, int(value))
 
 
 @converter("MatMulInteger16", 1)
