@@ -3,7 +3,8 @@
 test_onnx_corpus.py and test_onnx_frontend.py check that these converters print apache-tvm's
 module.  Here: the places where tether emits another (equivalent) Relax program than TVM --
 Einsum as relax.einsum and CumSum's reverse as relax.flip, where TVM goes through TIR
-functions -- compute what ONNX specifies (the module is handed to apache-tvm as JSON, compiled
+functions; OneHot with the dtype of its values -- and the ops TVM does not convert
+(NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss) compute what ONNX specifies (the module is handed to apache-tvm as JSON, compiled
 and run, when an apache-tvm interpreter is available), and the operands that must be known at
 import time are reported with typed errors naming the op and the operand.
 """
@@ -136,7 +137,8 @@ for job in json.load(open(sys.argv[1])):
     data = np.load(job["data"])
     ins = [data["i%d" % k] for k in range(job["inputs"])]
     out = vm["main"](*[tvm.runtime.tensor(a) for a in ins])
-    np.save(job["result"], out.numpy())
+    outs = [out] if isinstance(out, tvm.runtime.Tensor) else list(out)
+    np.savez(job["result"], *[o.numpy() for o in outs])
     print("ran", job["module"])
 """
 
@@ -149,26 +151,47 @@ def _tvm_python():
     return path
 
 
-def test_tvm_computes_einsum_cumsum_onehot_as_onnx_specifies(tmp_path):
-    """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum gives the
-    expected output shipped with each case; CumSum (reverse, exclusive) and OneHot (float32
-    and int32 values, a negative index) give numpy's."""
+# Loss cases (apache-tvm converts neither op): mean / sum / none, class weights, an
+# ignore_index inside and outside [0, C), the log_prob output, several spatial dims.
+LOSSES = ["test_nllloss_NCd1_mean_weight_negative_ii", "test_nllloss_NCd1d2_reduction_sum",
+          "test_nllloss_NCd1d2d3_sum_weight_high_ii", "test_nllloss_NCd1d2d3d4d5_none_no_weight",
+          "test_nllloss_NCd1d2_no_weight_reduction_mean_ii", "test_sce_mean_weight_ii_3d_log_prob",
+          "test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob", "test_sce_sum"]
+
+
+def test_losses_import_with_their_outputs():
+    for name in LOSSES:
+        case = _node_case(name)
+        mod = _import(case.model)
+        _inputs, outputs = case.data_sets[0]
+        text = mod.script()
+        for out in outputs:
+            shape = ", ".join(str(d) for d in np.asarray(out).shape)
+            shape += "," if np.asarray(out).ndim == 1 else ""
+            assert f"R.Tensor(({shape}), dtype=\"{np.asarray(out).dtype}\")" in text, name
+        assert ("R.nn.log_softmax" in text) == name.startswith("test_sce"), name
+
+
+def test_tvm_computes_einsum_cumsum_onehot_losses_as_onnx_specifies(tmp_path):
+    """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum and the losses
+    give the expected outputs shipped with each case; CumSum (reverse, exclusive) and OneHot
+    (float32 and int32 values, a negative index) give numpy's."""
     tvm_python = _tvm_python()
     jobs, expected = [], []
-    for name in EINSUM:
+    for name in EINSUM + LOSSES:
         case = _node_case(name)
         inputs, outputs = case.data_sets[0]
         jobs.append((case.model, [np.asarray(a) for a in inputs]))
-        expected.append(np.asarray(outputs[0]))
+        expected.append([np.asarray(a) for a in outputs])
     x = np.random.default_rng(0).standard_normal((2, 4)).astype("float32")
     for reverse in (0, 1):
         for exclusive in (0, 1):
             jobs.append((_cumsum_model(reverse, exclusive), [x]))
-            expected.append(_cumsum_reference(x, reverse, exclusive))
+            expected.append([_cumsum_reference(x, reverse, exclusive)])
     indices = np.array([0, -1, 2], dtype="int32")
     for dtype in ("float32", "int32"):
         jobs.append((_onehot_model(dtype), [indices]))
-        expected.append(_onehot_reference(indices, dtype))
+        expected.append([_onehot_reference(indices, dtype)])
     spec = []
     for k, (model, inputs) in enumerate(jobs):
         module = tmp_path / f"m{k}.json"
@@ -176,15 +199,18 @@ def test_tvm_computes_einsum_cumsum_onehot_as_onnx_specifies(tmp_path):
         data = tmp_path / f"d{k}.npz"
         np.savez(data, **{f"i{j}": a for j, a in enumerate(inputs)})
         spec.append({"module": str(module), "data": str(data), "inputs": len(inputs),
-                     "result": str(tmp_path / f"r{k}.npy")})
+                     "result": str(tmp_path / f"r{k}.npz")})
     (tmp_path / "jobs.json").write_text(json.dumps(spec))
     res = subprocess.run([tvm_python, "-c", _TVM_RUN, str(tmp_path / "jobs.json")],
                          capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stderr[-3000:]
-    for job, want in zip(spec, expected):
-        got = np.load(job["result"])
-        assert got.shape == want.shape and got.dtype == want.dtype, job["module"]
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=job["module"])
+    for job, wants in zip(spec, expected):
+        results = np.load(job["result"])
+        assert len(results.files) == len(wants), job["module"]
+        for k, want in enumerate(wants):
+            got = results[f"arr_{k}"]
+            assert got.shape == want.shape and got.dtype == want.dtype, job["module"]
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=job["module"])
 
 
 def _runtime_operand_model(op, operand):
@@ -232,6 +258,10 @@ def test_bad_attributes_are_value_errors():
     with pytest.raises(ValueError, match="ArgMax: axis 2 is out of range for an input of "
                                          "rank 2"):
         _import(_model([arg], data[:1], [_vi("y", None, T.INT64)]))
+    loss = helper.make_node("NegativeLogLikelihoodLoss", ["x", "t"], ["y"], reduction="avg")
+    with pytest.raises(ValueError, match="NegativeLogLikelihoodLoss: reduction must be 'none', "
+                                         "'sum' or 'mean', but got 'avg'"):
+        _import(_model([loss], [data[0], _vi("t", [2], T.INT64)], [_vi("y", None)]))
     k = numpy_helper.from_array(np.array([1], dtype="int64"), "k")
     topk = helper.make_node("TopK", ["x", "k"], ["v", "i"], sorted=0)
     with pytest.raises(NotImplementedError, match="TopK with sorted=0"):

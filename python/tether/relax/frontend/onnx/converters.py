@@ -1181,3 +1181,56 @@ def matmul_integer16(g, inputs, attr):
                                  f"it is {dt}")
     out = "uint32" if dtypes == ["uint16", "uint16"] else "int32"
     return _op.matmul(_op.astype(a, out), _op.astype(b, out))
+
+
+# ---- losses (beyond apache-tvm 0.27, which converts neither) ------------------------------------
+
+def _nll_loss(g, name: str, log_prob: Any, target: Any, weight: Any, attr: dict) -> Any:
+    """ONNX's negative log-likelihood loss of log_prob (N, C, d1, ...) at the classes target
+    (N, d1, ...): -log_prob[n, target[n, d], d] * weight[target[n, d]], zero where target is
+    ignore_index; reduced by `reduction` ("mean": divided by the sum of the weights taken)."""
+    reduction = _str_attr(attr, "reduction", "mean")
+    if reduction not in ("none", "sum", "mean"):
+        raise ConverterError(f"{name}: reduction must be 'none', 'sum' or 'mean', but got "
+                             f"{reduction!r}")
+    if _ndim(log_prob) < 2:
+        raise ConverterError(f"{name}: the input must have a class axis (rank >= 2), but its "
+                             f"rank is {_ndim(log_prob)}")
+    dtype, index_dtype = _dtype(log_prob), _index_dtype(target)
+    bb = g.bb
+    keep = None
+    if "ignore_index" in attr:
+        # An ignored target may lie outside [0, C): it is replaced by class 0 and masked out.
+        keep = bb.emit(_op.not_equal(target, const(attr["ignore_index"], index_dtype)))
+        target = bb.emit(_op.where(keep, target, const(0, index_dtype)))
+    picked = _op.gather_elements(log_prob, _op.expand_dims(target, 1), axis=1)
+    loss = _op.negative(_op.squeeze(picked, [1]))
+    scale = None
+    if weight is not None:
+        scale = _op.take(weight, target, axis=0)
+    if keep is not None:
+        mask = _op.astype(keep, dtype)
+        scale = mask if scale is None else _op.multiply(scale, mask)
+    if scale is not None:
+        scale = bb.emit(scale)
+        loss = _op.multiply(loss, scale)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return _op.sum(loss)
+    if scale is None:
+        return _op.mean(loss)
+    return _op.divide(_op.sum(loss), _op.sum(scale))
+
+
+@converter("NegativeLogLikelihoodLoss", 12)
+def negative_log_likelihood_loss(g, inputs, attr):
+    return _nll_loss(g, "NegativeLogLikelihoodLoss", inputs[0], inputs[1], inputs[2], attr)
+
+
+@converter("SoftmaxCrossEntropyLoss", 12)
+def softmax_cross_entropy_loss(g, inputs, attr):
+    # The loss and (the optional second output) the log-probabilities over the class axis.
+    log_prob = g.bb.emit(_op.nn.log_softmax(inputs[0], axis=1))
+    loss = _nll_loss(g, "SoftmaxCrossEntropyLoss", log_prob, inputs[1], inputs[2], attr)
+    return Tuple([loss, log_prob])
