@@ -1,12 +1,13 @@
 """The ONNX frontend's reductions, gathers, scatters and search ops beyond the printed text.
 
 test_onnx_corpus.py and test_onnx_frontend.py check that these converters print apache-tvm's
-module.  Here: the places where tether emits another (equivalent) Relax program than TVM --
-Einsum as relax.einsum and CumSum's reverse as relax.flip, where TVM goes through TIR
-functions; OneHot with the dtype of its values -- and the ops TVM does not convert
-(NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss) compute what ONNX specifies (the module is handed to apache-tvm as JSON, compiled
-and run, when an apache-tvm interpreter is available), and the operands that must be known at
-import time are reported with typed errors naming the op and the operand.
+module.  Here: the places where tether emits another (equivalent) Relax program than TVM
+(Einsum as relax.einsum and CumSum's reverse as relax.flip, where TVM goes through TIR
+functions; OneHot with the dtype of its values) and the ops TVM does not convert
+(NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss, TensorScatter) compute what ONNX
+specifies (the module is handed to apache-tvm as JSON, compiled and run, when an apache-tvm
+interpreter is available), and the operands that must be known at import time are reported
+with typed errors naming the op and the operand.
 """
 import json
 import os
@@ -157,6 +158,8 @@ LOSSES = ["test_nllloss_NCd1_mean_weight_negative_ii", "test_nllloss_NCd1d2_redu
           "test_nllloss_NCd1d2d3_sum_weight_high_ii", "test_nllloss_NCd1d2d3d4d5_none_no_weight",
           "test_nllloss_NCd1d2_no_weight_reduction_mean_ii", "test_sce_mean_weight_ii_3d_log_prob",
           "test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob", "test_sce_sum"]
+# TensorScatter (apache-tvm 0.27 does not convert it either): linear and circular writes.
+TENSOR_SCATTER = ["test_tensorscatter", "test_tensorscatter_3d", "test_tensorscatter_circular"]
 
 
 def test_losses_import_with_their_outputs():
@@ -172,13 +175,13 @@ def test_losses_import_with_their_outputs():
         assert ("R.nn.log_softmax" in text) == name.startswith("test_sce"), name
 
 
-def test_tvm_computes_einsum_cumsum_onehot_losses_as_onnx_specifies(tmp_path):
-    """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum and the losses
-    give the expected outputs shipped with each case; CumSum (reverse, exclusive) and OneHot
-    (float32 and int32 values, a negative index) give numpy's."""
+def test_tvm_computes_what_onnx_specifies(tmp_path):
+    """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum, the losses and
+    TensorScatter give the expected outputs shipped with each case; CumSum (reverse,
+    exclusive) and OneHot (float32 and int32 values, a negative index) give numpy's."""
     tvm_python = _tvm_python()
     jobs, expected = [], []
-    for name in EINSUM + LOSSES:
+    for name in EINSUM + LOSSES + TENSOR_SCATTER:
         case = _node_case(name)
         inputs, outputs = case.data_sets[0]
         jobs.append((case.model, [np.asarray(a) for a in inputs]))
@@ -262,6 +265,9 @@ def test_bad_attributes_are_value_errors():
     with pytest.raises(ValueError, match="NegativeLogLikelihoodLoss: reduction must be 'none', "
                                          "'sum' or 'mean', but got 'avg'"):
         _import(_model([loss], [data[0], _vi("t", [2], T.INT64)], [_vi("y", None)]))
+    scatter = helper.make_node("TensorScatter", ["x", "x"], ["y"], axis=0)
+    with pytest.raises(ValueError, match="TensorScatter: axis 0 must name a sequence axis"):
+        _import(_model([scatter], data[:1], [_vi("y", None)], opset=24))
     k = numpy_helper.from_array(np.array([1], dtype="int64"), "k")
     topk = helper.make_node("TopK", ["x", "k"], ["v", "i"], sorted=0)
     with pytest.raises(NotImplementedError, match="TopK with sorted=0"):

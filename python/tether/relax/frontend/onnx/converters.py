@@ -1234,3 +1234,38 @@ def softmax_cross_entropy_loss(g, inputs, attr):
     log_prob = g.bb.emit(_op.nn.log_softmax(inputs[0], axis=1))
     loss = _nll_loss(g, "SoftmaxCrossEntropyLoss", log_prob, inputs[1], inputs[2], attr)
     return Tuple([loss, log_prob])
+
+
+@converter("TensorScatter", 24)
+def tensor_scatter(g, inputs, attr):
+    # (beyond apache-tvm 0.27) update written into past_cache along `axis` from each batch
+    # row's write index (0 without write_indices), wrapping around with mode="circular": a
+    # scatter_elements whose indices are write_indices[b] + the position along the axis.
+    past, update, starts = inputs[0], inputs[1], inputs[2]
+    mode = _str_attr(attr, "mode", "linear")
+    if mode not in ("linear", "circular"):
+        raise ConverterError(f"TensorScatter: mode must be 'linear' or 'circular', but got "
+                             f"{mode!r}")
+    rank = _ndim(past)
+    axis = attr.get("axis", -2)
+    axis = axis + rank if axis < 0 else axis
+    if not 1 <= axis < rank:
+        raise ConverterError(f"TensorScatter: axis {attr.get('axis', -2)} must name a "
+                             f"sequence axis after the batch axis, for a cache of rank {rank}")
+    dims = _shape_values(update)
+    along = [1] * rank
+    along[axis] = dims[axis]
+    index = _op.reshape(_op.arange(0, dims[axis], 1, "int64"), along)
+    if starts is not None:
+        if _index_dtype(starts) != "int64":
+            starts = _op.astype(starts, "int64")
+        index = _op.add(_op.reshape(starts, [-1] + [1] * (rank - 1)), index)
+    if mode == "circular":
+        extent = _shape_values(past)[axis]
+        if isinstance(extent, IntImm):
+            extent = const(int(extent.value), "int64")
+        else:
+            extent = _runtime_extent(g, past, axis, "int64")
+        index = _op.floor_mod(index, extent)
+    index = g.bb.normalize(_op.broadcast_to(index, dims))
+    return _op.scatter_elements(past, index, update, axis=axis)
