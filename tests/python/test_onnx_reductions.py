@@ -158,6 +158,11 @@ LOSSES = ["test_nllloss_NCd1_mean_weight_negative_ii", "test_nllloss_NCd1d2_redu
           "test_nllloss_NCd1d2d3_sum_weight_high_ii", "test_nllloss_NCd1d2d3d4d5_none_no_weight",
           "test_nllloss_NCd1d2_no_weight_reduction_mean_ii", "test_sce_mean_weight_ii_3d_log_prob",
           "test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob", "test_sce_sum"]
+# Reductions whose axes are a graph input declared with the shape (0,): empty axes, known at
+# import time (apache-tvm 0.27 rejects them as axes computed at run time).
+EMPTY_AXES = ["test_reduce_sum_empty_axes_input_noop",
+              "test_reduce_log_sum_exp_default_axes_keepdims_random",
+              "test_reduce_l2_default_axes_keepdims_example"]
 # TensorScatter (apache-tvm 0.27 does not convert it either): linear and circular writes.
 TENSOR_SCATTER = ["test_tensorscatter", "test_tensorscatter_3d", "test_tensorscatter_circular"]
 
@@ -176,12 +181,13 @@ def test_losses_import_with_their_outputs():
 
 
 def test_tvm_computes_what_onnx_specifies(tmp_path):
-    """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum, the losses and
-    TensorScatter give the expected outputs shipped with each case; CumSum (reverse,
+    """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum, the losses,
+    reductions over empty axes and TensorScatter give the expected outputs shipped with each
+    case; CumSum (reverse,
     exclusive) and OneHot (float32 and int32 values, a negative index) give numpy's."""
     tvm_python = _tvm_python()
     jobs, expected = [], []
-    for name in EINSUM + LOSSES + TENSOR_SCATTER:
+    for name in EINSUM + LOSSES + EMPTY_AXES + TENSOR_SCATTER:
         case = _node_case(name)
         inputs, outputs = case.data_sets[0]
         jobs.append((case.model, [np.asarray(a) for a in inputs]))
@@ -245,6 +251,27 @@ def test_runtime_operand_is_reported_with_the_op_and_operand(op, operand):
     with pytest.raises(NotImplementedError, match=f"^{op}: the '{operand}' input is computed "
                                                   "at run time"):
         _import(_runtime_operand_model(op, operand))
+
+
+def test_axes_input_declared_empty_is_known():
+    T = TensorProto
+    axes = _vi("axes", [0], T.INT64)
+    unchanged = 'gv: R.Tensor((2, 3), dtype="float32") = x'
+    for attrs, want in (({}, "R.sum(x, axis=None, keepdims=True)"),
+                        ({"keepdims": 0}, "R.sum(x, axis=None, keepdims=False)"),
+                        ({"noop_with_empty_axes": 1}, unchanged)):
+        node = helper.make_node("ReduceSum", ["x", "axes"], ["y"], **attrs)
+        text = _import(_model([node], [_vi("x", [2, 3]), axes], [_vi("y", None)])).script()
+        assert want in text, attrs
+    # A declared shape other than (0,), or one shape_dict replaces, says nothing of the value.
+    node = helper.make_node("ReduceSum", ["x", "axes"], ["y"])
+    for declared, shape_dict in (([1], None), ([0], {"axes": [1]})):
+        model = _model([node], [_vi("x", [2, 3]), _vi("axes", declared, T.INT64)],
+                       [_vi("y", None)])
+        with pytest.raises(NotImplementedError, match="the 'axes' input is computed at run"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                from_onnx(model, shape_dict=shape_dict)
 
 
 def test_bad_attributes_are_value_errors():

@@ -897,9 +897,13 @@ def _reduce_input_axes(name: str) -> Callable:
     is."""
 
     def convert(g, inputs, attr):
-        data = inputs[0]
+        data, axes = inputs[0], inputs[1]
         keepdims = attr.get("keepdims", 1)
-        axes = _const_input(g, inputs[1], name, "axes")
+        if isinstance(axes, Var) and axes.name in g.empty_inputs:
+            # (beyond apache-tvm 0.27) a graph input declared with the shape (0,) is empty:
+            # its value is known, though it is given at run time.
+            axes = None
+        axes = _const_input(g, axes, name, "axes")
         if axes is not None and axes.ndim > 1:
             raise ConverterError(f"{name}: axes must be a 1-D tensor, but it has shape "
                                  f"{list(axes.shape)}")
@@ -1031,6 +1035,7 @@ def _same_dims(a: Optional[list], b: Optional[list]) -> bool:
 
 
 def _static_dims(x: Any) -> Optional[list]:
+    """The dims of x's shape (IntImm or symbolic), None when its shape is not known."""
     shape = x.ty.shape if isinstance(x.ty, TensorType) else None
     return None if shape is None else list(shape.values)
 

@@ -118,6 +118,9 @@ class _Importer:
         self.sanitize = sanitize
         self.names = _NameSupply()
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
+        # Names of the input Vars declared with the shape (0,): their value is known (empty),
+        # though their type has a symbolic dim (a 0 dim is typed as unknown, as TVM does).
+        self.empty_inputs: set = set()
         self.opset = 1
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
 
@@ -236,6 +239,10 @@ class _Importer:
                 else:
                     ty = TensorType(shape, dtype)
                 self.nodes[name] = Var(var_name, ty)
+                dims = tensor_type.shape.dim
+                if name not in self.shape_dict and len(dims) == 1 \
+                        and dims[0].HasField("dim_value") and dims[0].dim_value == 0:
+                    self.empty_inputs.add(var_name)
             self.inputs[name] = self.nodes[name]
 
     def _converter(self, op_type: str) -> Any:
