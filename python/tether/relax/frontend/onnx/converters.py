@@ -884,6 +884,11 @@ def _const_input(g, value: Any, op_name: str, what: str) -> Optional[np.ndarray]
     return _numpy(value)
 
 
+# The reductions that are one Relax op.
+_REDUCE_OPS = {"ReduceMax": "max", "ReduceMin": "min", "ReduceSum": "sum",
+               "ReduceMean": "mean", "ReduceProd": "prod"}
+
+
 def _reduce_body(name: str, data: Any, axes: Optional[list], keepdims: Any) -> Any:
     """The Relax expression of ONNX reduction `name` over axes (None: every axis)."""
     if name == "ReduceLogSumExp":
@@ -901,11 +906,6 @@ def _reduce_body(name: str, data: Any, axes: Optional[list], keepdims: Any) -> A
     if name == "ReduceL2":
         return _op.sqrt(_op.sum(_op.multiply(data, data), axes, keepdims))
     return _relax_op(_REDUCE_OPS[name])(data, axes, keepdims)
-
-
-# The reductions that are one Relax op.
-_REDUCE_OPS = {"ReduceMax": "max", "ReduceMin": "min", "ReduceSum": "sum",
-               "ReduceMean": "mean", "ReduceProd": "prod"}
 
 
 def _reduce_attr_axes(name: str) -> Callable:
@@ -982,10 +982,9 @@ def _arg_reduce(name: str, relax_op: str, negative_axis: bool) -> Callable:
         if isinstance(extent, IntImm):
             last = const(int(extent.value) - 1, "int64")
         else:
-            dims = g.bb.normalize(_op.shape_to_tensor(g.bb.normalize(_op.shape_of(data))))
-            last = g.bb.normalize(_op.subtract(
-                g.bb.normalize(_op.take(dims, const(axis, "int64"), axis=0)),
-                const(1, "int64")))
+            extent = g.bb.normalize(_op.take(_runtime_dims(g, data), const(axis, "int64"),
+                                             axis=0))
+            last = g.bb.normalize(_op.subtract(extent, const(1, "int64")))
         return _op.subtract(last, index)
 
     return convert
@@ -1216,7 +1215,7 @@ def matmul_integer16(g, inputs, attr):
     return _op.matmul(_op.astype(a, out), _op.astype(b, out))
 
 
-# ---- losses (beyond apache-tvm 0.27, which converts neither) ------------------------------------
+# ---- losses and TensorScatter (beyond apache-tvm 0.27, which converts none of them) ------------
 
 def _nll_loss(g, name: str, log_prob: Any, target: Any, weight: Any, attr: dict) -> Any:
     """ONNX's negative log-likelihood loss of log_prob (N, C, d1, ...) at the classes target
@@ -1271,8 +1270,7 @@ def softmax_cross_entropy_loss(g, inputs, attr):
 
 @converter("TensorScatter", 24)
 def tensor_scatter(g, inputs, attr):
-    # (beyond apache-tvm 0.27) update written into past_cache along `axis` from each batch
-    # row's write index (0 without write_indices), wrapping around with mode="circular": a
+    # update written into past_cache along `axis` from each batch row's write index (0 without write_indices), wrapping around with mode="circular": a
     # scatter_elements whose indices are write_indices[b] + the position along the axis.
     past, update, starts = inputs[0], inputs[1], inputs[2]
     mode = _str_attr(attr, "mode", "linear")
@@ -1280,6 +1278,8 @@ def tensor_scatter(g, inputs, attr):
         raise ConverterError(f"TensorScatter: mode must be 'linear' or 'circular', but got "
                              f"{mode!r}")
     rank = _ndim(past)
+    if rank < 0:
+        raise ConverterError("TensorScatter: the cache's rank must be known at import time")
     axis = attr.get("axis", -2)
     axis = axis + rank if axis < 0 else axis
     if not 1 <= axis < rank:
