@@ -163,6 +163,8 @@ LOSSES = ["test_nllloss_NCd1_mean_weight_negative_ii", "test_nllloss_NCd1d2_redu
 EMPTY_AXES = ["test_reduce_sum_empty_axes_input_noop",
               "test_reduce_log_sum_exp_default_axes_keepdims_random",
               "test_reduce_l2_default_axes_keepdims_example"]
+# CumSum over a 1-D input with its axis given at run time (necessarily 0 or -1).
+CUMSUM_1D = ["test_cumsum_1d_reverse_exclusive", "test_cumsum_1d_int32_exclusive"]
 # TensorScatter (apache-tvm 0.27 does not convert it either): linear and circular writes.
 TENSOR_SCATTER = ["test_tensorscatter", "test_tensorscatter_3d", "test_tensorscatter_circular"]
 
@@ -182,12 +184,12 @@ def test_losses_import_with_their_outputs():
 
 def test_tvm_computes_what_onnx_specifies(tmp_path):
     """tether's module, saved as JSON, compiled and run by apache-tvm: Einsum, the losses,
-    reductions over empty axes and TensorScatter give the expected outputs shipped with each
-    case; CumSum (reverse,
+    reductions over empty axes, CumSum of 1-D inputs and TensorScatter give the expected
+    outputs shipped with each case; CumSum (reverse,
     exclusive) and OneHot (float32 and int32 values, a negative index) give numpy's."""
     tvm_python = _tvm_python()
     jobs, expected = [], []
-    for name in EINSUM + LOSSES + EMPTY_AXES + TENSOR_SCATTER:
+    for name in EINSUM + LOSSES + EMPTY_AXES + CUMSUM_1D + TENSOR_SCATTER:
         case = _node_case(name)
         inputs, outputs = case.data_sets[0]
         jobs.append((case.model, [np.asarray(a) for a in inputs]))
@@ -272,6 +274,24 @@ def test_axes_input_declared_empty_is_known():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 from_onnx(model, shape_dict=shape_dict)
+
+
+def test_axis_operand_of_a_1d_input_is_known():
+    """Over a 1-D input an axis given at run time can only name its one axis."""
+    T = TensorProto
+    x = _vi("x", [5])
+    node = helper.make_node("CumSum", ["x", "axis"], ["y"], exclusive=1)
+    text = _import(_model([node], [x, _vi("axis", [], T.INT32)], [_vi("y", None)],
+                          opset=14)).script()
+    assert "R.cumsum(x, axis=0, dtype=None, exclusive=True)" in text
+    node = helper.make_node("ReduceMax", ["x", "axes"], ["y"], keepdims=0)
+    text = _import(_model([node], [x, _vi("axes", [1], T.INT64)], [_vi("y", None)],
+                          opset=18)).script()
+    assert "R.max(x, axis=None, keepdims=False)" in text
+    # With noop_with_empty_axes, empty axes (no reduction) and [0] differ: not known.
+    node = helper.make_node("ReduceMax", ["x", "axes"], ["y"], noop_with_empty_axes=1)
+    with pytest.raises(NotImplementedError, match="the 'axes' input is computed at run"):
+        _import(_model([node], [x, _vi("axes", [1], T.INT64)], [_vi("y", None)], opset=18))
 
 
 def test_bad_attributes_are_value_errors():

@@ -931,6 +931,12 @@ def _reduce_input_axes(name: str) -> Callable:
             # (beyond apache-tvm 0.27) a graph input declared with the shape (0,) is empty:
             # its value is known, though it is given at run time.
             axes = None
+        elif axes is not None and _known_rank(data) == 1 \
+                and not attr.get("noop_with_empty_axes", 0) \
+                and not _is_const(g.get_constant(axes)):
+            # (beyond apache-tvm 0.27) over a 1-D input every axes value (empty, [0], [-1])
+            # reduces the one axis.
+            axes = None
         axes = _const_input(g, axes, name, "axes")
         if axes is not None and axes.ndim > 1:
             raise ConverterError(f"{name}: axes must be a 1-D tensor, but it has shape "
@@ -1162,8 +1168,12 @@ def topk(g, inputs, attr):
 
 @converter("CumSum", 11)
 def cumsum(g, inputs, attr):
-    data = inputs[0]
-    axis = _const_input(g, inputs[1], "CumSum", "axis")
+    data, axis = inputs[0], inputs[1]
+    if _known_rank(data) == 1 and axis is not None and not _is_const(g.get_constant(axis)):
+        # (beyond apache-tvm 0.27) a 1-D input has one axis: an axis given at run time can
+        # only be 0 or -1.
+        axis = const(0, "int64")
+    axis = _const_input(g, axis, "CumSum", "axis")
     if axis is None or axis.size != 1 or axis.ndim > 1:
         raise ConverterError("CumSum: the axis input must be a scalar or a 1-element 1-D "
                              "tensor")
