@@ -465,26 +465,9 @@ def multi_input_symbolic_rejected(onnx, np):
     return _model(onnx, [n("Max", ["a", "b"], ["y"])], inputs, [_vi(onnx, "y", None)]), {}
 
 
-def where_shape_values(onnx, np):
-    """Where over shape values (a Concat of int64 constants is one): a shape chosen dim by dim
-    when every operand is a shape or a 1-D constant, else a tensor where."""
-    n = onnx.helper.make_node
-    T = onnx.TensorProto
-
-    def ints(name, values, dtype="int64"):
-        return onnx.numpy_helper.from_array(np.array(values, dtype=dtype), name)
-
-    nodes = [n("Concat", ["a", "b"], ["s"], axis=0), n("Where", ["c", "s", "t"], ["w"]),
-             n("Reshape", ["x", "w"], ["y"]), n("Where", ["m", "s", "t"], ["z"])]
-    inits = [ints("a", [3]), ints("b", [5]), ints("c", [True, False], "bool"), ints("t", [9, 2])]
-    inputs = [_vi(onnx, "x", [2, 3]), _vi(onnx, "m", [2], T.BOOL)]
-    return _model(onnx, nodes, inputs, [_vi(onnx, "y", None), _vi(onnx, "z", None, T.INT64)],
-                  inits, opset=16), {}
-
-
 CASES.update({f.__name__: f for f in (
     reduce_axes_attribute, reduce_sum_v11, reduce_axes_input, reduce_runtime_axes_rejected,
     arg_reductions, arg_reduction_v1, arg_reduction_v1_negative_axis_rejected, gathers,
     scatters, scatter_v11, scatter_deprecated, topk_cumsum_onehot, topk_v1,
     topk_runtime_k_rejected, matmul_integer16, multi_input_symbolic,
-    multi_input_symbolic_rejected, where_shape_values)})
+    multi_input_symbolic_rejected)})

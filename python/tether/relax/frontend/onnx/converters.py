@@ -33,7 +33,7 @@ from .... import core
 from ... import op as _op
 from ...expr import GenericConst, ShapeExpr, Tuple, TupleGetItem, Var, const
 from ...ty import TensorType
-from ....ir import FloatImm, IntImm
+from ....ir import IntImm
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -314,37 +314,9 @@ def where(g, inputs, attr):
     cond, x, y = inputs[0], inputs[1], inputs[2]
     if all(_is_const(v) for v in (cond, x, y)):
         return _const_array(np.where(_numpy(cond), _numpy(x), _numpy(y)))
-    if all(_is_const(v) or isinstance(v, ShapeExpr) for v in (cond, x, y)):
-        # Over shape values (and 1-D constants): a shape, chosen dim by dim.
-        lists = [_shape_like_values(v) for v in (cond, x, y)]
-        if all(v is not None for v in lists):
-            return ShapeExpr(_where_dims(*lists))
-    return _op.where(*(_op.shape_to_tensor(v) if isinstance(v, ShapeExpr) else v
-                       for v in (cond, x, y)))
-
-
-def _shape_like_values(v: Any) -> Optional[list]:
-    """The dims of a shape value, or the values of a 1-D constant; None for anything else."""
-    if isinstance(v, ShapeExpr):
-        return list(v.values)
-    arr = _numpy(v)
-    return arr.tolist() if arr.ndim == 1 else None
-
-
-def _where_dims(cond: list, x: list, y: list) -> list:
-    """Where over three 1-D lists of dims, broadcasting a list of one."""
-    n = max(len(cond), len(x), len(y))
-    if any(len(v) not in (1, n) for v in (cond, x, y)):
-        raise ConverterError(f"Where: the condition, x and y of lengths {len(cond)}, {len(x)} "
-                             f"and {len(y)} do not broadcast")
-    cond, x, y = (v * n if len(v) == 1 else v for v in (cond, x, y))
-    out = []
-    for c, a, b in zip(cond, x, y):
-        if not isinstance(c, (bool, int, IntImm)):
-            raise ConverterError(f"Where: the condition {c} of a shape value is not known at "
-                                 "import time")
-        out.append(a if (int(c.value) if isinstance(c, IntImm) else c) else b)
-    return out
+    if any(isinstance(v, ShapeExpr) for v in (cond, x, y)):
+        raise NotImplementedError("Where over shape values is not supported yet")
+    return _op.where(cond, x, y)
 
 
 # ---- casts --------------------------------------------------------------------------------------
@@ -1208,6 +1180,8 @@ def one_hot(g, inputs, attr):
 
 def _scalar_imm(value: Any, dtype: str) -> Any:
     """A primitive scalar of dtype holding value (an IntImm or a FloatImm)."""
+    from ....ir import FloatImm
+
     if dtype.startswith(("float", "bfloat")):
         return FloatImm(dtype, float(value))
     return IntImm(dtype, int(value))

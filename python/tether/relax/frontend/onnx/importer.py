@@ -239,11 +239,11 @@ class _Importer:
                 else:
                     ty = TensorType(shape, dtype)
                 self.nodes[name] = Var(var_name, ty)
-                dims = tensor_type.shape.dim
-                if name not in self.shape_dict and len(dims) == 1 \
-                        and dims[0].HasField("dim_value") and dims[0].dim_value == 0:
-                    self.empty_inputs.add(var_name)
             self.inputs[name] = self.nodes[name]
+            dims = info.type.tensor_type.shape.dim
+            if name not in self.shape_dict and isinstance(self.nodes[name], Var) \
+                    and [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
+                self.empty_inputs.add(self.nodes[name].name)
 
     def _converter(self, op_type: str) -> Any:
         """The converter for op_type at this import's opset (looked up once per op type)."""
