@@ -267,3 +267,207 @@ CASES = {f.__name__: f for f in (
     multi_input_reductions, unsqueeze_pow, unary_chain, unary_folding, exp_int_rejected,
     casts, compare_squeeze, squeeze_v11, squeeze_non_unit_rejected,
     where)}
+
+
+# ---- reductions, arg-reductions, gathers, scatters, search ----------------------------------
+
+def reduce_axes_attribute(onnx, np):
+    """Every reduction with its axes as an attribute (opset 13; ReduceSum takes them as an
+    input from 13, here an initializer)."""
+    n = onnx.helper.make_node
+    axes = onnx.numpy_helper.from_array(np.array([1], dtype="int64"), "axes")
+    nodes = [n("ReduceMax", ["x"], ["mx"], axes=[0, 2]),
+             n("ReduceMin", ["x"], ["mn"], axes=[-1], keepdims=0),
+             n("ReduceMean", ["x"], ["me"]),
+             n("ReduceProd", ["x"], ["pr"], axes=[1], keepdims=0),
+             n("ReduceLogSumExp", ["x"], ["lse"], axes=[1], keepdims=0),
+             n("ReduceLogSumExp", ["x"], ["lse1"], axes=[0, 1]),
+             n("ReduceLogSum", ["x"], ["ls"], axes=[2]),
+             n("ReduceSumSquare", ["x"], ["ss"], axes=[0], keepdims=0),
+             n("ReduceL1", ["x"], ["l1"]),
+             n("ReduceL2", ["x"], ["l2"], axes=[-2], keepdims=0),
+             n("ReduceSum", ["x", "axes"], ["s"], keepdims=0)]
+    outs = [_vi(onnx, name, None) for name in
+            ("mx", "mn", "me", "pr", "lse", "lse1", "ls", "ss", "l1", "l2", "s")]
+    return _model(onnx, nodes, [_vi(onnx, "x", [2, 3, 4])], outs, [axes]), {}
+
+
+def reduce_sum_v11(onnx, np):
+    n = onnx.helper.make_node
+    nodes = [n("ReduceSum", ["x"], ["a"], axes=[0, -1], keepdims=0),
+             n("ReduceSum", ["x"], ["b"]), n("ReduceMax", ["x"], ["c"], axes=[1])]
+    outs = [_vi(onnx, name, None) for name in "abc"]
+    return _model(onnx, nodes, [_vi(onnx, "x", [2, 3, 4])], outs, opset=11), {}
+
+
+def reduce_axes_input(onnx, np):
+    """Opset 18: the axes are a constant input; empty or omitted axes reduce everything, or
+    leave the input as it is with noop_with_empty_axes."""
+    n = onnx.helper.make_node
+    axes = onnx.numpy_helper.from_array(np.array([0, -1], dtype="int64"), "axes")
+    empty = onnx.numpy_helper.from_array(np.array([], dtype="int64"), "empty")
+    nodes = [n("ReduceMax", ["x", "axes"], ["mx"]),
+             n("ReduceMin", ["x", "axes"], ["mn"], keepdims=0),
+             n("ReduceMean", ["x", "empty"], ["me"]),
+             n("ReduceProd", ["x", "empty"], ["pr"], noop_with_empty_axes=1),
+             n("ReduceLogSumExp", ["x"], ["lse"], keepdims=0),
+             n("ReduceLogSum", ["x", "axes"], ["ls"]),
+             n("ReduceSumSquare", ["x", "", ], ["ss"], noop_with_empty_axes=1),
+             n("ReduceL1", ["x", "axes"], ["l1"], keepdims=0),
+             n("ReduceL2", ["x"], ["l2"]),
+             n("ReduceSum", ["x", "axes"], ["s"])]
+    outs = [_vi(onnx, name, None) for name in
+            ("mx", "mn", "me", "pr", "lse", "ls", "ss", "l1", "l2", "s")]
+    return _model(onnx, nodes, [_vi(onnx, "x", [2, 3, 4])], outs, [axes, empty],
+                  opset=18), {}
+
+
+def reduce_runtime_axes_rejected(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    return _model(onnx, [n("ReduceMax", ["x", "axes"], ["y"])],
+                  [_vi(onnx, "x", [2, 3]), _vi(onnx, "axes", [1], T.INT64)],
+                  [_vi(onnx, "y", None)], opset=18), {}
+
+
+def arg_reductions(onnx, np):
+    n = onnx.helper.make_node
+    nodes = [n("ArgMax", ["x"], ["a"], axis=-1, keepdims=0),
+             n("ArgMin", ["x"], ["b"], axis=1, select_last_index=1),
+             n("ArgMax", ["x"], ["c"], axis=0, select_last_index=1, keepdims=0),
+             n("ArgMin", ["x"], ["d"])]
+    outs = [_vi(onnx, name, None, onnx.TensorProto.INT64) for name in "abcd"]
+    return _model(onnx, nodes, [_vi(onnx, "x", ["n", 3, 4])], outs), {}
+
+
+def arg_reduction_v1(onnx, np):
+    n = onnx.helper.make_node
+    nodes = [n("ArgMax", ["x"], ["a"], axis=1), n("ArgMin", ["x"], ["b"], keepdims=0)]
+    outs = [_vi(onnx, name, None, onnx.TensorProto.INT64) for name in "ab"]
+    return _model(onnx, nodes, [_vi(onnx, "x", [2, 3])], outs, opset=9), {}
+
+
+def arg_reduction_v1_negative_axis_rejected(onnx, np):
+    n = onnx.helper.make_node
+    return _model(onnx, [n("ArgMax", ["x"], ["a"], axis=-1)], [_vi(onnx, "x", [2, 3])],
+                  [_vi(onnx, "a", None, onnx.TensorProto.INT64)], opset=9), {}
+
+
+def gathers(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    nodes = [n("GatherElements", ["x", "i32"], ["a"], axis=1),
+             n("GatherND", ["x", "nd"], ["b"], batch_dims=1),
+             n("GatherND", ["x", "nd64"], ["c"]),
+             n("GatherElements", ["x", "i64"], ["d"], axis=-1)]
+    inputs = [_vi(onnx, "x", [2, 3, 4]), _vi(onnx, "i32", [2, 2, 4], T.INT32),
+              _vi(onnx, "nd", [2, 1], T.INT64), _vi(onnx, "nd64", [5, 2], T.INT64),
+              _vi(onnx, "i64", [2, 3, 1], T.INT64)]
+    outs = [_vi(onnx, name, None) for name in "abcd"]
+    return _model(onnx, nodes, inputs, outs), {}
+
+
+def scatters(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    nodes = [n("ScatterElements", ["x", "i", "u"], ["a"], axis=1, reduction="add"),
+             n("ScatterND", ["x", "nd", "v"], ["b"], reduction="mul"),
+             n("ScatterElements", ["x", "i", "u"], ["c"])]
+    inputs = [_vi(onnx, "x", [2, 3]), _vi(onnx, "i", [2, 2], T.INT64),
+              _vi(onnx, "u", [2, 2]), _vi(onnx, "nd", [1, 1], T.INT32),
+              _vi(onnx, "v", [1, 3])]
+    outs = [_vi(onnx, name, None) for name in "abc"]
+    return _model(onnx, nodes, inputs, outs, opset=16), {}
+
+
+def scatter_v11(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    nodes = [n("ScatterElements", ["x", "i", "u"], ["a"], axis=-1),
+             n("ScatterND", ["x", "nd", "v"], ["b"])]
+    inputs = [_vi(onnx, "x", [2, 3]), _vi(onnx, "i", [2, 2], T.INT64),
+              _vi(onnx, "u", [2, 2]), _vi(onnx, "nd", [2, 2], T.INT64), _vi(onnx, "v", [2])]
+    outs = [_vi(onnx, name, None) for name in "ab"]
+    return _model(onnx, nodes, inputs, outs, opset=11), {}
+
+
+def scatter_deprecated(onnx, np):
+    """Scatter (opset 9-10): indices of data's shape scatter elementwise; smaller indices
+    scatter through coordinates built at import time."""
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    nodes = [n("Scatter", ["x", "full", "uf"], ["a"], axis=1),
+             n("Scatter", ["x", "part", "up"], ["b"], axis=-2)]
+    inputs = [_vi(onnx, "x", [3, 4]), _vi(onnx, "full", [3, 4], T.INT32),
+              _vi(onnx, "uf", [3, 4]), _vi(onnx, "part", [1, 2], T.INT32),
+              _vi(onnx, "up", [1, 2])]
+    outs = [_vi(onnx, name, None) for name in "ab"]
+    return _model(onnx, nodes, inputs, outs, opset=10), {}
+
+
+def topk_cumsum_onehot(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    k = onnx.numpy_helper.from_array(np.array([2], dtype="int64"), "k")
+    axis = onnx.numpy_helper.from_array(np.array(1, dtype="int32"), "axis")
+    depth = onnx.numpy_helper.from_array(np.array(5, dtype="int64"), "depth")
+    values = onnx.numpy_helper.from_array(np.array([0.5, 3.0], dtype="float64"), "values")
+    nodes = [n("TopK", ["x", "k"], ["v", "i"], axis=1, largest=0),
+             n("CumSum", ["x", "axis"], ["c"], exclusive=1),
+             n("OneHot", ["idx", "depth", "values"], ["o"], axis=0)]
+    inputs = [_vi(onnx, "x", [2, 3]), _vi(onnx, "idx", [2, 2], T.INT64)]
+    outs = [_vi(onnx, "v", None), _vi(onnx, "i", None, T.INT64), _vi(onnx, "c", None),
+            _vi(onnx, "o", None)]
+    return _model(onnx, nodes, inputs, outs, [k, axis, depth, values], opset=14), {}
+
+
+def topk_v1(onnx, np):
+    n = onnx.helper.make_node
+    nodes = [n("TopK", ["x"], ["v", "i"], k=2, axis=0)]
+    outs = [_vi(onnx, "v", None), _vi(onnx, "i", None, onnx.TensorProto.INT64)]
+    return _model(onnx, nodes, [_vi(onnx, "x", [3, 4])], outs, opset=9), {}
+
+
+def topk_runtime_k_rejected(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    nodes = [n("TopK", ["x", "k"], ["v", "i"])]
+    outs = [_vi(onnx, "v", None), _vi(onnx, "i", None, T.INT64)]
+    return _model(onnx, nodes, [_vi(onnx, "x", [3, 4]), _vi(onnx, "k", [1], T.INT64)], outs,
+                  opset=11), {}
+
+
+def matmul_integer16(onnx, np):
+    n = onnx.helper.make_node
+    T = onnx.TensorProto
+    nodes = [n("MatMulInteger16", ["a", "b"], ["y"], domain="com.microsoft"),
+             n("MatMulInteger16", ["b2", "c"], ["z"], domain="com.microsoft")]
+    inputs = [_vi(onnx, "a", [2, 3], T.INT16), _vi(onnx, "b", [3, 4], T.UINT16),
+              _vi(onnx, "b2", [4, 3], T.UINT16), _vi(onnx, "c", [3, 2], T.UINT16)]
+    outs = [_vi(onnx, "y", None, T.INT32), _vi(onnx, "z", None, T.UINT32)]
+    model = _model(onnx, nodes, inputs, outs)
+    model.opset_import.append(onnx.helper.make_opsetid("com.microsoft", 1))
+    return model, {}
+
+
+def multi_input_symbolic(onnx, np):
+    """Sum / Max with symbolic dims: a dim named alike, or against 1, broadcasts statically."""
+    n = onnx.helper.make_node
+    nodes = [n("Sum", ["a", "b", "c"], ["s"]), n("Max", ["s", "c"], ["y"])]
+    inputs = [_vi(onnx, "a", ["n", 3]), _vi(onnx, "b", ["n", 1]), _vi(onnx, "c", [3])]
+    return _model(onnx, nodes, inputs, [_vi(onnx, "y", None)]), {}
+
+
+def multi_input_symbolic_rejected(onnx, np):
+    """A symbolic dim against a constant other than 1: no broadcast known at import time."""
+    n = onnx.helper.make_node
+    inputs = [_vi(onnx, "a", ["n", 3]), _vi(onnx, "b", [2, 3])]
+    return _model(onnx, [n("Max", ["a", "b"], ["y"])], inputs, [_vi(onnx, "y", None)]), {}
+
+
+CASES.update({f.__name__: f for f in (
+    reduce_axes_attribute, reduce_sum_v11, reduce_axes_input, reduce_runtime_axes_rejected,
+    arg_reductions, arg_reduction_v1, arg_reduction_v1_negative_axis_rejected, gathers,
+    scatters, scatter_v11, scatter_deprecated, topk_cumsum_onehot, topk_v1,
+    topk_runtime_k_rejected, matmul_integer16, multi_input_symbolic,
+    multi_input_symbolic_rejected)})

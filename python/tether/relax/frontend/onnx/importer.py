@@ -123,6 +123,9 @@ class _Importer:
         self.sanitize = sanitize
         self.names = _NameSupply()
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
+        # Names of the input Vars declared with the shape (0,): their value is known (empty),
+        # though their type has a symbolic dim (a 0 dim is typed as unknown, as TVM does).
+        self.empty_inputs: set = set()
         self.opset = 1
         self.num_outputs = 1                   # the output count of the node converted now
         self.fold_constants = fold_constants   # static shapes as constants (beyond TVM)
@@ -241,6 +244,10 @@ class _Importer:
                 # no element type (a sequence or optional input, say): a tensor of any dtype
                 self.nodes[name] = Var(var_name, TensorType(shape, dtype))
             self.inputs[name] = self.nodes[name]
+            dims = info.type.tensor_type.shape.dim
+            if name not in self.shape_dict and isinstance(self.nodes[name], Var) \
+                    and [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
+                self.empty_inputs.add(self.nodes[name].name)
 
     def _converter(self, op_type: str) -> Any:
         """The converter for op_type at this import's opset (looked up once per op type)."""
