@@ -424,6 +424,26 @@ _CONV = {3: ("conv1d", "NCW", "OIW"), 4: ("conv2d", "NCHW", "OIHW"),
          5: ("conv3d", "NCDHW", "OIDHW")}
 
 
+def _conv_same_pad_width(data: Any, weight: Any, attr: dict, mode: str) -> list:
+    """nn.pad's pad_width (before, after per axis) for Conv's auto_pad SAME_UPPER /
+    SAME_LOWER: the input padded so that the output has ceil(size / stride) elements per
+    spatial axis (apache-tvm pads in a TIR function; tether pads with nn.pad)."""
+    dims = _static_dims(data, f"Conv with auto_pad={mode}")
+    spatial = len(dims) - 2
+    kernel = attr.get("kernel_shape")
+    if kernel is None:
+        kernel = _static_dims(weight, "Conv's weight")[2:]
+    strides = attr.get("strides", [1] * spatial)
+    dilations = attr.get("dilations", [1] * spatial)
+    width = [0, 0, 0, 0]
+    for size, k, s, d in zip(dims[2:], kernel, strides, dilations):
+        extent = (k - 1) * d + 1
+        total = max(extent - (s if size % s == 0 else size % s), 0)
+        small, large = total // 2, total - total // 2
+        width += [small, large] if mode == "SAME_UPPER" else [large, small]
+    return width
+
+
 @converter("Conv", 11)
 def conv(g, inputs, attr):
     data, weight = inputs[0], inputs[1]
@@ -434,8 +454,8 @@ def conv(g, inputs, attr):
     auto_pad = _str_attr(attr, "auto_pad", "NOTSET")
     pads = attr.get("pads", 0)
     if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
-        raise NotImplementedError(f"Conv with auto_pad={auto_pad} is not supported yet")
-    if auto_pad == "VALID":
+        data = g.bb.emit(_op.nn.pad(data, _conv_same_pad_width(data, weight, attr, auto_pad)))
+    elif auto_pad == "VALID":
         pads = [0] * (ndim - 2)
     elif auto_pad != "NOTSET":
         raise ConverterError(f'Value {auto_pad} in attribute "auto_pad" of operator Conv is '
@@ -489,24 +509,52 @@ def batch_norm(g, inputs, attr):
     return Tuple(items)
 
 
+def _same_pads(kind: str, dims: list, kernel: tuple, strides: tuple, dilations: tuple,
+               mode: str) -> tuple:
+    """The pads of auto_pad SAME_UPPER / SAME_LOWER for a pool over the spatial dims `dims`
+    (ints): all the begins, then all the ends.  The extra pad of an odd total goes at the end
+    for SAME_UPPER, at the beginning for SAME_LOWER.  Average pools ignore the dilations
+    (as apache-tvm does)."""
+    begins, ends = [], []
+    for size, k, s, d in zip(dims, kernel, strides, dilations):
+        if kind == "avg_pool":
+            total = max(k - (s if size % s == 0 else size % s), 0)
+        else:
+            out = -(-size // s) if mode == "SAME_UPPER" else size // s
+            total = (out - 1) * s + (k - 1) * d + 1 - size
+        small, large = total // 2, total - total // 2
+        begins.append(small if mode == "SAME_UPPER" else large)
+        ends.append(large if mode == "SAME_UPPER" else small)
+    return tuple(begins + ends)
+
+
+def _pool_call(kind: str, data: Any, attr: dict) -> Any:
+    """The Relax pool `kind` (max_pool, avg_pool) for a pool node's attributes."""
+    dims = _shape_values(data)
+    ndim = len(dims)
+    auto_pad = _str_attr(attr, "auto_pad", "NOTSET")
+    kernel = attr.get("kernel_shape")
+    if kernel is None or len(kernel) not in (1, 2, 3):
+        raise ConverterError("Currently only 1D/2D/3D/ pooling is supported.")
+    strides = attr.get("strides", [1] * (ndim - 2))
+    dilations = attr.get("dilations", [1] * (ndim - 2))
+    pads = attr.get("pads", 0)
+    if auto_pad not in ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"):
+        raise ConverterError(f"Value {auto_pad} in attribute auto_pad is invalid.")
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        spatial = [int(d.value) if isinstance(d, IntImm) else None for d in dims[2:]]
+        if None in spatial:
+            raise NotImplementedError(f"{kind} with auto_pad={auto_pad} needs static spatial "
+                                      "dims")
+        pads = _same_pads(kind, spatial, kernel, strides, dilations, auto_pad)
+    fn = getattr(_op.nn, f"{kind}{len(kernel)}d")
+    return fn(data, kernel, strides, pads, dilations, attr.get("ceil_mode", 0),
+              attr.get("count_include_pad", False))
+
+
 def _pool(kind: str) -> Callable:
     def convert(g, inputs, attr):
-        data = inputs[0]
-        ndim = len(_shape_values(data))
-        auto_pad = _str_attr(attr, "auto_pad", "NOTSET")
-        kernel = attr.get("kernel_shape")
-        if kernel is None or len(kernel) not in (1, 2, 3):
-            raise ConverterError("Currently only 1D/2D/3D/ pooling is supported.")
-        strides = attr.get("strides", [1] * (ndim - 2))
-        dilations = attr.get("dilations", [1] * (ndim - 2))
-        pads = attr.get("pads", 0)
-        if auto_pad not in ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"):
-            raise ConverterError(f"Value {auto_pad} in attribute auto_pad is invalid.")
-        if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
-            raise NotImplementedError(f"{kind} with auto_pad={auto_pad} is not supported yet")
-        fn = getattr(_op.nn, f"{kind}{len(kernel)}d")
-        return fn(data, kernel, strides, pads, dilations, attr.get("ceil_mode", 0),
-                  attr.get("count_include_pad", False))
+        return _pool_call(kind, inputs[0], attr)
 
     return convert
 
@@ -820,3 +868,521 @@ for _name, _red, _pair, _nop in (("Sum", "sum", "add", np.sum), ("Max", "max", "
                                  ("Min", "min", "minimum", np.min),
                                  ("Mean", "mean", "add", np.mean)):
     converter(_name, 1)(_multi(_name, _red, _pair, _nop))
+
+
+# ---- normalization --------------------------------------------------------------------------------
+
+def _static_dims(x: Any, what: str) -> list:
+    """x's static shape as ints (ConverterError when a dim is symbolic)."""
+    dims = []
+    for d in _shape_values(x):
+        if not isinstance(d, IntImm):
+            raise ConverterError(f"{what} needs a static shape, but a dim is {d}")
+        dims.append(int(d.value))
+    return dims
+
+
+@converter("LayerNormalization", 17)
+def layer_normalization(g, inputs, attr):
+    data, scale, bias = inputs[0], inputs[1], inputs[2]
+    gamma_shape = _static_dims(scale, "LayerNormalization's scale")
+    if bias is None:
+        bias = const(np.zeros(gamma_shape), _dtype(scale))
+    elif _static_dims(bias, "LayerNormalization's bias") != gamma_shape:
+        raise ConverterError("gamma and beta shapes do not match")
+    axis = attr.get("axis", -1)
+    axes = list(axis) if isinstance(axis, tuple) else [axis]
+    if len(axes) < len(gamma_shape):
+        # The normalized axes run from `axis` over as many dims as the scale has.
+        start = axes[-1] + 1
+        axes.extend(range(start, start + len(gamma_shape) - len(axes)))
+    out = _op.nn.layer_norm(data, scale, bias, axes, attr.get("epsilon", 1e-05))
+    # Mean and InvStdDev (outputs 2 and 3) are not computed: float32 zeros stand for them.
+    return Tuple([out, const(0, "float32"), const(0, "float32")])
+
+
+@converter("RMSNormalization", 23)
+def rms_normalization(g, inputs, attr):
+    data, scale = inputs[0], inputs[1]
+    rank = _known_rank(data)
+    if rank is None:
+        raise ConverterError("RMSNormalization requires a statically known input rank.")
+    axis = _normalize_axes([attr.get("axis", -1)], rank, "RMSNormalization")[0]
+    dtype = _dtype(data)
+    widen = attr.get("stash_type", 1) == 1 and dtype != "float32"
+    if widen:  # stash_type 1: computed in float32
+        data, scale = _op.astype(data, "float32"), _op.astype(scale, "float32")
+    out = _op.nn.rms_norm(data, scale, list(range(axis, rank)), attr.get("epsilon", 1e-05))
+    return _op.astype(out, dtype) if widen else out
+
+
+def _group_norm_checks(data: Any, num_groups: int) -> tuple:
+    """GroupNormalization's input checks: (rank, channel dim)."""
+    rank = _known_rank(data)
+    if rank is None:
+        raise ConverterError("GroupNormalization requires a statically known input rank.")
+    if data.ty.shape is None or rank < 2:
+        raise ConverterError("GroupNormalization requires a statically typed input with "
+                             "rank >= 2.")
+    if num_groups <= 0:
+        raise ConverterError("GroupNormalization requires num_groups to be positive, got "
+                             f"{num_groups}.")
+    channels = _shape_values(data)[1]
+    if isinstance(channels, IntImm) and int(channels.value) % num_groups:
+        raise ConverterError("GroupNormalization requires num_groups to divide channel count, "
+                             f"but got C={int(channels.value)} and num_groups={num_groups}.")
+    return rank, channels
+
+
+@converter("GroupNormalization", 18)
+def group_normalization_v18(g, inputs, attr):
+    # Opset 18: scale and bias are per group, widened here to per channel.
+    data, scale, bias = inputs[0], inputs[1], inputs[2]
+    groups = attr["num_groups"]
+    if _known_rank(data) is not None and data.ty.shape is not None \
+            and _known_rank(data) >= 2 and _dtype(data) != "float32":
+        raise ConverterError("GroupNormalization-18 currently only supports float32 inputs.")
+    rank, channels = _group_norm_checks(data, groups)
+    if not isinstance(channels, IntImm):
+        raise ConverterError("GroupNormalization-18 requires a statically known channel count "
+                             "to expand per-group scale/bias to per-channel.")
+    channels = int(channels.value)
+
+    def per_channel(x):
+        x = _op.broadcast_to(_op.reshape(x, [groups, 1]), [groups, channels // groups])
+        return _op.reshape(x, [channels])
+
+    return _op.nn.group_norm(data, per_channel(scale), per_channel(bias), groups, channel_axis=1,
+                             axes=list(range(2, rank)), epsilon=attr.get("epsilon", 1e-05))
+
+
+@converter("GroupNormalization", 21)
+def group_normalization(g, inputs, attr):
+    data, scale, bias = inputs[0], inputs[1], inputs[2]
+    groups = attr["num_groups"]
+    stash = attr.get("stash_type", 1)
+    if stash != 1:
+        raise ConverterError("GroupNormalization currently only supports stash_type=1 (FLOAT), "
+                             f"but got stash_type={stash}.")
+    rank, channels = _group_norm_checks(data, groups)
+    dtype = _dtype(data)
+    norm_scale, norm_bias = scale, bias
+    if dtype != "float32":
+        data = _op.astype(data, "float32")
+        norm_scale, norm_bias = _op.astype(scale, "float32"), _op.astype(bias, "float32")
+    # Normalized without the affine part, which is applied per channel afterwards.
+    out = _op.nn.group_norm(data, _op.ones_like(norm_scale), _op.zeros_like(norm_bias), groups,
+                            channel_axis=1, axes=list(range(2, rank)),
+                            epsilon=attr.get("epsilon", 1e-05), center=False, scale=False)
+    if dtype != "float32":
+        out = _op.astype(out, dtype)
+    affine = [channels] + [1] * (rank - 2)
+    out = _op.multiply(out, _op.reshape(scale, affine))
+    return _op.add(out, _op.reshape(bias, affine))
+
+
+@converter("InstanceNormalization", 6)
+def instance_normalization(g, inputs, attr):
+    data, scale, bias = inputs[0], inputs[1], inputs[2]
+    eps = const(attr.get("epsilon", 1e-05), _dtype(data))
+    rank = len(_shape_values(data))
+    axes = list(range(2, rank))
+    mean = _op.mean(data, axis=axes, keepdims=True)
+    std = _op.sqrt(_op.add(_op.variance(data, axis=axes, keepdims=True), eps))
+    out = _op.divide(_op.subtract(data, mean), std)
+    per_channel = [-1] + [1] * (rank - 2)
+    if scale is not None:
+        out = _op.multiply(out, _op.reshape(scale, per_channel))
+    if bias is not None:
+        out = _op.add(out, _op.reshape(bias, per_channel))
+    return out
+
+
+@converter("MeanVarianceNormalization", 9)
+def mean_variance_normalization(g, inputs, attr):
+    data = inputs[0]
+    axes = attr.get("axes", (0, 2, 3))
+    two = const(2, "float32")
+    mean = _op.mean(data, axis=axes, keepdims=True)
+    mean_sq = _op.power(mean, two)
+    sq_mean = _op.mean(_op.power(data, two), axis=axes, keepdims=True)
+    return _op.divide(_op.subtract(data, mean), _op.sqrt(_op.subtract(sq_mean, mean_sq)))
+
+
+# ---- pooling --------------------------------------------------------------------------------------
+
+@converter("LpPool", 1)
+def lp_pool(g, inputs, attr):
+    # (sum over the window of |x|^p)^(1/p): an average pool counting the padding, times the
+    # window size.
+    dtype = _dtype(inputs[0])
+    p = attr.get("p", 2.0)
+    powered = g.bb.emit(_op.power(_op.abs(inputs[0]), const(p, dtype)))
+    pooled = _pool_call("avg_pool", powered, dict(attr, count_include_pad=True))
+    summed = _op.multiply(pooled, const(np.prod(attr["kernel_shape"]), dtype))
+    return _op.power(summed, const(1.0 / p, dtype))
+
+
+@converter("GlobalLpPool", 2)
+def global_lp_pool(g, inputs, attr):
+    data = inputs[0]
+    dtype = _dtype(data)
+    p = attr.get("p", 2.0)
+    axes = list(range(2, len(_shape_values(data))))
+    summed = _op.sum(_op.power(_op.abs(data), const(p, dtype)), axes, keepdims=True)
+    return _op.power(summed, const(1.0 / p, dtype))
+
+
+@converter("MaxUnpool", 9)
+def max_unpool(g, inputs, attr):
+    # The values scattered at their indices into a zero tensor of the output shape.
+    data, indices, output_shape = inputs[0], inputs[1], inputs[2]
+    kernel = attr.get("kernel_shape")
+    pads = attr.get("pads", [0] * len(kernel) * 2)
+    strides = attr.get("strides", [1] * len(kernel))
+    if output_shape is not None:
+        raise NotImplementedError("MaxUnpool with an output_shape input is not supported")
+    shape = np.array(_static_dims(data, "MaxUnpool"), dtype="int64")
+    shape = shape * np.array([1, 1] + list(strides)) + np.array([0, 0] + list(kernel)) \
+        - np.array([0, 0] + list(strides))
+    if pads is not None:
+        pairs = np.reshape(np.array([0, 0, 0, 0] + list(pads)), [-1, 2])
+        shape = shape - np.sum(pairs, axis=-1)
+    out_shape = ShapeExpr([int(d) for d in shape])
+    zeros = g.bb.emit(_op.zeros(out_shape, _dtype(data)))
+    flat = _op.scatter_elements(_op.reshape(zeros, [-1]), _op.reshape(indices, [-1]),
+                                _op.reshape(data, [-1]), axis=0)
+    return _op.reshape(flat, out_shape)
+
+
+_CONV_TRANSPOSE = {3: ("conv1d_transpose", "NCW", "IOW"), 4: ("conv2d_transpose", "NCHW", "IOHW"),
+                   5: ("conv3d_transpose", "NCDHW", "IODHW")}
+
+
+@converter("ConvTranspose", 1)
+def conv_transpose(g, inputs, attr):
+    data, weight = inputs[0], inputs[1]
+    ndim = _ndim(data)
+    if ndim not in _CONV_TRANSPOSE:
+        raise NotImplementedError("Ndim > 5 not supported for convolution.")
+    name, data_layout, kernel_layout = _CONV_TRANSPOSE[ndim]
+    spatial = ndim - 2
+    strides = attr.get("strides", [1] * spatial)
+    dilations = attr.get("dilations", [1] * spatial)
+    output_padding = attr.get("output_padding", [0] * spatial)
+    pads = attr.get("pads", 0)
+    auto_pad = _str_attr(attr, "auto_pad", "NOTSET")
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        # The output is input * stride: the total pad depends on the attributes only.
+        kernel = attr.get("kernel_shape")
+        kernel = list(kernel) if kernel is not None else \
+            [int(d.value) for d in _shape_values(weight)[2:]]
+        begins, ends = [], []
+        for k, s, d, op in zip(kernel, strides, dilations, output_padding):
+            total = max((k - 1) * d + 1 + op - s, 0)
+            begin = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
+            begins.append(begin)
+            ends.append(total - begin)
+        pads = begins + ends
+    elif auto_pad == "VALID":
+        pads = [0] * (2 * spatial)
+    elif auto_pad != "NOTSET":
+        raise ConverterError(f'Value {auto_pad} in attribute "auto_pad" of operator '
+                             "ConvTranspose is invalid.")
+    out = getattr(_op.nn, name)(
+        data=data, weight=weight, strides=strides, padding=pads, output_padding=output_padding,
+        dilation=dilations, groups=attr.get("group", 1), data_layout=data_layout,
+        kernel_layout=kernel_layout)
+    if inputs[2] is not None:
+        out = _op.add(out, _op.reshape(inputs[2], [1, -1] + [1] * spatial))
+    return out
+
+
+# ---- image and vision -----------------------------------------------------------------------------
+
+# ONNX GridSample mode -> Relax method.
+_GRID_SAMPLE_METHODS = {"linear": "bilinear", "cubic": "bicubic"}
+
+
+@converter("GridSample", 16)
+def grid_sample(g, inputs, attr):
+    data, grid = inputs[0], inputs[1]
+    method = _str_attr(attr, "mode", "bilinear")
+    method = _GRID_SAMPLE_METHODS.get(method, method)
+    ndim = _ndim(data)
+    if ndim == 5 and method == "bicubic":
+        raise NotImplementedError("5D (volumetric) GridSample with mode='cubic' is not supported "
+                                  "(TOPI 3D grid_sample supports only bilinear and nearest).")
+    # ONNX's grid has the coordinates last; Relax's has them second.
+    if ndim == 4:
+        grid, layout = _op.permute_dims(grid, [0, 3, 1, 2]), "NCHW"
+    elif ndim == 5:
+        grid, layout = _op.permute_dims(grid, [0, 4, 1, 2, 3]), "NCDHW"
+    else:
+        raise NotImplementedError(f"GridSample only supports 4D or 5D input, got {ndim}D.")
+    return _op.image.grid_sample(data, grid, method=method, layout=layout,
+                                 padding_mode=_str_attr(attr, "padding_mode", "zeros"),
+                                 align_corners=bool(attr.get("align_corners", 0)))
+
+
+@converter("AffineGrid", 20)
+def affine_grid(g, inputs, attr):
+    theta, size = inputs[0], g.get_constant(inputs[1])
+    if _is_const(size):
+        dims = [int(v) for v in _numpy(size).astype("int64").tolist()]
+    elif isinstance(size, ShapeExpr):
+        dims = [int(v.value) for v in size.values]
+    else:
+        raise NotImplementedError(f"Dynamic size of type {type(size)} is not supported")
+    if len(dims) not in (4, 5):
+        raise ConverterError("AffineGrid expects size to be [N,C,H,W] (2D) or [N,C,D,H,W] (3D)")
+    # Relax's grid has the coordinates second; ONNX's has them last.
+    grid = g.bb.emit(_op.image.affine_grid(theta, tuple(dims[2:]),
+                                           bool(attr.get("align_corners", 0))))
+    return g.bb.emit(_op.permute_dims(grid, axes=[0, *range(2, len(dims)), 1]))
+
+
+def _roi_align(default_mode: str) -> Callable:
+    def convert(g, inputs, attr):
+        if len(inputs) != 3:
+            raise ConverterError("RoiAlign expects exactly 3 inputs")
+        data, rois, batch_indices = inputs[0], inputs[1], inputs[2]
+        dtype = _dtype(rois)
+        mode = _str_attr(attr, "mode", "avg")
+        if mode not in ("avg", "max"):
+            raise NotImplementedError("RoiAlign in Relax only supports avg and max modes")
+        transform = _str_attr(attr, "coordinate_transformation_mode", default_mode)
+        if transform == "half_pixel":
+            rois = _op.add(rois, const([-0.5] * 4, dtype))
+        elif transform != "output_half_pixel":
+            raise NotImplementedError("RoiAlign only supports coordinate_transformation_mode "
+                                      "'half_pixel' and 'output_half_pixel'")
+        # Relax's rois carry their batch index in a first column.
+        index = _op.astype(_op.expand_dims(batch_indices, axis=1), dtype)
+        rois = _op.concat([index, rois], axis=1)
+        return _op.vision.roi_align(
+            data, rois, pooled_size=(attr.get("output_height", 1), attr.get("output_width", 1)),
+            spatial_scale=attr.get("spatial_scale", 1.0),
+            sample_ratio=attr.get("sampling_ratio", 0), aligned=transform == "half_pixel",
+            layout="NCHW", mode=mode)
+
+    return convert
+
+
+converter("RoiAlign", 10)(_roi_align("output_half_pixel"))
+converter("RoiAlign", 16)(_roi_align("half_pixel"))
+
+
+def _scalar_operand(g, x: Any, default: Any, cast: Callable) -> Any:
+    """The value of an NMS scalar operand: a constant's, a kept parameter's, else default
+    (an operand computed at run time is not read: apache-tvm uses the default too)."""
+    if x is None:
+        return default
+    if _is_const(x):
+        return cast(_numpy(x).item())
+    if isinstance(x, Var):
+        if x.name in g.params:
+            return cast(g.params[x.name][1].item())
+    return default
+
+
+def _nms(g, inputs, attr):
+    """All-class non-max suppression: Relax's tuple (selected indices, their count)."""
+    boxes, scores = inputs[0], inputs[1]
+    max_boxes = _scalar_operand(g, inputs[2], 0, int)
+    iou = _scalar_operand(g, inputs[3], 0.5, float)
+    score = _scalar_operand(g, inputs[4], 0.0, float)
+    if attr.get("center_point_box", 0) != 0:
+        # (x_center, y_center, width, height) -> (y1, x1, y2, x2)
+        parts = _op.split(boxes, 4, axis=2)
+        xc, yc, w, h = (parts[i] for i in range(4))
+        two = const(2.0, _dtype(boxes))
+        half_w, half_h = _op.divide(w, two), _op.divide(h, two)
+        boxes = _op.concat([_op.subtract(yc, half_h), _op.subtract(xc, half_w),
+                            _op.add(yc, half_h), _op.add(xc, half_w)], axis=2)
+    return g.bb.normalize(_op.vision.all_class_non_max_suppression(
+        boxes, scores, const(max_boxes, "int64"), const(iou, "float32"),
+        const(score, "float32"), output_format="onnx"))
+
+
+@converter("NonMaxSuppression", 10)
+def non_max_suppression(g, inputs, attr):
+    return g.bb.emit(TupleGetItem(_nms(g, inputs, attr), 0))
+
+
+# ---- quantization ---------------------------------------------------------------------------------
+
+def _qdq_axis(x: Any, attr: dict) -> int:
+    """The quantization axis: the attribute (default 1), 0 for a scalar or 1-D input."""
+    axis = attr.get("axis", 1)
+    ty = x.ty
+    if isinstance(ty, TensorType) and ty.ndim != -1 and ty.ndim <= 1 and axis == 1:
+        axis = 0
+    return axis
+
+
+def _check_block_size(op_name: str, attr: dict) -> None:
+    if attr.get("block_size", 0) != 0:
+        raise ConverterError(f"{op_name} blocked quantization is not supported yet.")
+
+
+def _quantize_linear(opset: int) -> Callable:
+    def convert(g, inputs, attr):
+        if opset >= 21:
+            _check_block_size("QuantizeLinear", attr)
+        if opset >= 23 and attr.get("precision", 0) != 0:
+            raise ConverterError("QuantizeLinear with a non-default precision attribute is not "
+                                 "supported yet.")
+        x, scale, zp = inputs[0], inputs[1], inputs[2]
+        axis = _qdq_axis(x, attr)
+        out_dtype = "uint8" if zp is None else _dtype(zp)
+        if opset >= 21 and attr.get("output_dtype", 0):
+            out_dtype = str(onnx_helper.tensor_dtype_to_np_dtype(attr["output_dtype"]))
+        if opset >= 19 and attr.get("saturate", 1) != 1 and out_dtype.startswith("float8"):
+            raise ConverterError("QuantizeLinear float8 quantization with saturate=0 is not "
+                                 "supported yet.")
+        if opset >= 21 and zp is not None and _dtype(zp) != out_dtype:
+            raise ConverterError("QuantizeLinear output_dtype must match the zero-point dtype, "
+                                 f"but got {out_dtype} and {_dtype(zp)}.")
+        if zp is None:
+            zp = const(0, out_dtype)
+        return _op.quantize(x, scale, zp, axis=axis, out_dtype=out_dtype)
+
+    return convert
+
+
+for _since in (10, 13, 19, 21, 23):
+    converter("QuantizeLinear", _since)(_quantize_linear(_since))
+
+
+def _dequantize_linear(opset: int) -> Callable:
+    def convert(g, inputs, attr):
+        if opset >= 21:
+            _check_block_size("DequantizeLinear", attr)
+        x, scale, zp = inputs[0], inputs[1], inputs[2]
+        axis = _qdq_axis(x, attr)
+        # The result has the scale's dtype from opset 19 (float32 before), or output_dtype.
+        out_dtype = "float32" if opset < 19 else _dtype(scale)
+        if opset >= 23 and attr.get("output_dtype", 0):
+            out_dtype = str(onnx_helper.tensor_dtype_to_np_dtype(attr["output_dtype"]))
+        if zp is None:
+            zp = const(0, _dtype(x))
+        return _op.dequantize(x, scale, zp, axis=axis, out_dtype=out_dtype)
+
+    return convert
+
+
+for _since in (10, 19, 21, 23):
+    converter("DequantizeLinear", _since)(_dequantize_linear(_since))
+
+
+@converter("DynamicQuantizeLinear", 11)
+def dynamic_quantize_linear(g, inputs, attr):
+    # uint8 quantization over the range of x widened to include 0.
+    x = inputs[0]
+    dtype = _dtype(x)
+    qmin, qmax = const(0, dtype), const(255, dtype)
+    x_max = _op.maximum(qmin, _op.max(x))
+    x_min = _op.minimum(qmin, _op.min(x))
+    scale = _op.divide(_op.subtract(x_max, x_min), qmax)
+    zero = _op.subtract(qmin, _op.divide(x_min, scale))
+    zero = _op.astype(_op.round(_op.clip(zero, 0, 255)), "uint8")
+    return Tuple([_op.quantize(x, scale, zero, axis=0, out_dtype="uint8"), scale, zero])
+
+
+@converter("MatMulInteger", 10)
+def matmul_integer(g, inputs, attr):
+    # (A - a_zero_point) @ (B - b_zero_point), accumulated in int32.
+    a, b = _op.astype(inputs[0], "int32"), _op.astype(inputs[1], "int32")
+    if inputs[2] is not None:
+        zp = g.bb.normalize(_op.astype(inputs[2], "int32"))
+        if len(_shape_values(zp)) == 1:  # one per row of A
+            zp = _op.expand_dims(zp, axis=-1)
+        a = _op.subtract(a, zp)
+    if inputs[3] is not None:
+        zp = g.bb.normalize(_op.astype(inputs[3], "int32"))
+        if len(_shape_values(zp)) == 1:  # one per column of B
+            zp = _op.expand_dims(zp, axis=0)
+        b = _op.subtract(b, zp)
+    return _op.matmul(a, b, out_dtype="int32")
+
+
+@converter("MatMulInteger16", 1)
+def matmul_integer16(g, inputs, attr):
+    # com.microsoft: int16/uint16 operands, an int32 product (uint32 for two uint16).
+    if len(inputs) != 2:
+        raise ConverterError(f"MatMulInteger16 expects two inputs, but got {len(inputs)}")
+    a, b = inputs[0], inputs[1]
+    for name, x in (("A", a), ("B", b)):
+        if _dtype(x) not in ("int16", "uint16"):
+            raise ConverterError(f"MatMulInteger16 expects input {name} to have int16 or uint16 "
+                                 f"dtype, but got {_dtype(x)}")
+    out = "uint32" if _dtype(a) == _dtype(b) == "uint16" else "int32"
+    return _op.matmul(_op.astype(a, out), _op.astype(b, out))
+
+
+# ---- resize -----------------------------------------------------------------------------------------
+
+def _const_or_shape_values(x: Any, what: str) -> Any:
+    """The values of a constant or ShapeExpr operand; ConverterError for an operand computed
+    at run time or omitted."""
+    if _is_const(x):
+        return _numpy(x)
+    if isinstance(x, ShapeExpr):
+        return [int(v.value) for v in x.values]
+    raise ConverterError(f"Type {type(x)} for {what} is currently unsupported.")
+
+
+@converter("Resize", 10)
+def resize(g, inputs, attr):
+    x = inputs[0]
+    roi = g.get_constant(inputs[1]) if inputs[1] is not None else None
+    scales = g.get_constant(inputs[2]) if len(inputs) > 2 else None
+    sizes = g.get_constant(inputs[3]) if len(inputs) > 3 else None
+    dims = _shape_values(x)
+    rank = len(dims)
+    if rank not in (3, 4, 5):
+        raise ConverterError("Only resize1d/resize2d/resize3d are supported.")
+    if scales is not None and sizes is not None:
+        raise ConverterError("Only one of scales and sizes can be provided in Resize.")
+    if roi is None:
+        roi = [0.0] * (2 * (rank - 2))
+    elif _is_const(roi):
+        values = _numpy(roi).tolist()
+        if len(values) == 2 * rank:  # the spatial starts and ends
+            roi = values[2:rank] + values[rank + 2:]
+        elif not values:
+            roi = [0.0] * (2 * (rank - 2))
+        else:
+            roi = values
+    else:
+        raise NotImplementedError("Resize with a region of interest computed at run time is "
+                                  "not supported")
+    if scales is not None:
+        values = _const_or_shape_values(scales, "scale")
+        out = []
+        for scale, dim in zip(values[2:], dims[2:]):
+            if not isinstance(dim, IntImm):
+                raise NotImplementedError("Resize by scales of a symbolic spatial dim is not "
+                                          "supported")
+            out.append(int(np.float32(scale) * np.float32(int(dim.value))))
+    else:
+        values = _const_or_shape_values(sizes, "size")
+        out = [int(v) for v in (values.astype("int64").tolist() if isinstance(values, np.ndarray)
+                                else values)][2:]
+    if rank == 3:
+        raise NotImplementedError("Resize of a 3-D (NCW) input is not supported: Relax has no "
+                                  "resize1d")
+    mode = _str_attr(attr, "mode", "nearest")
+    kwargs = dict(
+        method="nearest_neighbor" if mode == "nearest" else mode,
+        coordinate_transformation_mode=_str_attr(attr, "coordinate_transformation_mode",
+                                                 "half_pixel"),
+        rounding_method=_str_attr(attr, "nearest_mode", "round_prefer_floor"),
+        cubic_alpha=attr.get("cubic_coeff_a", -0.75), cubic_exclude=attr.get("exclude_outside", 0),
+        extrapolation_value=attr.get("extrapolation_value", 0.0))
+    if rank == 4:
+        return _op.image.resize2d(x, size=ShapeExpr(out), roi=roi, layout="NCHW", **kwargs)
+    if len(roi) == 6:  # resize3d's roi runs (w, h, d) where ONNX's runs (d, h, w)
+        roi = [roi[2], roi[1], roi[0], roi[5], roi[4], roi[3]]
+    return _op.image.resize3d(x, size=ShapeExpr(out), roi=roi, layout="NCDHW", **kwargs)
