@@ -1386,3 +1386,73 @@ def resize(g, inputs, attr):
     if len(roi) == 6:  # resize3d's roi runs (w, h, d) where ONNX's runs (d, h, w)
         roi = [roi[2], roi[1], roi[0], roi[5], roi[4], roi[3]]
     return _op.image.resize3d(x, size=ShapeExpr(out), roi=roi, layout="NCDHW", **kwargs)
+
+
+@converter("Upsample", 9)
+def upsample(g, inputs, attr):
+    # Nearest/linear/cubic upsampling of an NCHW input with asymmetric coordinates.  The scales
+    # are the attribute (opset 7) or, from opset 9, a constant second input.
+    scales = attr.get("scales")
+    if scales is None and inputs[1] is not None:
+        value = g.get_constant(inputs[1])
+        if not _is_const(value):
+            raise NotImplementedError("Upsample with scales computed at run time is not "
+                                      "supported")
+        scales = _numpy(value).tolist()
+    if scales is None or len(scales) != 4:
+        raise ConverterError("Upsample supports only 4-D inputs, with 4 scales")
+    if not scales[0] == scales[1] == 1:
+        raise ConverterError("Upsample scales the spatial dims only: the batch and channel "
+                             "scales must be 1")
+    dims = _static_dims(inputs[0], "Upsample")
+    if len(dims) != 4:
+        raise ConverterError("Upsample supports only 4-D inputs")
+    size = [int(d * s) for d, s in zip(dims[2:], scales[2:])]
+    mode = _str_attr(attr, "mode", "nearest")
+    mode = "nearest_neighbor" if mode == "nearest" else mode
+    if mode not in ("linear", "nearest_neighbor", "cubic"):
+        raise ConverterError(f'Value {mode} in attribute "mode" of operator Upsample is not '
+                             "valid.")
+    return _op.image.resize2d(inputs[0], roi=None, size=ShapeExpr(size), layout="NCHW",
+                              method=mode, coordinate_transformation_mode="asymmetric")
+
+
+@converter("AllClassNMS", 1)
+def all_class_nms(g, inputs, attr):
+    return _nms(g, inputs, attr)
+
+
+# ---- com.microsoft ---------------------------------------------------------------------------------
+
+@converter("SkipLayerNormalization", 1)
+def skip_layer_normalization(g, inputs, attr):
+    # layer_norm(input + skip + bias) over the last axis.
+    data, skip, gamma, beta, bias = (inputs[i] for i in range(5))
+    if beta is None or bias is None:
+        raise NotImplementedError("SkipLayerNormalization import currently only supports "
+                                  "required beta and bias")
+    data = _op.add(_op.add(data, skip), bias)
+    out = _op.nn.layer_norm(data, gamma, beta, axes=-1, epsilon=attr.get("epsilon", 1e-12))
+    # Mean, InvStdDev and the sum (outputs 2-4) are not computed.
+    return Tuple([out, const(0, "float32"), const(0, "float32")])
+
+
+@converter("EmbedLayerNormalization", 1)
+def embed_layer_normalization(g, inputs, attr):
+    # layer_norm(word + position (+ segment) embeddings), and the mask's count per sentence.
+    input_ids, segment_ids, word_emb, pos_emb, segment_emb, gamma, beta, mask, pos_ids = (
+        inputs[i] for i in range(9))
+    batch, seq_len = _static_dims(input_ids, "EmbedLayerNormalization's input_ids")
+    if segment_ids is not None and segment_emb is None:
+        raise ConverterError("EmbedLayerNormalization: segment_ids need a segment_embedding")
+    if pos_ids is None:
+        pos_ids = const([list(range(seq_len))] * batch, "int64")
+    word = _op.take(word_emb, input_ids, axis=0)
+    segment = _op.take(segment_emb, segment_ids, axis=0) if segment_ids is not None else None
+    total = _op.add(word, _op.take(pos_emb, pos_ids, axis=0))
+    if segment is not None:
+        total = _op.add(total, segment)
+    out = _op.nn.layer_norm(total, gamma, beta, axes=-1, epsilon=attr.get("epsilon", 1e-12))
+    mask_index = const(np.zeros((batch,), dtype="int64")) if mask is None \
+        else _op.sum(mask, axis=1)
+    return Tuple([out, mask_index])
