@@ -1456,3 +1456,225 @@ def embed_layer_normalization(g, inputs, attr):
     mask_index = const(np.zeros((batch,), dtype="int64")) if mask is None \
         else _op.sum(mask, axis=1)
     return Tuple([out, mask_index])
+
+
+
+# ---- Attention (ai.onnx, opset 23) ------------------------------------------------------------------
+# Beyond apache-tvm 0.27, which sends every Attention node to its com.microsoft converter.  Built
+# from Relax ops per the ONNX spec: Q, K, V as (batch, heads, seq, head_size) (3-D inputs split
+# into heads first), K and V after past_key / past_value, K and V heads repeated for grouped
+# queries; scores (Q * sqrt(scale)) @ (K * sqrt(scale))^T, softcapped, plus a bias (attn_mask,
+# the causal frontier, the sliding window, the padding of nonpad_kv_seqlen); a softmax in which a
+# row the bias masks entirely gives zeros; times V.
+
+_ATTENTION_ATTRS = frozenset(["is_causal", "kv_num_heads", "q_num_heads", "qk_matmul_output_mode",
+                              "scale", "softcap", "softmax_precision", "left_window_size",
+                              "right_window_size"])
+_NEG_INF = float("-inf")
+
+
+def _typed_const(value: Any, dtype: str) -> Any:
+    """A float constant of dtype (bfloat16 through a float32 constant and astype: numpy has no
+    bfloat16)."""
+    arr = np.asarray(value, dtype="float64")
+    if dtype == "bfloat16":
+        return _op.astype(_const_array(arr.astype("float32")), dtype)
+    return _const_array(arr.astype(dtype))
+
+
+def _split_heads(x: Any, heads: int, what: str) -> Any:
+    """(batch, seq, heads * size) -> (batch, heads, seq, size)."""
+    batch, seq, hidden = _shape_values(x)
+    if not isinstance(hidden, IntImm) or int(hidden.value) % heads:
+        raise ConverterError(f"Attention: the hidden size of {what} ({hidden}) is not a multiple "
+                             f"of its number of heads ({heads})")
+    x = _op.reshape(x, (batch, seq, heads, int(hidden.value) // heads))
+    return _op.permute_dims(x, [0, 2, 1, 3])
+
+
+def _static_dim(dim: Any, what: str) -> int:
+    if not isinstance(dim, IntImm):
+        raise NotImplementedError(f"Attention: {what} must be static, but it is {dim}")
+    return int(dim.value)
+
+
+def _frontier(g, q_len: int, kv_len: int, offset: Any, low: Optional[int],
+              high: Optional[int], dtype: str) -> tuple:
+    """The bias (0 where allowed, -inf elsewhere) letting query i see key j iff
+    low <= i + offset - j <= high (None: unbounded), as (numpy array, None) for an int offset
+    or (None, Relax expression of shape (batch, 1, q, kv)) for a per-batch offset tensor."""
+    diff = np.arange(q_len).reshape(q_len, 1) - np.arange(kv_len).reshape(1, kv_len)
+    if isinstance(offset, int):
+        diff = diff + offset
+        allowed = np.ones(diff.shape, dtype=bool)
+        if low is not None:
+            allowed &= diff >= low
+        if high is not None:
+            allowed &= diff <= high
+        return np.where(allowed, 0.0, _NEG_INF), None
+    odtype = _dtype(offset)
+    full = _op.add(_op.reshape(offset, (-1, 1, 1)), _const_array(diff.astype(odtype)))
+    conds = []
+    if low is not None:
+        conds.append(_op.greater_equal(full, const(low, odtype)))
+    if high is not None:
+        conds.append(_op.less_equal(full, const(high, odtype)))
+    allowed = functools.reduce(_op.logical_and, conds)
+    bias = g.bb.emit(_op.where(allowed, _typed_const(0.0, dtype),
+                               _typed_const(_NEG_INF, dtype)))
+    return None, _op.reshape(bias, (-1, 1, q_len, kv_len))
+
+
+def _repeat_heads(x: Any, reps: int) -> Any:
+    """(b, h, s, d) -> (b, h * reps, s, d), each head repeated reps times in place."""
+    b, h, s, d = _shape_values(x)
+    x = _op.broadcast_to(_op.expand_dims(x, axis=2), (b, h, reps, s, d))
+    return _op.reshape(x, (b, h * reps, s, d))
+
+
+def _attention(g, inputs, attr):
+    q, k, v = inputs[0], inputs[1], inputs[2]
+    mask, past_key, past_value, nonpad = inputs[3], inputs[4], inputs[5], inputs[6]
+    for name in attr:
+        if name not in _ATTENTION_ATTRS:
+            raise NotImplementedError(f"Attention: the attribute {name!r} is not supported")
+    mode = attr.get("qk_matmul_output_mode", 0)
+    if mode not in (0, 1, 2, 3):
+        raise ConverterError(f"Attention: qk_matmul_output_mode must be 0, 1, 2 or 3, but it "
+                             f"is {mode}")
+    if (past_key is None) != (past_value is None):
+        raise ConverterError("Attention: past_key and past_value must be given together")
+    if nonpad is not None and past_key is not None:
+        raise ConverterError("Attention: nonpad_kv_seqlen cannot be combined with past_key / "
+                             "past_value")
+    dtype = _dtype(q)
+    rank = _ndim(q)
+    if not rank == _ndim(k) == _ndim(v) or rank not in (3, 4):
+        raise ConverterError("Attention: Q, K and V must be all 3-D or all 4-D")
+    if rank == 3:
+        q_heads, kv_heads = attr.get("q_num_heads"), attr.get("kv_num_heads")
+        if q_heads is None or kv_heads is None:
+            raise ConverterError("Attention: 3-D inputs need the q_num_heads and kv_num_heads "
+                                 "attributes")
+        q = g.bb.emit(_split_heads(q, q_heads, "Q"))
+        k = g.bb.emit(_split_heads(k, kv_heads, "K"))
+        v = g.bb.emit(_split_heads(v, kv_heads, "V"))
+    elif g.opset >= 25 and ("q_num_heads" in attr or "kv_num_heads" in attr):
+        raise ConverterError("Attention: q_num_heads and kv_num_heads must not be given for "
+                             "4-D inputs")
+    batch, q_heads, q_len, head_size = _shape_values(q)
+    q_len = _static_dim(q_len, "the query sequence length")
+    past_len = 0
+    if past_key is not None:
+        past_len = _static_dim(_shape_values(past_key)[2], "the past sequence length")
+        k = g.bb.emit(_op.concat([past_key, k], axis=2))
+        v = g.bb.emit(_op.concat([past_value, v], axis=2))
+    present_key, present_value = k, v
+    kv_len = _static_dim(_shape_values(k)[2], "the key sequence length")
+
+    # The bias: a static part (numpy, None when zero) and the parts computed at run time.
+    static_bias, dynamic = None, []
+    if mask is not None:
+        mask_dims = _shape_values(mask)
+        pad = kv_len - _static_dim(mask_dims[-1], "the last dim of attn_mask")
+        mask_dtype = _dtype(mask)
+        if pad > 0:  # a short mask: the keys after it are masked
+            fill_shape = [_static_dim(d, "attn_mask's shape") for d in mask_dims[:-1]] + [pad]
+            fill = _const_array(np.zeros(fill_shape, "bool")) if mask_dtype == "bool" \
+                else _typed_const(np.full(fill_shape, _NEG_INF), mask_dtype)
+            mask = _op.concat([mask, fill], axis=-1)
+        if mask_dtype == "bool":
+            mask = _op.where(mask, _typed_const(0.0, dtype), _typed_const(_NEG_INF, dtype))
+        dynamic.append(mask)
+    offset = past_len
+    if nonpad is not None:  # an external cache: the offset of each batch's query block
+        offset = g.bb.emit(_op.subtract(nonpad, const(q_len, _dtype(nonpad))))
+    bounds = []
+    if attr.get("is_causal", 0):
+        bounds.append((0, None))
+    left, right = attr.get("left_window_size", -1), attr.get("right_window_size", -1)
+    if left >= 0 or right >= 0:
+        bounds.append((-right if right >= 0 else None, left if left >= 0 else None))
+    for low, high in bounds:
+        fixed, computed = _frontier(g, q_len, kv_len, offset, low, high, dtype)
+        if fixed is not None:
+            static_bias = fixed if static_bias is None else static_bias + fixed
+        else:
+            dynamic.append(computed)
+    if nonpad is not None:  # keys from nonpad_kv_seqlen on are padding
+        valid = _op.less(_const_array(np.arange(kv_len, dtype=_dtype(nonpad))),
+                         _op.reshape(nonpad, (-1, 1)))
+        padding = g.bb.emit(_op.where(valid, _typed_const(0.0, dtype),
+                                      _typed_const(_NEG_INF, dtype)))
+        dynamic.append(_op.reshape(padding, (-1, 1, 1, kv_len)))
+    parts = ([_typed_const(static_bias, dtype)] if static_bias is not None else []) + dynamic
+    bias = functools.reduce(_op.add, parts) if parts else None
+    if bias is not None:
+        bias = g.bb.emit(bias)
+
+    # Grouped queries: each K/V head serves q_heads / kv_heads query heads.
+    kv_heads = _shape_values(k)[1]
+    q_h = _static_dim(q_heads, "the number of query heads")
+    kv_h = _static_dim(kv_heads, "the number of key/value heads")
+    if q_h != kv_h:
+        if q_h % kv_h:
+            raise ConverterError(f"Attention: {q_h} query heads cannot be grouped over {kv_h} "
+                                 "key/value heads")
+        k, v = _repeat_heads(k, q_h // kv_h), _repeat_heads(v, q_h // kv_h)
+
+    scale = attr.get("scale")
+    if scale is None:
+        scale = 1.0 / np.sqrt(_static_dim(head_size, "the head size"))
+    root = _typed_const(np.sqrt(np.float64(scale)), dtype)
+    scores = g.bb.emit(_op.matmul(_op.multiply(q, root),
+                                  _op.permute_dims(_op.multiply(k, root), [0, 1, 3, 2])))
+    qk_out = scores  # mode 0: the product of Q and K
+    softcap = attr.get("softcap", 0.0)
+    if softcap > 0:
+        cap = _typed_const(softcap, dtype)
+        scores = g.bb.emit(_op.multiply(_op.tanh(_op.divide(scores, cap)), cap))
+        if mode == 1:
+            qk_out = scores
+    if bias is not None:
+        scores = g.bb.emit(_op.add(scores, bias))
+    if mode == 2:
+        qk_out = scores
+    precision = dtype
+    if attr.get("softmax_precision") is not None:
+        precision = str(onnx_helper.tensor_dtype_to_np_dtype(attr["softmax_precision"]))
+        if precision != dtype:
+            scores = _op.astype(scores, precision)
+    probs = _op.nn.softmax(scores, axis=-1)
+    # A query row whose bias is -inf for every key attends to nothing: zeros, not NaN.
+    if dynamic:
+        masked = _op.equal(_op.max(bias, axis=-1, keepdims=True), _typed_const(_NEG_INF, dtype))
+        probs = _op.where(masked, _typed_const(0.0, precision), probs)
+    elif static_bias is not None and np.isneginf(static_bias.max(axis=-1)).any():
+        masked = np.isneginf(static_bias.max(axis=-1, keepdims=True))
+        probs = _op.where(_const_array(masked), _typed_const(0.0, precision), probs)
+    probs = g.bb.emit(probs)
+    if precision != dtype:
+        probs = g.bb.emit(_op.astype(probs, dtype))
+    if mode == 3:
+        qk_out = probs
+    out = _op.matmul(probs, v)
+    if rank == 3:
+        out = _op.reshape(g.bb.emit(_op.permute_dims(out, [0, 2, 1, 3])), (batch, q_len, -1))
+    # The optional outputs the node asks for (float32 zeros stand for the others).
+    wanted = list(g.node.output) if g.node is not None else []
+    results = [out]
+    for index, value in ((1, present_key), (2, present_value), (3, qk_out)):
+        asked = index < len(wanted) and wanted[index] != ""
+        results.append(value if asked else const(0, "float32"))
+    while len(results) > max(len(wanted), 1):
+        results.pop()
+    return results[0] if len(results) == 1 else Tuple(results)
+
+
+@converter("Attention", 1)
+def attention(g, inputs, attr):
+    domain = g.node.domain if g.node is not None else ""
+    if domain == "com.microsoft":
+        raise NotImplementedError("Attention (domain com.microsoft) is not supported: it needs "
+                                  "relax.nn.attention, which tether's op library does not have")
+    return _attention(g, inputs, attr)

@@ -120,6 +120,7 @@ class _Importer:
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
         self.opset = 1
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
+        self.node: Optional[onnx.NodeProto] = None  # the node being converted
 
     # -- values ------------------------------------------------------------------------------
 
@@ -312,6 +313,7 @@ class _Importer:
                 for value in inputs:
                     if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
                         raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
+            self.node = node  # for converters that look at the node's domain or outputs
             try:
                 result = self._converter(op_type)(self, inputs, attr)
             except (NotImplementedError, ValueError, TypeError):
