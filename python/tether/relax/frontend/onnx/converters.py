@@ -1647,7 +1647,9 @@ def _attention(g, inputs, attr):
     probs = _op.nn.softmax(scores, axis=-1)
     # A query row whose bias is -inf for every key attends to nothing: zeros, not NaN.
     if dynamic:
-        masked = _op.equal(_op.max(bias, axis=-1, keepdims=True), _typed_const(_NEG_INF, dtype))
+        # (counted, not max-reduced: a max reduction may start from the lowest finite value)
+        open_keys = _op.astype(_op.greater(bias, _typed_const(_NEG_INF, dtype)), "int32")
+        masked = _op.equal(_op.sum(open_keys, axis=-1, keepdims=True), const(0, "int32"))
         probs = _op.where(masked, _typed_const(0.0, precision), probs)
     elif static_bias is not None and np.isneginf(static_bias.max(axis=-1)).any():
         masked = np.isneginf(static_bias.max(axis=-1, keepdims=True))
