@@ -11,7 +11,8 @@ same op type.  A model whose opset is older than every registered version gets t
 (apache-tvm's frontend chooses the same way).  A converter receives
 
     g       the graph importer: g.bb (the BlockBuilder), g.opset, g.get_constant(expr)
-            (an initializer kept as a parameter, read as a constant);
+            (an initializer kept as a parameter, read as a constant), g.node (the
+            onnx NodeProto being converted: its domain, its outputs);
     inputs  the node's inputs as Relax expressions (None for an omitted optional input;
             indexing past the end gives None too);
     attr    the node's attributes by name: int, float, bytes (strings), tuples for the list
@@ -1609,7 +1610,7 @@ def _attention(g, inputs, attr):
         dynamic.append(_op.reshape(padding, (-1, 1, 1, kv_len)))
     parts = ([_typed_const(static_bias, dtype)] if static_bias is not None else []) + dynamic
     bias = functools.reduce(_op.add, parts) if parts else None
-    if bias is not None:
+    if bias is not None and not _is_const(bias):
         bias = g.bb.emit(bias)
 
     # Grouped queries: each K/V head serves q_heads / kv_heads query heads.
