@@ -299,7 +299,7 @@ def test_attention_errors_are_typed():
         from_onnx(contrib)
 
 
-# ---- Attention numerics through apache-tvm ----------------------------------------------------------
+# ---- Attention numerics through apache-tvm ------------------------------------------------------
 
 # A representative subset of the shipped node cases (all 93 pass the same way by hand).
 NUMERIC_CASES = [

@@ -871,7 +871,7 @@ for _name, _red, _pair, _nop in (("Sum", "sum", "add", np.sum), ("Max", "max", "
     converter(_name, 1)(_multi(_name, _red, _pair, _nop))
 
 
-# ---- normalization --------------------------------------------------------------------------------
+# ---- normalization ------------------------------------------------------------------------------
 
 def _static_dims(x: Any, what: str) -> list:
     """x's static shape as ints (ConverterError when a dim is symbolic)."""
@@ -1010,7 +1010,7 @@ def mean_variance_normalization(g, inputs, attr):
     return _op.divide(_op.subtract(data, mean), _op.sqrt(_op.subtract(sq_mean, mean_sq)))
 
 
-# ---- pooling --------------------------------------------------------------------------------------
+# ---- pooling ------------------------------------------------------------------------------------
 
 @converter("LpPool", 1)
 def lp_pool(g, inputs, attr):
@@ -1099,7 +1099,7 @@ def conv_transpose(g, inputs, attr):
     return out
 
 
-# ---- image and vision -----------------------------------------------------------------------------
+# ---- image and vision ---------------------------------------------------------------------------
 
 # ONNX GridSample mode -> Relax method.
 _GRID_SAMPLE_METHODS = {"linear": "bilinear", "cubic": "bicubic"}
@@ -1211,7 +1211,7 @@ def non_max_suppression(g, inputs, attr):
     return g.bb.emit(TupleGetItem(_nms(g, inputs, attr), 0))
 
 
-# ---- quantization ---------------------------------------------------------------------------------
+# ---- quantization -------------------------------------------------------------------------------
 
 def _qdq_axis(x: Any, attr: dict) -> int:
     """The quantization axis: the attribute (default 1), 0 for a scalar or 1-D input."""
@@ -1322,7 +1322,7 @@ def matmul_integer16(g, inputs, attr):
     return _op.matmul(_op.astype(a, out), _op.astype(b, out))
 
 
-# ---- resize -----------------------------------------------------------------------------------------
+# ---- resize -------------------------------------------------------------------------------------
 
 def _const_or_shape_values(x: Any, what: str) -> Any:
     """The values of a constant or ShapeExpr operand; ConverterError for an operand computed
@@ -1423,7 +1423,7 @@ def all_class_nms(g, inputs, attr):
     return _nms(g, inputs, attr)
 
 
-# ---- com.microsoft ---------------------------------------------------------------------------------
+# ---- com.microsoft ------------------------------------------------------------------------------
 
 @converter("SkipLayerNormalization", 1)
 def skip_layer_normalization(g, inputs, attr):
@@ -1460,7 +1460,7 @@ def embed_layer_normalization(g, inputs, attr):
 
 
 
-# ---- Attention (ai.onnx, opset 23) ------------------------------------------------------------------
+# ---- Attention (ai.onnx, opset 23) --------------------------------------------------------------
 # Beyond apache-tvm 0.27, which sends every Attention node to its com.microsoft converter.  Built
 # from Relax ops per the ONNX spec: Q, K, V as (batch, heads, seq, head_size) (3-D inputs split
 # into heads first), K and V after past_key / past_value, K and V heads repeated for grouped
