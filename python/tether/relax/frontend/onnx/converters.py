@@ -1681,3 +1681,40 @@ def attention(g, inputs, attr):
         raise NotImplementedError("Attention (domain com.microsoft) is not supported: it needs "
                                   "relax.nn.attention, which tether's op library does not have")
     return _attention(g, inputs, attr)
+
+
+# ---- beyond apache-tvm: LpNormalization, ConvInteger --------------------------------------------
+
+@converter("LpNormalization", 1)
+def lp_normalization(g, inputs, attr):
+    # x / ||x||_p along axis (p 1 or 2), 0 where the norm is 0.
+    data = inputs[0]
+    axis, p = attr.get("axis", -1), attr.get("p", 2)
+    dtype = _dtype(data)
+    if p == 1:
+        norm = _op.sum(_op.abs(data), axis=[axis], keepdims=True)
+    elif p == 2:
+        norm = _op.sqrt(_op.sum(_op.multiply(data, data), axis=[axis], keepdims=True))
+    else:
+        raise ConverterError(f"LpNormalization: p must be 1 or 2, but it is {p}")
+    norm = g.bb.emit(norm)
+    zero = const(0, dtype)
+    return _op.where(_op.equal(norm, zero), zero, _op.divide(data, norm))
+
+
+@converter("ConvInteger", 10)
+def conv_integer(g, inputs, attr):
+    # Conv of (x - x_zero_point) and (w - w_zero_point) in int32 (the padding is 0 after the
+    # zero point is taken off).
+    x, w = _op.astype(inputs[0], "int32"), _op.astype(inputs[1], "int32")
+    if inputs[2] is not None:
+        x = _op.subtract(x, _op.astype(inputs[2], "int32"))
+    if inputs[3] is not None:
+        zp = g.bb.normalize(_op.astype(inputs[3], "int32"))
+        rank = _known_rank(zp)
+        if rank == 1:  # one per output channel
+            zp = _op.reshape(zp, [-1] + [1] * (_ndim(inputs[1]) - 1))
+        elif rank != 0:
+            raise ConverterError("ConvInteger: w_zero_point must be a scalar or 1-D")
+        w = _op.subtract(w, zp)
+    return conv(g, [g.bb.normalize(x), g.bb.normalize(w), None], attr)
