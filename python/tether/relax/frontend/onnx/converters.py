@@ -425,6 +425,14 @@ _CONV = {3: ("conv1d", "NCW", "OIW"), 4: ("conv2d", "NCHW", "OIHW"),
          5: ("conv3d", "NCDHW", "OIDHW")}
 
 
+def _conv_kind(table: dict, data: Any) -> tuple:
+    """(rank of data, its row of table: Relax op, data layout, kernel layout)."""
+    ndim = _ndim(data)
+    if ndim not in table:
+        raise NotImplementedError("Ndim > 5 not supported for convolution.")
+    return ndim, table[ndim]
+
+
 def _conv_same_pad_width(data: Any, weight: Any, attr: dict, mode: str) -> list:
     """nn.pad's pad_width (before, after per axis) for Conv's auto_pad SAME_UPPER /
     SAME_LOWER: the input padded so that the output has ceil(size / stride) elements per
@@ -436,22 +444,17 @@ def _conv_same_pad_width(data: Any, weight: Any, attr: dict, mode: str) -> list:
         kernel = _static_dims(weight, "Conv's weight")[2:]
     strides = attr.get("strides", [1] * spatial)
     dilations = attr.get("dilations", [1] * spatial)
+    extents = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
     width = [0, 0, 0, 0]
-    for size, k, s, d in zip(dims[2:], kernel, strides, dilations):
-        extent = (k - 1) * d + 1
-        total = max(extent - (s if size % s == 0 else size % s), 0)
-        small, large = total // 2, total - total // 2
-        width += [small, large] if mode == "SAME_UPPER" else [large, small]
+    for pair in _same_pad_pairs(dims[2:], extents, strides, mode):
+        width += list(pair)
     return width
 
 
 @converter("Conv", 11)
 def conv(g, inputs, attr):
     data, weight = inputs[0], inputs[1]
-    ndim = _ndim(data)
-    if ndim not in _CONV:
-        raise NotImplementedError("Ndim > 5 not supported for convolution.")
-    name, data_layout, kernel_layout = _CONV[ndim]
+    ndim, (name, data_layout, kernel_layout) = _conv_kind(_CONV, data)
     auto_pad = _str_attr(attr, "auto_pad", "NOTSET")
     pads = attr.get("pads", 0)
     if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
@@ -510,23 +513,23 @@ def batch_norm(g, inputs, attr):
     return Tuple(items)
 
 
-def _same_pads(kind: str, dims: list, kernel: tuple, strides: tuple, dilations: tuple,
-               mode: str) -> tuple:
-    """The pads of auto_pad SAME_UPPER / SAME_LOWER for a pool over the spatial dims `dims`
-    (ints): all the begins, then all the ends.  The extra pad of an odd total goes at the end
-    for SAME_UPPER, at the beginning for SAME_LOWER.  Average pools ignore the dilations
-    (as apache-tvm does)."""
-    begins, ends = [], []
-    for size, k, s, d in zip(dims, kernel, strides, dilations):
-        if kind == "avg_pool":
-            total = max(k - (s if size % s == 0 else size % s), 0)
-        else:
+def _same_pad_pairs(sizes: list, extents: list, strides: tuple, mode: str,
+                    ceil_out: bool = False) -> list:
+    """(before, after) per spatial axis for auto_pad SAME_UPPER / SAME_LOWER: the extra pad of an
+    odd total goes after for SAME_UPPER, before for SAME_LOWER.  The total is what
+    ceil(size / stride) outputs of windows of `extent` need when ceil_out (max pools); otherwise
+    extent - stride, or extent - size % stride when the stride does not divide the size (convs
+    and average pools, as apache-tvm computes them)."""
+    pairs = []
+    for size, extent, s in zip(sizes, extents, strides):
+        if ceil_out:
             out = -(-size // s) if mode == "SAME_UPPER" else size // s
-            total = (out - 1) * s + (k - 1) * d + 1 - size
+            total = (out - 1) * s + extent - size
+        else:
+            total = max(extent - (s if size % s == 0 else size % s), 0)
         small, large = total // 2, total - total // 2
-        begins.append(small if mode == "SAME_UPPER" else large)
-        ends.append(large if mode == "SAME_UPPER" else small)
-    return tuple(begins + ends)
+        pairs.append((small, large) if mode == "SAME_UPPER" else (large, small))
+    return pairs
 
 
 def _pool_call(kind: str, data: Any, attr: dict) -> Any:
@@ -547,7 +550,12 @@ def _pool_call(kind: str, data: Any, attr: dict) -> Any:
         if None in spatial:
             raise NotImplementedError(f"{kind} with auto_pad={auto_pad} needs static spatial "
                                       "dims")
-        pads = _same_pads(kind, spatial, kernel, strides, dilations, auto_pad)
+        if kind == "avg_pool":  # (apache-tvm's average pools ignore the dilations here)
+            pairs = _same_pad_pairs(spatial, kernel, strides, auto_pad)
+        else:
+            extents = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+            pairs = _same_pad_pairs(spatial, extents, strides, auto_pad, ceil_out=True)
+        pads = tuple(p[0] for p in pairs) + tuple(p[1] for p in pairs)
     fn = getattr(_op.nn, f"{kind}{len(kernel)}d")
     return fn(data, kernel, strides, pads, dilations, attr.get("ceil_mode", 0),
               attr.get("count_include_pad", False))
@@ -1063,10 +1071,7 @@ _CONV_TRANSPOSE = {3: ("conv1d_transpose", "NCW", "IOW"), 4: ("conv2d_transpose"
 @converter("ConvTranspose", 1)
 def conv_transpose(g, inputs, attr):
     data, weight = inputs[0], inputs[1]
-    ndim = _ndim(data)
-    if ndim not in _CONV_TRANSPOSE:
-        raise NotImplementedError("Ndim > 5 not supported for convolution.")
-    name, data_layout, kernel_layout = _CONV_TRANSPOSE[ndim]
+    ndim, (name, data_layout, kernel_layout) = _conv_kind(_CONV_TRANSPOSE, data)
     spatial = ndim - 2
     strides = attr.get("strides", [1] * spatial)
     dilations = attr.get("dilations", [1] * spatial)
