@@ -9,7 +9,8 @@ here are the models no shipped case covers:
   - the standard Attention op (beyond apache-tvm, which fails on it): the types of the outputs
     and the structure of the module for each feature, and the typed errors;
   - with an apache-tvm interpreter ($TETHER_TVM_PYTHON, else the repository's .venv-tvm), the
-    shipped Attention node cases compiled by TVM and run against their expected outputs.
+    shipped node cases tether imports beyond apache-tvm (Attention, blocked quantization,
+    ConvInteger, LpNormalization) compiled by TVM and run against their expected outputs.
 """
 import os
 import pickle
@@ -299,10 +300,13 @@ def test_attention_errors_are_typed():
         from_onnx(contrib)
 
 
-# ---- Attention numerics through apache-tvm ------------------------------------------------------
+# ---- numerics through apache-tvm ----------------------------------------------------------------
 
-# A representative subset of the shipped node cases (all 93 pass the same way by hand).
+# A representative subset of the shipped node cases tether imports beyond apache-tvm (all 93
+# Attention cases pass the same way by hand).
 NUMERIC_CASES = [
+    "test_quantizelinear_blocked_asymmetric", "test_dequantizelinear_blocked",
+    "test_convinteger_with_padding", "test_l1normalization_axis_last",
     "test_attention_3d_gqa_with_past_and_present", "test_attention_4d_attn_mask_bool",
     "test_attention_4d_causal_nonpad_attn_mask_composition",
     "test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal",
@@ -337,7 +341,12 @@ def _tvm_python():
     return path
 
 
-def test_attention_cases_compute_the_shipped_outputs_in_tvm(tmp_path):
+def _array(value):
+    """A case's input or output as numpy (some are stored as TensorProto)."""
+    return numpy_helper.to_array(value) if hasattr(value, "data_type") else np.asarray(value)
+
+
+def test_cases_beyond_tvm_compute_the_shipped_outputs_in_tvm(tmp_path):
     from onnx.backend.test.case.node import collect_testcases
 
     with warnings.catch_warnings():
@@ -346,9 +355,10 @@ def test_attention_cases_compute_the_shipped_outputs_in_tvm(tmp_path):
         assert sorted(cases) == sorted(NUMERIC_CASES)
         paths = []
         for name, case in sorted(cases.items()):
-            low = case.model.graph.input[0].type.tensor_type.elem_type != T.FLOAT
+            low = case.model.graph.input[0].type.tensor_type.elem_type in (T.FLOAT16,
+                                                                           T.BFLOAT16)
             record = {"json": ir.save_json(from_onnx(case.model)),
-                      "sets": [([np.asarray(a) for a in i], [np.asarray(a) for a in o])
+                      "sets": [([_array(a) for a in i], [_array(a) for a in o])
                                for i, o in case.data_sets],
                       "rtol": 2e-2 if low else 1e-4, "atol": 2e-2 if low else 1e-5}
             path = tmp_path / f"{name}.pkl"

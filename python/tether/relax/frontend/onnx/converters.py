@@ -1227,15 +1227,59 @@ def _qdq_axis(x: Any, attr: dict) -> int:
     return axis
 
 
-def _check_block_size(op_name: str, attr: dict) -> None:
-    if attr.get("block_size", 0) != 0:
-        raise ConverterError(f"{op_name} blocked quantization is not supported yet.")
+def _block_expand(g, v: Any, x: Any, axis: int, block: int) -> Any:
+    """The per-block v (x's shape, but ceil(n / block) along axis) repeated to x's shape."""
+    x_dims = _static_dims(x, "blocked quantization")
+    v_dims = _static_dims(v, "blocked quantization's scale and zero point")
+    rank = len(x_dims)
+    if not -rank <= axis < rank or len(v_dims) != rank:
+        raise ConverterError("blocked quantization: the scale must have the input's rank and "
+                             "the axis must be one of its dims")
+    axis %= rank
+    if v_dims[axis] != -(-x_dims[axis] // block):
+        raise ConverterError(f"blocked quantization: {v_dims[axis]} blocks of {block} do not "
+                             f"cover the {x_dims[axis]} elements of axis {axis}")
+    wide = v_dims[:axis + 1] + [block] + v_dims[axis + 1:]
+    v = _op.broadcast_to(_op.expand_dims(v, axis=axis + 1), wide)
+    merged = v_dims[:axis] + [v_dims[axis] * block] + v_dims[axis + 1:]
+    v = _op.reshape(v, merged)
+    if merged[axis] != x_dims[axis]:
+        v = _op.strided_slice(v, axes=[axis], begin=[0], end=[x_dims[axis]])
+    return g.bb.emit(v)
+
+
+def _quantize_blocked(g, x: Any, scale: Any, zp: Any, attr: dict, out_dtype: str) -> Any:
+    """Blocked QuantizeLinear (beyond apache-tvm): clip(round(x / scale) + zero_point) with
+    scale and zero point repeated over their blocks."""
+    axis, block = attr.get("axis", 1), attr["block_size"]
+    if not out_dtype.startswith(("int", "uint")):
+        raise NotImplementedError(f"blocked QuantizeLinear to {out_dtype} is not supported")
+    dtype = _dtype(x)
+    y = _op.round(_op.divide(x, _block_expand(g, scale, x, axis, block)))
+    if zp is not None:
+        y = _op.add(y, _op.astype(_block_expand(g, zp, x, axis, block), dtype))
+    info = np.iinfo(out_dtype)
+    return _op.astype(_op.clip(y, int(info.min), int(info.max)), out_dtype)
+
+
+def _dequantize_blocked(g, x: Any, scale: Any, zp: Any, attr: dict, out_dtype: str) -> Any:
+    """Blocked DequantizeLinear (beyond apache-tvm): (x - zero_point) * scale in float32 with
+    scale and zero point repeated over their blocks."""
+    axis, block = attr.get("axis", 1), attr["block_size"]
+    if not _dtype(x).startswith(("int", "uint")):
+        raise NotImplementedError(f"blocked DequantizeLinear of {_dtype(x)} is not supported")
+    y = _op.astype(x, "float32")
+    if zp is not None:
+        y = _op.subtract(y, _op.astype(_block_expand(g, zp, x, axis, block), "float32"))
+    scale = _block_expand(g, scale, x, axis, block)
+    if _dtype(scale) != "float32":
+        scale = _op.astype(scale, "float32")
+    y = _op.multiply(y, scale)
+    return y if out_dtype == "float32" else _op.astype(y, out_dtype)
 
 
 def _quantize_linear(opset: int) -> Callable:
     def convert(g, inputs, attr):
-        if opset >= 21:
-            _check_block_size("QuantizeLinear", attr)
         if opset >= 23 and attr.get("precision", 0) != 0:
             raise ConverterError("QuantizeLinear with a non-default precision attribute is not "
                                  "supported yet.")
@@ -1250,6 +1294,8 @@ def _quantize_linear(opset: int) -> Callable:
         if opset >= 21 and zp is not None and _dtype(zp) != out_dtype:
             raise ConverterError("QuantizeLinear output_dtype must match the zero-point dtype, "
                                  f"but got {out_dtype} and {_dtype(zp)}.")
+        if opset >= 21 and attr.get("block_size", 0):
+            return _quantize_blocked(g, x, scale, zp, attr, out_dtype)
         if zp is None:
             zp = const(0, out_dtype)
         return _op.quantize(x, scale, zp, axis=axis, out_dtype=out_dtype)
@@ -1263,14 +1309,14 @@ for _since in (10, 13, 19, 21, 23):
 
 def _dequantize_linear(opset: int) -> Callable:
     def convert(g, inputs, attr):
-        if opset >= 21:
-            _check_block_size("DequantizeLinear", attr)
         x, scale, zp = inputs[0], inputs[1], inputs[2]
         axis = _qdq_axis(x, attr)
         # The result has the scale's dtype from opset 19 (float32 before), or output_dtype.
         out_dtype = "float32" if opset < 19 else _dtype(scale)
         if opset >= 23 and attr.get("output_dtype", 0):
             out_dtype = str(onnx_helper.tensor_dtype_to_np_dtype(attr["output_dtype"]))
+        if opset >= 21 and attr.get("block_size", 0):
+            return _dequantize_blocked(g, x, scale, zp, attr, out_dtype)
         if zp is None:
             zp = const(0, _dtype(x))
         return _op.dequantize(x, scale, zp, axis=axis, out_dtype=out_dtype)
