@@ -1715,7 +1715,8 @@ def _attention(g, inputs, attr):
     if rank == 3:
         out = _op.reshape(g.bb.emit(_op.permute_dims(out, [0, 2, 1, 3])), (batch, q_len, -1))
     # The optional outputs the node asks for (float32 zeros stand for the others).
-    wanted = list(g.node.output) if g.node is not None else []
+    node = g.node if g.node is not None and g.node.op_type == "Attention" else None
+    wanted = list(node.output) if node is not None else []
     results = [out]
     for index, value in ((1, present_key), (2, present_value), (3, qk_out)):
         asked = index < len(wanted) and wanted[index] != ""
@@ -1727,7 +1728,7 @@ def _attention(g, inputs, attr):
 
 @converter("Attention", 1)
 def attention(g, inputs, attr):
-    domain = g.node.domain if g.node is not None else ""
+    domain = g.node.domain if g.node is not None and g.node.op_type == "Attention" else ""
     if domain == "com.microsoft":
         raise NotImplementedError("Attention (domain com.microsoft) is not supported: it needs "
                                   "relax.nn.attention, which tether's op library does not have")
