@@ -283,6 +283,20 @@ def load_case(case_id, work):
     raise KeyError(case_id)
 
 
+def _tensor(value):
+    """value as a numpy array when it is a tensor (an array, a numpy scalar, a TensorProto);
+    else value itself."""
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    if isinstance(value, onnx.TensorProto):
+        return numpy_helper.to_array(value)
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    return value
+
+
 def _savable(value):
     """None when value is a tensor np.savez keeps and TVM takes; else why not."""
     import numpy as np
@@ -292,6 +306,19 @@ def _savable(value):
     if value.dtype.kind not in "biufc" or value.dtype.name in ("bfloat16",) or \
             value.dtype.name.startswith(("float8", "float4", "int4", "uint4", "int2", "uint2")):
         return f"dtype {value.dtype}"
+    return None
+
+
+def _shape_conflict(info, value):
+    """None when value fits the graph input's declared type; else how it does not."""
+    dims = info.type.tensor_type.shape.dim
+    if not info.type.tensor_type.HasField("shape"):
+        return None
+    declared = [d.dim_value if d.HasField("dim_value") else None for d in dims]
+    if len(declared) != value.ndim or any(d is not None and d != v
+                                          for d, v in zip(declared, value.shape)):
+        shown = ["?" if d is None else d for d in declared]
+        return f"shape {list(value.shape)}, but the graph declares {shown}"
     return None
 
 
@@ -333,11 +360,14 @@ def prepare(case_id, work):
             return entry
         for kind, values in (("in", inputs), ("out", outputs)):
             for i, v in enumerate(values):
+                v = _tensor(v)
                 why = _savable(v)
+                if why is None and kind == "in":
+                    why = _shape_conflict(graph_inputs(model)[i], v)
                 if why:
                     entry.update(status="skipped", detail=f"{kind}put {i}: {why}")
                     return entry
-                arrays[f"{k}_{kind}_{i}"] = np.ascontiguousarray(v)
+                arrays[f"{k}_{kind}_{i}"] = np.array(v, order="C")  # keeps 0-d
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "module.json"), "w", encoding="utf-8") as f:
         f.write(text)
