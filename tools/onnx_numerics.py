@@ -746,7 +746,8 @@ def summary(ids, results, wall):
                     f", max rel {e['max_rel']:.3g})" if e.get("max_rel") is not None else ")")
             own = f"; TVM's own import: {e['tvm_own']}" if "tvm_own" in e else ""
             known = f" [known: {e['known']}]" if "known" in e else \
-                " [not as TVM's own: tether's fault]" if not e.get("as_tvm") else ""
+                " [not as TVM's own: tether's fault]" if status != "skipped" and \
+                not e.get("as_tvm") else ""
             out.append(f"- {e['id']}: {e.get('detail', '')}{err}{own}{known}")
         out.append("")
     n_import = sum(1 for i in ids if results[i]["status"] == "import-error")
