@@ -134,7 +134,7 @@ PIP_FLAGS ?= --only-binary=torch
 # The build backend (the package is built without build isolation) and pyproject.toml's
 # `test` extra (keep the two lists the same).
 PY_BUILD_DEPS := "scikit-build-core>=0.10"
-PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.15.post2 apache-tvm==0.27.0.post1 torch==2.13.0 onnx==1.23.2 onnxruntime==1.32.0
+PY_TEST_DEPS := pytest numpy apache-tvm-ffi==0.1.15.post2 apache-tvm==0.27.0.post1 torch==2.13.0 onnx==1.23.2 onnxruntime==1.32.0 torchvision==0.28.0 onnxscript==0.7.2
 # -DTETHER_PYTHON for the C configure, when the virtualenv exists (checked when run).
 TETHER_PYTHON_FLAG = $$(test -x $(VENV_PY) && echo -DTETHER_PYTHON=$(abspath $(VENV_PY)))
 
@@ -223,6 +223,18 @@ onnx-record: venv-tvm
 onnx-diff: venv venv-core
 	$(VENV_PY) tools/onnx_diff.py compare --results bench/results/onnx_diff.md \
 	  $(if $(ONNX_TEXTS),--texts $(ONNX_TEXTS))
+
+# onnx-numerics: every case tether imports (ONNX's node tests, the light models with random
+# weights, torchvision exports made here), handed to apache-tvm as JSON, compiled for llvm and
+# run against the expected outputs; the summary goes to bench/results/onnx_numerics.md, the
+# cases' files to build/onnx-numerics.  test-onnx: that, then the ONNX pytest files.
+.PHONY: onnx-numerics test-onnx
+onnx-numerics: venv venv-core venv-tvm
+	TETHER_TVM_PYTHON=$(abspath $(TVM_PY)) $(VENV_PY) tools/onnx_numerics.py \
+	  --results bench/results/onnx_numerics.md
+
+test-onnx: onnx-numerics
+	TETHER_TVM_PYTHON=$(abspath $(TVM_PY)) $(VENV_PY) -m pytest -q tests/python/test_onnx_*.py
 # ---- end of onnx ---------------------------------------------------------------------------
 
 # apache-tvm-ffi's own C++ suite (tests/cpp of its sdist, downloaded from PyPI into

@@ -10,7 +10,14 @@ PENDING: cases whose ONNX ops tether's frontend does not convert yet, or convert
 the list shrinks as converters land (`tools/onnx_diff.py compare` shows the current state).
 """
 
+# BatchNormalization in training mode: Relax's momentum weighs the batch statistics, ONNX's the
+# running ones, so tether passes 1 - momentum; TVM passes ONNX's value as is, and its running
+# mean and var then differ from the outputs ONNX ships (tools/onnx_numerics.py shows it).
+_BN_MOMENTUM = "BatchNormalization training mode: Relax momentum = 1 - ONNX momentum"
+
 DIFFERS = {
+    "node/test_batchnorm_epsilon_training_mode": _BN_MOMENTUM,
+    "node/test_batchnorm_example_training_mode": _BN_MOMENTUM,
 }
 
 # Clip: apache-tvm lowers each bound to a TIR PrimFunc called through call_tir; tether emits

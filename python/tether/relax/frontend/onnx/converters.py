@@ -493,11 +493,17 @@ def batch_norm(g, inputs, attr):
     def cast(x, dt):
         return x if dt == compute else _op.astype(x, compute)
 
+    # ONNX's momentum weighs the running statistics (running = momentum * running + (1 -
+    # momentum) * batch); Relax's weighs the batch statistics.  It only matters in training
+    # mode (apache-tvm passes ONNX's value as is, so its running mean and var are wrong there).
+    momentum = attr.get("momentum", 0.9)
+    if training:
+        momentum = 1.0 - momentum
     out = _op.nn.batch_norm(cast(data, dts[0]), gamma=cast(scale, dts[1]),
                             beta=cast(bias, dts[2]), moving_mean=cast(mean, dts[3]),
                             moving_var=cast(var, dts[4]), axis=1,
                             epsilon=attr.get("epsilon", 1e-05),
-                            momentum=attr.get("momentum", 0.9), training=bool(training))
+                            momentum=momentum, training=bool(training))
     items = [TupleGetItem(out, i) for i in range(3)]
     for i, dt in ((0, dts[0]), (1, dts[3]), (2, dts[4])):
         if compute != dt:
