@@ -12,7 +12,9 @@ same op type.  A model whose opset is older than every registered version gets t
 
     g       the graph importer: g.bb (the BlockBuilder), g.opset, g.get_constant(expr)
             (an initializer kept as a parameter, read as a constant), g.node (the
-            onnx NodeProto being converted: its domain, its outputs);
+            onnx NodeProto being converted: its domain, its outputs), g.num_outputs (the
+            node's output count), g.fold_constants (from_onnx's keyword: fold static shape
+            computations into constants instead of apache-tvm's shape values);
     inputs  the node's inputs as Relax expressions (None for an omitted optional input;
             indexing past the end gives None too);
     attr    the node's attributes by name: int, float, bytes (strings), tuples for the list
@@ -2353,7 +2355,7 @@ def _same_dims(a: Optional[list], b: Optional[list]) -> bool:
     return True
 
 
-def _static_dims(x: Any) -> Optional[list]:
+def _known_dims(x: Any) -> Optional[list]:
     """The dims of x's shape (IntImm or symbolic), None when its shape is not known."""
     shape = x.ty.shape if isinstance(x.ty, TensorType) else None
     return None if shape is None else list(shape.values)
@@ -2363,7 +2365,7 @@ def _static_dims(x: Any) -> Optional[list]:
 def scatter(g, inputs, attr):
     data, indices, updates = inputs[0], inputs[1], inputs[2]
     axis = attr.get("axis", 0)
-    data_dims, index_dims = _static_dims(data), _static_dims(indices)
+    data_dims, index_dims = _known_dims(data), _known_dims(indices)
     if _same_dims(index_dims, data_dims):
         return _op.scatter_elements(data, indices, updates, axis=axis)
     # indices smaller than data: every entry of indices names its target position (its own
@@ -3080,20 +3082,6 @@ def matmul_integer(g, inputs, attr):
             zp = _op.expand_dims(zp, axis=0)
         b = _op.subtract(b, zp)
     return _op.matmul(a, b, out_dtype="int32")
-
-
-@converter("MatMulInteger16", 1)
-def matmul_integer16(g, inputs, attr):
-    # com.microsoft: int16/uint16 operands, an int32 product (uint32 for two uint16).
-    if len(inputs) != 2:
-        raise ConverterError(f"MatMulInteger16 expects two inputs, but got {len(inputs)}")
-    a, b = inputs[0], inputs[1]
-    for name, x in (("A", a), ("B", b)):
-        if _dtype(x) not in ("int16", "uint16"):
-            raise ConverterError(f"MatMulInteger16 expects input {name} to have int16 or uint16 "
-                                 f"dtype, but got {_dtype(x)}")
-    out = "uint32" if _dtype(a) == _dtype(b) == "uint16" else "int32"
-    return _op.matmul(_op.astype(a, out), _op.astype(b, out))
 
 
 # ---- resize -------------------------------------------------------------------------------------

@@ -320,17 +320,6 @@ class _Importer:
             if op_type not in _PRIM_OPS:
                 inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
             result = self._apply(self._converter(op_type), node, inputs, attr)
-                for value in inputs:
-                    if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
-                        raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
-            self.node = node  # for converters that look at the node's domain or outputs
-            try:
-                result = self._converter(op_type)(self, inputs, attr)
-            except (NotImplementedError, ValueError, TypeError):
-                raise
-            except Exception as err:  # a malformed node (a missing attribute, operand, ...)
-                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) cannot be "
-                                 f"converted: {type(err).__name__}: {err}") from err
             if result is None:
                 raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
             if not isinstance(result, EmptyOptional):
@@ -369,6 +358,7 @@ class _Importer:
     def _apply(self, fn: Any, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> Any:
         """fn(self, inputs, attr): the converter's value for node."""
         self.num_outputs = len(node.output)
+        self.node = node  # for converters that look at the node's domain or outputs
         try:
             return fn(self, inputs, attr)
         except (NotImplementedError, ValueError, TypeError):
