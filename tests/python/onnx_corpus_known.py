@@ -18,6 +18,9 @@ node/test_batchnorm_example_training_mode
     'BatchNormalization training mode: Relax momentum = 1 - ONNX momentum'
 )))
 DIFFERS.update(dict.fromkeys("""
+node/test_dynamicquantizelinear_expanded
+node/test_dynamicquantizelinear_max_adjusted_expanded
+node/test_dynamicquantizelinear_min_adjusted_expanded
 node/test_clip
 node/test_clip_default_int8_max
 node/test_clip_default_int8_min
@@ -72,26 +75,4 @@ pytorch-operator/test_operator_pad
     'emits relax.nn.pad'
 )))
 
-PENDING = frozenset("""
-node/test_dynamicquantizelinear_expanded
-node/test_dynamicquantizelinear_max_adjusted_expanded
-node/test_dynamicquantizelinear_min_adjusted_expanded
-node/test_nllloss_NC_expanded
-node/test_nllloss_NCd1_expanded
-node/test_nllloss_NCd1_ii_expanded
-node/test_nllloss_NCd1_mean_weight_negative_ii_expanded
-node/test_nllloss_NCd1_weight_expanded
-node/test_nllloss_NCd1_weight_ii_expanded
-node/test_nllloss_NCd1d2_expanded
-node/test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded
-node/test_nllloss_NCd1d2_reduction_mean_expanded
-node/test_nllloss_NCd1d2_reduction_sum_expanded
-node/test_nllloss_NCd1d2_with_weight_expanded
-node/test_nllloss_NCd1d2_with_weight_reduction_mean_expanded
-node/test_nllloss_NCd1d2_with_weight_reduction_sum_expanded
-node/test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded
-node/test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded
-node/test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded
-node/test_nllloss_NCd1d2d3d4d5_mean_weight_expanded
-node/test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded
-""".split())
+PENDING = frozenset()
