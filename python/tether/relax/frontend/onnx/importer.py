@@ -320,10 +320,6 @@ class _Importer:
             if op_type not in _PRIM_OPS:
                 inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
             result = self._apply(self._converter(op_type), node, inputs, attr)
-            if result is None:
-                raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
-            if not isinstance(result, EmptyOptional):
-                result = bb.normalize(result)
             outputs = node.output
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
@@ -356,14 +352,19 @@ class _Importer:
             _op.astype(out, str(value.ty)))
 
     def _apply(self, fn: Any, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> Any:
-        """fn(self, inputs, attr): the converter's value for node."""
+        """fn(self, inputs, attr): the converter's value for node, normalized when it is an
+        expression (its nested calls bound)."""
         self.num_outputs = len(node.output)
         self.node = node  # for converters that look at the node's domain or outputs
         try:
-            return fn(self, inputs, attr)
+            result = fn(self, inputs, attr)
+            if result is None:
+                raise ValueError(f"from_onnx: the converter of {node.op_type} gave no value")
+            return self.bb.normalize(result) if isinstance(result, Expr) else result
         except (NotImplementedError, ValueError, TypeError):
             raise
-        except Exception as err:  # a malformed node (a missing attribute, operand, ...)
+        except Exception as err:  # a malformed node (a missing attribute, an operand its
+            # Relax op rejects: InternalError from type inference, ...)
             raise ValueError(f"from_onnx: node {node.name!r} ({node.op_type}) cannot be "
                              f"converted: {type(err).__name__}: {err}") from err
 
@@ -428,8 +429,6 @@ class _Importer:
                     raise NotImplementedError(f"from_onnx: tether's ONNX frontend does not "
                                               f"convert {node.op_type} (in an If branch)")
                 result = self._apply(fn, node, inputs, attr)
-                if isinstance(result, Expr):
-                    result = self.bb.normalize(result)
                 if not isinstance(result, Tuple) and isinstance(getattr(result, "ty", None),
                                                                 TupleType):
                     result = Tuple([TupleGetItem(result, i)
