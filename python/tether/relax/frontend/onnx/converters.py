@@ -98,9 +98,13 @@ def _const_array(arr: Any, dtype: Optional[str] = None) -> GenericConst:
     arr = np.asarray(arr)
     if dtype is not None and arr.dtype != dtype:
         arr = arr.astype(dtype)
-    if not (arr.flags.c_contiguous and arr.flags.writeable):
+    flags = arr.flags
+    if not (flags.c_contiguous and flags.writeable):
         arr = np.array(arr, copy=True, order="C")
-    return GenericConst(core.from_dlpack(arr))
+    return _generic_const(core.from_dlpack(arr), None)
+
+
+_generic_const = core.get_global_func("ir.GenericConst")
 
 
 _DTYPE_NAMES: Dict[Any, str] = {}
@@ -394,6 +398,13 @@ def constant(g, inputs, attr):
     raise ConverterError("no value in Constant")
 
 
+def _filled(dims: list, value: Any, dtype: str) -> np.ndarray:
+    """np.full(dims, value, dtype) (without np.full's Python-level overhead)."""
+    arr = np.empty(dims, dtype)
+    np.copyto(arr, value, casting="unsafe")
+    return arr
+
+
 @converter("ConstantOfShape", 9)
 def constant_of_shape(g, inputs, attr):
     shape = g.get_constant(inputs[0])
@@ -407,11 +418,11 @@ def constant_of_shape(g, inputs, attr):
                                  f"{dims.ndim} dims")
         dims = [int(v) for v in dims.tolist()]
         if len(dims) == 1:  # a 1-D result is built as a constant
-            return _const_array(np.full(dims, value, dtype))
+            return _const_array(_filled(dims, value, dtype))
         shape = ShapeExpr(dims)
     elif isinstance(shape, ShapeExpr) and len(shape) == 1 \
             and isinstance(shape.values[0], IntImm):
-        return _const_array(np.full([int(shape.values[0].value)], value, dtype))
+        return _const_array(_filled([int(shape.values[0].value)], value, dtype))
     if not isinstance(shape, ShapeExpr):
         shape = _op.tensor_to_shape(shape)
     fill = _const_array(value) if isinstance(value, np.ndarray) else const(value, dtype)
@@ -668,7 +679,7 @@ def _normalize_axes(axes: list, rank: int, op_name: str) -> list:
 @converter("Unsqueeze", 1)
 def unsqueeze_v1(g, inputs, attr):
     # Before opset 13 the axes are an attribute.
-    return unsqueeze(g, [inputs[0], const(list(attr.get("axes", ())), "int64")], attr)
+    return _unsqueeze(inputs[0], [int(a) for a in attr.get("axes", ())])
 
 
 @converter("Unsqueeze", 13)
@@ -676,13 +687,16 @@ def unsqueeze(g, inputs, attr):
     data, axes = inputs[0], g.get_constant(inputs[1])
     if not _is_const(axes):
         raise NotImplementedError("Unsqueeze with axes computed at run time is not supported yet")
-    axes_list = [int(a) for a in _numpy(axes).tolist()]
+    return _unsqueeze(data, [int(a) for a in _numpy(axes).tolist()])
+
+
+def _unsqueeze(data, axes_list: list):
     if _is_const(data):
         arr = _numpy(data)
         norm = sorted(_normalize_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
         dims = iter(arr.shape)
         shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
-        return const(arr.reshape(shape), _dtype(data))
+        return _const_array(arr.reshape(shape).copy())
     rank = _known_rank(data)
     if rank is None:
         raise ConverterError("Unsqueeze requires a statically known input rank.")

@@ -26,6 +26,11 @@ from onnx import numpy_helper
 
 from .... import core
 from ... import BlockBuilder
+
+try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
+    from .... import _onnx_wire
+except ImportError:
+    _onnx_wire = None
 from ...expr import Expr, Tuple, TupleGetItem, Var
 from ...ty import ShapeType, TensorType, TupleType
 from .converters import _const_array, get_converter
@@ -89,6 +94,8 @@ _T = onnx.TensorProto
 # Tensor element types read directly: numpy dtype, the typed data field used without raw_data.
 _FAST_TENSOR = {_T.FLOAT: ("<f4", "float_data"), _T.DOUBLE: ("<f8", "double_data"),
                 _T.INT64: ("<i8", "int64_data"), _T.INT32: ("<i4", "int32_data")}
+# The numpy dtypes of _FAST_TENSOR's element types.
+_RAW_DTYPES = {k: np.dtype(v[0]) for k, v in _FAST_TENSOR.items()}
 _A = onnx.AttributeProto
 # AttributeProto.type -> the field holding the value.
 _ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GRAPH: "g",
@@ -98,8 +105,14 @@ _ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GR
 _ATTR_LISTS = ("floats", "ints", "strings", "tensors", "type_protos", "graphs")
 
 
-def _onnx_dtype(elem_type: int) -> str:
-    return str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+def _onnx_dtype(elem_type: int, what: str) -> str:
+    """The numpy dtype name of an ONNX element type (ValueError naming `what` when there is
+    none)."""
+    try:
+        return str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+    except (KeyError, ValueError, TypeError):
+        raise ValueError(f"from_onnx: {what} has the element type {elem_type}, which is not "
+                         "an ONNX tensor element type tether can import") from None
 
 
 class _Importer:
@@ -118,6 +131,7 @@ class _Importer:
         self.sanitize = sanitize
         self.names = _NameSupply()
         self.sym_dims: Dict[str, Any] = {}     # dim_param -> symbolic int64 var
+        self.shape_valued: set = set()         # the ONNX values that are shapes (ShapeType)
         self.opset = 1
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
 
@@ -181,20 +195,57 @@ class _Importer:
 
     # -- the walk ----------------------------------------------------------------------------
 
-    def _add_initializers(self, graph: onnx.GraphProto) -> None:
-        for tensor in graph.initializer:
-            if not tensor.name.strip():
+    def _records(self, graph: onnx.GraphProto) -> tuple:
+        """(serialized graph or None, node records, initializer records or None): per node
+        (op_type, domain, name, inputs, outputs, attrs or None, lazy attrs or None), read
+        from the serialized graph by tether._onnx_wire (see src/onnx/onnx_wire.c), else from
+        the protobuf objects (attrs None: read by _attrs)."""
+        if _onnx_wire is not None:
+            data = graph.SerializeToString()
+            try:
+                nodes, inits = _onnx_wire.graph(data)
+                return data, nodes, inits
+            except ValueError:
+                pass
+        nodes = [(n.op_type, n.domain, n.name, tuple(n.input), tuple(n.output), None, None)
+                 for n in graph.node]
+        return None, nodes, None
+
+    def _add_initializers(self, graph: onnx.GraphProto, records: tuple) -> None:
+        data, _, inits = records
+        for k, tensor in enumerate(graph.initializer if inits is None else inits):
+            name = tensor.name if inits is None else tensor[0]
+            if not name.strip():
                 raise ValueError("from_onnx: an initializer has no name (a tensor's name is "
                                  "required)")
-            arr = self.tensor_array(tensor)
+            arr = None
+            if inits is not None:  # raw data of a common type: read from the serialized graph
+                _, elem_type, dims, offset, length = tensor
+                fast = _FAST_TENSOR.get(elem_type)
+                if fast is not None and offset >= 0:
+                    dtype = _RAW_DTYPES[elem_type]
+                    if length % dtype.itemsize == 0:
+                        try:
+                            arr = np.frombuffer(data, dtype, length // dtype.itemsize,
+                                                offset).reshape(dims).copy()
+                        except ValueError:
+                            arr = None
+                if arr is None:
+                    tensor = graph.initializer[k]
+            if arr is None:
+                arr = self.tensor_array(tensor)
+            if arr.dtype.kind not in "biufc":
+                raise NotImplementedError(
+                    f"from_onnx: the initializer {name!r} holds {arr.dtype} values, which a "
+                    "Relax tensor cannot hold (strings, or an element type numpy has no "
+                    "native dtype for)")
             if self.keep_params:
-                name = tensor.name[len("onnx::"):] if tensor.name.startswith("onnx::") \
-                    else tensor.name
-                var = Var(name, TensorType(list(arr.shape), str(arr.dtype)))
-                self.nodes[tensor.name] = var
-                self.params[name] = (var, arr)
+                param = name[len("onnx::"):] if name.startswith("onnx::") else name
+                var = Var(param, TensorType(list(arr.shape), str(arr.dtype)))
+                self.nodes[name] = var
+                self.params[param] = (var, arr)
             else:
-                self.nodes[tensor.name] = _const_array(arr)
+                self.nodes[name] = _const_array(arr)
 
     def _sanitized(self, name: str) -> str:
         if name == "":
@@ -216,7 +267,8 @@ class _Importer:
                 if tensor_type.elem_type == onnx.TensorProto.STRING:
                     raise NotImplementedError(f"from_onnx: the input {name!r} is a string "
                                               "tensor; Relax tensors hold no strings")
-                dtype = _onnx_dtype(tensor_type.elem_type) if tensor_type.elem_type else None
+                dtype = _onnx_dtype(tensor_type.elem_type, f"the input {name!r}") \
+                    if tensor_type.elem_type else None
                 if tensor_type.HasField("shape"):
                     shape = [self._dim(d) for d in tensor_type.shape.dim]
                 else:
@@ -245,16 +297,16 @@ class _Importer:
             fn = self.converters[op_type] = get_converter(op_type, self.opset)
         return fn
 
-    def _check_ops(self, graph: onnx.GraphProto, domains: Dict[str, int]) -> None:
+    def _check_ops(self, records: tuple, domains: Dict[str, int]) -> None:
         """Every op without a converter, reported at once (NotImplementedError)."""
         missing = {}
-        for node in graph.node:
-            if self._converter(node.op_type) is not None:
+        for op_type, node_domain, *_ in records[1]:
+            if self._converter(op_type) is not None:
                 continue
-            domain = node.domain or "ai.onnx"
-            version = domains.get(node.domain, domains.get(domain, self.opset))
-            missing.setdefault((node.op_type, domain, version), 0)
-            missing[(node.op_type, domain, version)] += 1
+            domain = node_domain or "ai.onnx"
+            version = domains.get(node_domain, domains.get(domain, self.opset))
+            missing.setdefault((op_type, domain, version), 0)
+            missing[(op_type, domain, version)] += 1
         if missing:
             listed = ", ".join(f"{op} (domain {dom}, opset {ver}; {n} node{'s' * (n > 1)})"
                                for (op, dom, ver), n in sorted(missing.items()))
@@ -293,57 +345,72 @@ class _Importer:
                                  f"({node.op_type}) cannot be parsed")
         return attrs
 
-    def _convert_nodes(self, graph: onnx.GraphProto) -> None:
+    def _convert_nodes(self, graph: onnx.GraphProto, records: Optional[tuple] = None) -> None:
         bb = self.bb
-        for node in graph.node:
-            op_type = node.op_type
-            attr = self._attrs(node)
-            inputs = _Inputs()
-            for name in node.input:
-                if name == "":
-                    inputs.append(None)
-                elif name in self.nodes:
-                    inputs.append(self.nodes[name])
-                else:
-                    raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) uses "
-                                     f"{name!r}, which no input, initializer or earlier node "
-                                     "defines")
-            if op_type not in _SHAPE_OPS:
-                for value in inputs:
-                    if value is not None and isinstance(getattr(value, "ty", None), ShapeType):
-                        raise ValueError(f"Node {node.name} cannot handle ShapeExpr inputs.")
+        nodes = self.nodes
+        converter = self._converter
+        shape_valued = self.shape_valued
+        for index, (op_type, _, node_name, input_names, outputs, attr, lazy) in \
+                enumerate((records or self._records(graph))[1]):
+            if attr is None:  # read from the NodeProto
+                attr = self._attrs(graph.node[index])
+            elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
+                proto = graph.node[index].attribute
+                for name, i, field in lazy:
+                    value = getattr(proto[i], field)
+                    attr[name] = tuple(value) if field in _ATTR_LISTS else value
             try:
-                result = self._converter(op_type)(self, inputs, attr)
+                inputs = _Inputs([nodes[name] if name else None for name in input_names])
+            except KeyError as err:
+                raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) uses "
+                                 f"{err.args[0]!r}, which no input, initializer or earlier node "
+                                 "defines") from None
+            if shape_valued and op_type not in _SHAPE_OPS \
+                    and not shape_valued.isdisjoint(input_names):
+                raise ValueError(f"Node {node_name} cannot handle ShapeExpr inputs.")
+            try:
+                result = converter(op_type)(self, inputs, attr)
+                if result is None:
+                    raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
+                result = bb.normalize(result)
             except (NotImplementedError, ValueError, TypeError):
                 raise
-            except Exception as err:  # a malformed node (a missing attribute, operand, ...)
-                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) cannot be "
+            except Exception as err:  # a malformed node (a missing attribute, operand, an
+                # operand its Relax op rejects: InternalError from type inference, ...)
+                raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) cannot be "
                                  f"converted: {type(err).__name__}: {err}") from err
-            if result is None:
-                raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
-            result = bb.normalize(result)
-            outputs = node.output
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
             elif isinstance(result, Tuple):
                 count = len(result)
-            elif isinstance(result.ty, TupleType):
-                items = [bb.emit(TupleGetItem(result, i)) for i in range(len(result.ty.fields))]
-                result = Tuple(items)
-                count = len(items)
             else:
-                count = 1
+                ty = result.ty
+                if isinstance(ty, TupleType):
+                    items = [bb.emit(TupleGetItem(result, i)) for i in range(len(ty.fields))]
+                    result = Tuple(items)
+                    count = len(items)
+                else:
+                    count = 1
+                    if isinstance(ty, ShapeType):
+                        shape_valued.update(outputs)
             if len(outputs) > count:
-                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) has "
+                raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) has "
                                  f"{len(outputs)} outputs, but its conversion gives {count}")
-            for i, name in enumerate(outputs):
-                self.nodes[name] = result if count == 1 else result[i]
+            if count == 1:
+                for name in outputs:
+                    nodes[name] = result
+            else:
+                for i, name in enumerate(outputs):
+                    value = nodes[name] = result[i]
+                    if isinstance(value.ty, ShapeType):
+                        shape_valued.add(name)
 
     def run(self, graph: onnx.GraphProto, opset: int, domains: Dict[str, int]):
         self.opset = opset
-        self._add_initializers(graph)
+        records = self._records(graph)
+        self._add_initializers(graph, records)
         self._add_inputs(graph)
-        self._check_ops(graph, domains)
+        self._check_ops(records, domains)
         attrs = {"num_input": self.num_input}
         params = [v for v in self.inputs.values() if isinstance(v, Var)]
         if self.keep_params and self.params:
@@ -353,7 +420,7 @@ class _Importer:
         bb = self.bb
         with bb.function("main", params=params, attrs=attrs):
             with bb.dataflow():
-                self._convert_nodes(graph)
+                self._convert_nodes(graph, records)
                 outputs = []
                 for info in graph.output:
                     if info.name not in self.nodes:
