@@ -1,7 +1,8 @@
 """bench_onnx.py -- from_onnx: tether next to apache-tvm 0.27, same run, same model files.
 
 For each model (the 9 light_* CNNs the `onnx` package ships, plus every .onnx file of
---extra DIR, e.g. torchvision exports), each side imports the same file with its own
+--extra DIR: by default build/onnx-models, the torchvision / torch.nn exports of
+tools/onnx_numerics.py, when it exists), each side imports the same file with its own
 `from_onnx(model)` (default arguments) in its own interpreter (a worker process that loads
 the model with onnx.load once, imports it once to warm up, then times the imports it is asked
 for).  The two workers alternate import by import (--runs imports each), so that both sides see
@@ -100,9 +101,13 @@ def worker(side):
         cmd = json.loads(line)
         if "load" in cmd:
             model = onnx.load(cmd["load"])
-            mod = from_onnx(model)  # warm up, and count
-            res = {"label": label, "nodes": len(model.graph.node), "bindings": _bindings(mod)}
-            del mod
+            res = {"label": label, "nodes": len(model.graph.node)}
+            try:
+                mod = from_onnx(model)  # warm up, and count
+                res["bindings"] = _bindings(mod)
+                del mod
+            except Exception as err:  # noqa: BLE001 -- reported in the table
+                res["error"] = f"{type(err).__name__}: {str(err).splitlines()[0][:200]}"
         elif "time" in cmd:
             wall, cpu = [], []
             for _ in range(cmd["time"]):
@@ -187,7 +192,8 @@ def main():
     ap.add_argument("--tvm-python")
     ap.add_argument("--runs", type=int, default=7, help="timed imports per model and side")
     ap.add_argument("--extra", action="append", default=[],
-                    help="a directory of more .onnx models (e.g. torch exports)")
+                    help="a directory of more .onnx models (default: build/onnx-models, where "
+                         "tools/onnx_numerics.py exports the torch models, when it exists)")
     ap.add_argument("--model", action="append", default=[], help="only models named so")
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--quick", action="store_true", help="3 runs, no memory, no file written")
@@ -200,6 +206,9 @@ def main():
         args.runs, args.no_memory, args.out = 3, True, None
 
     paths = light_models()
+    default_extra = os.path.join(ROOT, "build", "onnx-models")
+    if not args.extra and os.path.isdir(default_extra):
+        args.extra = [default_extra]
     for d in args.extra:
         if os.path.isdir(d):
             paths += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".onnx")]
@@ -209,13 +218,18 @@ def main():
         paths = [p for p in paths if os.path.basename(p)[:-5] in args.model]
     pythons = {"tether": sys.executable, "tvm": tvm_python(args.tvm_python)}
     workers = {side: Worker(py, side) for side, py in pythons.items()}
-    rows, labels = [], {}
+    rows, labels, skipped = [], {}, []
     try:
         for path in paths:
             name = os.path.basename(path)[:-5]
             info = {side: w.ask(load=path) for side, w in workers.items()}
             for side in workers:
                 labels[side] = info[side]["label"]
+            errors = {side: info[side]["error"] for side in workers if "error" in info[side]}
+            if errors:
+                print(f"[bench-onnx] {name}: not timed: {errors}", flush=True)
+                skipped.append((name, info["tether"]["nodes"], errors))
+                continue
             times = {side: {"wall": [], "cpu": []} for side in workers}
             for _ in range(args.runs):  # alternate, one import at a time
                 for side, w in workers.items():
@@ -224,7 +238,7 @@ def main():
                     times[side]["cpu"] += res["cpu"]
             med = {(side, k): statistics.median(v) * 1e3
                    for side, t in times.items() for k, v in t.items()}
-            row = {"name": name, "nodes": info["tether"]["nodes"],
+            row = {"name": name, "path": path, "nodes": info["tether"]["nodes"],
                    "bindings": info["tether"]["bindings"],
                    "tvm_bindings": info["tvm"]["bindings"], **{f"{s}_{k}": v
                                                               for (s, k), v in med.items()}}
@@ -238,7 +252,8 @@ def main():
             w.close()
 
     if not args.no_memory:
-        for row, path in zip(rows, paths):
+        for row in rows:
+            path = row["path"]
             for side, py in pythons.items():
                 w = Worker(py, side)
                 try:
@@ -250,14 +265,14 @@ def main():
                   f"MiB RSS / {row['tether_traced'] / 1024:.1f} MiB traced, apache-tvm "
                   f"{row['tvm_rss'] / 1024:.1f} / {row['tvm_traced'] / 1024:.1f}", flush=True)
 
-    report = render(rows, labels, args)
+    report = render(rows, skipped, labels, args)
     if args.out:
         machine.write_report(report, args.out, "bench-onnx")
     else:
         print(report)
 
 
-def render(rows, labels, args):
+def render(rows, skipped, labels, args):
     mem = not args.no_memory
     head = "| model | ONNX nodes | bindings | tether ms | apache-tvm ms | ratio | tether CPU ms " \
            "| apache-tvm CPU ms | CPU ratio |"
@@ -307,6 +322,11 @@ def render(rows, labels, args):
                 or r["tether_traced"] > r["tvm_traced"]]
         lines.append("Memory no more than apache-tvm's on every model: "
                      + ("yes." if not over else f"no ({', '.join(over)})."))
+    if skipped:
+        lines += ["", "Not timed (a side does not import the model):", ""]
+        lines += [f"- {name} ({nodes} ONNX nodes): " + "; ".join(
+            f"{'tether' if side == 'tether' else 'apache-tvm'} raises {msg}"
+            for side, msg in errors.items()) for name, nodes, errors in skipped]
     lines += ["", "Command: `make bench-onnx` (`python bench/python/bench_onnx.py "
               "[--extra DIR] [--runs N]`).", ""]
     return "\n".join(lines)

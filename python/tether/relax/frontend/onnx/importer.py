@@ -150,7 +150,8 @@ class _Importer:
                 if proto.raw_data:
                     arr = np.frombuffer(proto.raw_data, dtype=dtype).copy()
                 else:
-                    arr = np.array(getattr(proto, field), dtype=dtype)
+                    values = getattr(proto, field)
+                    arr = np.fromiter(values, dtype, len(values))
                 return arr.reshape(dims)
             return numpy_helper.to_array(proto).reshape(dims)
         except Exception as err:
