@@ -5,8 +5,10 @@ For each model (the 9 light_* CNNs the `onnx` package ships, plus every .onnx fi
 tools/onnx_numerics.py, when it exists), each side imports the same file with its own
 `from_onnx(model)` (default arguments) in its own interpreter (a worker process that loads
 the model with onnx.load once, imports it once to warm up, then times the imports it is asked
-for).  The two workers alternate import by import (--runs imports each), so that both sides see
-the same machine load; the figures are medians, wall clock (time.perf_counter) and CPU time
+for).  Each side imports the model --runs times back to back, in --rounds rounds that alternate
+the sides (and which side goes first), so that both see the same machine load, and neither
+runs right after the other has emptied the CPU caches at every import; the figures are the
+medians of the --runs x --rounds imports, wall clock (time.perf_counter) and CPU time
 (time.process_time: the process's, all threads).  Per model: ONNX nodes, the bindings of the
 module (both sides build the same module: their binding counts are checked to agree), tether
 ms, apache-tvm ms, the ratio apache-tvm / tether; then the geometric mean of the ratios.
@@ -190,7 +192,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worker", choices=["tether", "tvm"])
     ap.add_argument("--tvm-python")
-    ap.add_argument("--runs", type=int, default=7, help="timed imports per model and side")
+    ap.add_argument("--runs", type=int, default=5,
+                    help="timed imports per model, side and round")
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--extra", action="append", default=[],
                     help="a directory of more .onnx models (default: build/onnx-models, where "
                          "tools/onnx_numerics.py exports the torch models, when it exists)")
@@ -203,7 +207,7 @@ def main():
         worker(args.worker)
         return
     if args.quick:
-        args.runs, args.no_memory, args.out = 3, True, None
+        args.runs, args.rounds, args.no_memory, args.out = 3, 1, True, None
 
     paths = light_models()
     default_extra = os.path.join(ROOT, "build", "onnx-models")
@@ -231,9 +235,10 @@ def main():
                 skipped.append((name, info["tether"]["nodes"], errors))
                 continue
             times = {side: {"wall": [], "cpu": []} for side in workers}
-            for _ in range(args.runs):  # alternate, one import at a time
-                for side, w in workers.items():
-                    res = w.ask(time=1)
+            order = list(workers.items())
+            for r in range(args.rounds):  # rounds alternate the sides (and which goes first)
+                for side, w in (order if r % 2 == 0 else order[::-1]):
+                    res = w.ask(time=args.runs)
                     times[side]["wall"] += res["wall"]
                     times[side]["cpu"] += res["cpu"]
             med = {(side, k): statistics.median(v) * 1e3
@@ -286,8 +291,8 @@ def render(rows, skipped, labels, args):
         "model files, each side in its own interpreter; `from_onnx(model)` with default "
         "arguments on a loaded ModelProto.",
         machine.describe(),
-        f"Times: median of {args.runs} imports per side, the sides alternating import by "
-        "import; wall clock and process CPU time (on a shared machine the CPU times are the "
+        f"Times: median of {args.runs} x {args.rounds} imports per side ({args.runs} back to back "
+        f"per round, {args.rounds} rounds alternating the sides); wall clock and process CPU time (on a shared machine the CPU times are the "
         "steadier figure).  Ratio = apache-tvm / tether.  Memory: one import in a fresh "
         "process: the growth of the peak resident set (VmHWM after minus VmRSS before, the peak "
         "reset through /proc/self/clear_refs) and the peak of tracemalloc's traced "

@@ -419,11 +419,11 @@ def constant_of_shape(g, inputs, attr):
         dims = [int(v) for v in dims.tolist()]
         if len(dims) == 1:  # a 1-D result is built as a constant
             return _const_array(_filled(dims, value, dtype))
-        shape = ShapeExpr(dims)
+        shape = dims  # (broadcast_to makes the ShapeExpr)
     elif isinstance(shape, ShapeExpr) and len(shape) == 1 \
             and isinstance(shape.values[0], IntImm):
         return _const_array(_filled([int(shape.values[0].value)], value, dtype))
-    if not isinstance(shape, ShapeExpr):
+    if not isinstance(shape, (ShapeExpr, list)):
         shape = _op.tensor_to_shape(shape)
     fill = _const_array(value) if isinstance(value, np.ndarray) else const(value, dtype)
     return _op.broadcast_to(fill, shape)

@@ -351,8 +351,10 @@ class _Importer:
         nodes = self.nodes
         converter = self._converter
         shape_valued = self.shape_valued
-        for index, (op_type, _, node_name, input_names, outputs, attr, lazy) in \
-                enumerate((records or self._records(graph))[1]):
+        records = (records or self._records(graph))[1]
+        for index, record in enumerate(records):
+            records[index] = None  # what the walk is done with is freed as it goes
+            op_type, _, node_name, input_names, outputs, attr, lazy = record
             if attr is None:  # read from the NodeProto
                 attr = self._attrs(graph.node[index])
             elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
@@ -410,6 +412,7 @@ class _Importer:
         self.opset = opset
         records = self._records(graph)
         self._add_initializers(graph, records)
+        records = (None, records[1], None)  # the serialized graph is no longer needed
         self._add_inputs(graph)
         self._check_ops(records, domains)
         attrs = {"num_input": self.num_input}
