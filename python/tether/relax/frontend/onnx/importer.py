@@ -15,6 +15,7 @@ printed modules are the same text:
 """
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import re
@@ -26,6 +27,7 @@ from onnx import numpy_helper
 
 from .... import core
 from ... import BlockBuilder
+from ...block_builder import _normalize as _bb_normalize
 
 try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
     from .... import _onnx_wire
@@ -348,8 +350,9 @@ class _Importer:
 
     def _convert_nodes(self, graph: onnx.GraphProto, records: Optional[tuple] = None) -> None:
         bb = self.bb
+        normalize = functools.partial(_bb_normalize, bb)  # bb.normalize, one call less
         nodes = self.nodes
-        converter = self._converter
+        converters, converter = self.converters, self._converter
         shape_valued = self.shape_valued
         records = (records or self._records(graph))[1]
         for index, record in enumerate(records):
@@ -372,10 +375,11 @@ class _Importer:
                     and not shape_valued.isdisjoint(input_names):
                 raise ValueError(f"Node {node_name} cannot handle ShapeExpr inputs.")
             try:
-                result = converter(op_type)(self, inputs, attr)
+                fn = converters.get(op_type) or converter(op_type)
+                result = fn(self, inputs, attr)
                 if result is None:
                     raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
-                result = bb.normalize(result)
+                result = normalize(result)
             except (NotImplementedError, ValueError, TypeError):
                 raise
             except Exception as err:  # a malformed node (a missing attribute, operand, an
