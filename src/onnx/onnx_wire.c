@@ -104,6 +104,19 @@ static int wire_field(wire_t* w, uint32_t* num, int* wt, wire_t* sub) {
   return 0;
 }
 
+/* One field of a message being read: its number, wire type and (WT_LEN) payload. */
+typedef struct {
+  uint32_t num;
+  int wt;
+  wire_t sub;
+} wire_field_t;
+
+/* Reads the next field of w into f: 1, or 0 at the end of w, or -1 with ValueError. */
+static int wire_next(wire_t* w, wire_field_t* f) {
+  if (w->p >= w->end) return 0;
+  return wire_field(w, &f->num, &f->wt, &f->sub) == 0 ? 1 : -1;
+}
+
 /* Skips a field's payload (WT_LEN payloads are skipped by wire_field). */
 static int wire_skip(wire_t* w, int wt) {
   uint64_t v;
@@ -191,11 +204,12 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
   list = PyList_New(0);
   if (list == NULL) goto fail;
   /* The declared type comes after the values on the wire (field 20): read it first. */
-  for (wire_t s = w; s.p < s.end;) {
-    uint32_t num;
-    int wt;
-    wire_t sub;
-    if (wire_field(&s, &num, &wt, &sub) != 0) goto fail;
+  wire_t s = w;
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&s, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
     if (num == 20 && wt == WT_VARINT) {
       if (wire_varint(&s, &type) != 0) goto fail;
       has_type = 1;
@@ -203,11 +217,11 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
       goto fail;
     }
   }
-  while (w.p < w.end) {
-    uint32_t num;
-    int wt;
-    wire_t sub;
-    if (wire_field(&w, &num, &wt, &sub) != 0) goto fail;
+  if (more < 0) goto fail;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
     int kind = -1;
     const char* fname = NULL;
     switch (num) {
@@ -289,6 +303,7 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
         break;
     }
   }
+  if (more < 0) goto fail;
   if (name == NULL) {
     name = PyUnicode_FromStringAndSize("", 0);
     if (name == NULL) goto fail;
@@ -353,11 +368,12 @@ static int wire_node(wire_t w, PyObject* nodes) {
       (attrs = PyDict_New()) == NULL || (lazy = PyList_New(0)) == NULL) {
     goto fail;
   }
-  while (w.p < w.end) {
-    uint32_t num;
-    int wt;
-    wire_t sub;
-    if (wire_field(&w, &num, &wt, &sub) != 0) goto fail;
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
     if (wt != WT_LEN || (num != 1 && num != 2 && num != 3 && num != 4 && num != 5 && num != 7)) {
       if (wire_skip(&w, wt) != 0) goto fail;
       continue;
@@ -377,6 +393,7 @@ static int wire_node(wire_t w, PyObject* nodes) {
       item = NULL;
     }
   }
+  if (more < 0) goto fail;
   if ((op == NULL && (op = PyUnicode_FromStringAndSize("", 0)) == NULL) ||
       (domain == NULL && (domain = PyUnicode_FromStringAndSize("", 0)) == NULL) ||
       (name == NULL && (name = PyUnicode_FromStringAndSize("", 0)) == NULL)) {
@@ -415,11 +432,12 @@ static int wire_tensor(wire_t w, const uint8_t* base, PyObject* inits) {
   Py_ssize_t off = -1, len = -1;
   int elsewhere = 0, rc = -1;
   if ((dims = PyList_New(0)) == NULL) goto fail;
-  while (w.p < w.end) {
-    uint32_t num;
-    int wt;
-    wire_t sub;
-    if (wire_field(&w, &num, &wt, &sub) != 0) goto fail;
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
     switch (num) {
       case 1: /* dims */
         if (wire_repeated(&w, wt, &sub, 0, dims) != 0) goto fail;
@@ -456,6 +474,7 @@ static int wire_tensor(wire_t w, const uint8_t* base, PyObject* inits) {
         break;
     }
   }
+  if (more < 0) goto fail;
   if (elsewhere) off = len = -1;
   if (name == NULL && (name = PyUnicode_FromStringAndSize("", 0)) == NULL) goto fail;
   if ((tdims = PyList_AsTuple(dims)) == NULL) goto fail;
@@ -478,11 +497,12 @@ static PyObject* wire_graph(PyObject* module, PyObject* arg) {
   const uint8_t* base = (const uint8_t*)view.buf;
   wire_t w = {base, base + view.len};
   if ((nodes = PyList_New(0)) == NULL || (inits = PyList_New(0)) == NULL) goto done;
-  while (w.p < w.end) {
-    uint32_t num;
-    int wt;
-    wire_t sub;
-    if (wire_field(&w, &num, &wt, &sub) != 0) goto done;
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
     if (num == 1 && wt == WT_LEN) {
       if (wire_node(sub, nodes) != 0) goto done;
     } else if (num == 5 && wt == WT_LEN) {
@@ -491,6 +511,7 @@ static PyObject* wire_graph(PyObject* module, PyObject* arg) {
       goto done;
     }
   }
+  if (more < 0) goto done;
   result = PyTuple_Pack(2, nodes, inits);
 done:
   Py_XDECREF(nodes);
