@@ -250,3 +250,34 @@ def test_huge_and_inconsistent_shapes_are_typed_errors():
         from_onnx(huge_1d)
     with pytest.raises(TYPED):
         from_onnx(bad_conv, shape_dict={"x": [1, 3, 8]})  # a rank the graph cannot use
+
+
+def test_string_tensors_are_typed_errors():
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+    words = helper.make_tensor("w", TensorProto.STRING, [2], [b"a", b"b"])
+    model = helper.make_model(helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"])], "g", [x], [y], [words]),
+        opset_imports=[helper.make_opsetid("", 13)])
+    with pytest.raises(NotImplementedError, match="'w' holds object values"):
+        from_onnx(model)
+
+
+def test_a_failed_import_leaves_nothing_open():
+    """An import that fails part way leaves no builder scope open: the next import (and a
+    BlockBuilder of the caller's own) starts clean."""
+    from tether.relax import BlockBuilder
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    bad = helper.make_model(helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["a"]), helper.make_node("Add", ["a", "ghost"], ["y"])],
+        "g", [x], [y]), opset_imports=[helper.make_opsetid("", 13)])
+    good = helper.make_model(helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
+        opset_imports=[helper.make_opsetid("", 13)])
+    for _ in range(3):
+        with pytest.raises(ValueError, match="'ghost'"):
+            from_onnx(bad)
+        assert BlockBuilder.current() is None
+    assert "R.nn.relu(x)" in from_onnx(good).script()
