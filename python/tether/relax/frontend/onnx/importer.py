@@ -354,14 +354,15 @@ class _Importer:
         nodes = self.nodes
         converters, converter = self.converters, self._converter
         shape_valued = self.shape_valued
+        protos = graph.node
         records = (records or self._records(graph))[1]
         for index, record in enumerate(records):
             records[index] = None  # what the walk is done with is freed as it goes
             op_type, _, node_name, input_names, outputs, attr, lazy = record
             if attr is None:  # read from the NodeProto
-                attr = self._attrs(graph.node[index])
+                attr = self._attrs(protos[index])
             elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
-                proto = graph.node[index].attribute
+                proto = protos[index].attribute
                 for name, i, field in lazy:
                     value = getattr(proto[i], field)
                     attr[name] = tuple(value) if field in _ATTR_LISTS else value
