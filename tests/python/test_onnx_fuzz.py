@@ -281,3 +281,20 @@ def test_a_failed_import_leaves_nothing_open():
             from_onnx(bad)
         assert BlockBuilder.current() is None
     assert "R.nn.relu(x)" in from_onnx(good).script()
+
+
+def test_protobuf_path_builds_the_same_module(monkeypatch):
+    """Without tether._onnx_wire (or when it cannot read a graph) the importer reads the
+    protobuf objects: the module is the same text."""
+    from tether.relax.frontend.onnx import importer
+
+    base = onnx.load(os.path.join(LIGHT, "light_inception_v1.onnx"))
+    want = from_onnx(base).script()
+    monkeypatch.setattr(importer, "_onnx_wire", None)
+    assert from_onnx(base).script() == want
+    rng = np.random.default_rng(17)
+    for _ in range(30):  # and bad input is still a typed error only
+        model = onnx.ModelProto()
+        model.CopyFrom(base)
+        _mutate(model, rng)
+        _import(model)
