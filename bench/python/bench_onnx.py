@@ -89,6 +89,36 @@ def _status_kb(field):
         return int(re.search(field + r":\s+(\d+) kB", f.read()).group(1))
 
 
+def worker_imports(side, path, n):
+    """Loads path and imports it n times (the body of a callgrind run)."""
+    import onnx
+
+    from_onnx, _ = _side(side)
+    warnings.simplefilter("ignore")
+    model = onnx.load(path)
+    for _ in range(n):
+        from_onnx(model)
+
+
+def callgrind_instructions(python, side, path):
+    """Instructions of one import under callgrind: (a process importing three times minus one
+    importing once) / 2 -- the interpreter's start-up, the imports of the libraries, onnx.load
+    and the first import's one-time work cancel out (PYTHONHASHSEED fixed, so that both
+    processes start the same way)."""
+    counts = []
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    for n in (1, 3):
+        proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                               python, os.path.abspath(__file__), "--worker", side,
+                               "--imports", str(n), path], capture_output=True, text=True,
+                              env=env)
+        refs = [line for line in proc.stderr.splitlines() if "refs:" in line]
+        if proc.returncode != 0 or not refs:
+            raise RuntimeError(f"callgrind {side} {path}:\n{proc.stderr[-2000:]}")
+        counts.append(int(refs[-1].split(":")[1].strip().replace(",", "")))
+    return (counts[1] - counts[0]) // 2
+
+
 def worker(side):
     """Reads commands (JSON lines) from stdin, answers each with one JSON line:
     {"load": path} -> nodes and bindings; {"time": n} -> n timed imports of the loaded model;
@@ -200,11 +230,18 @@ def main():
                          "tools/onnx_numerics.py exports the torch models, when it exists)")
     ap.add_argument("--model", action="append", default=[], help="only models named so")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--callgrind", action="append", default=[], metavar="MODEL",
+                    help="also count the instructions of one import of MODEL on both sides "
+                         "under callgrind (load-independent; minutes for apache-tvm)")
+    ap.add_argument("--imports", nargs=2, metavar=("N", "PATH"), help=argparse.SUPPRESS)
     ap.add_argument("--quick", action="store_true", help="3 runs, no memory, no file written")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "onnx.md"))
     args = ap.parse_args()
     if args.worker:
-        worker(args.worker)
+        if args.imports:
+            worker_imports(args.worker, args.imports[1], int(args.imports[0]))
+        else:
+            worker(args.worker)
         return
     if args.quick:
         args.runs, args.rounds, args.no_memory, args.out = 3, 1, True, None
@@ -270,6 +307,17 @@ def main():
                   f"MiB RSS / {row['tether_traced'] / 1024:.1f} MiB traced, apache-tvm "
                   f"{row['tvm_rss'] / 1024:.1f} / {row['tvm_traced'] / 1024:.1f}", flush=True)
 
+    instr = []
+    for name in args.callgrind:
+        path = next((p for p in paths if os.path.basename(p)[:-5] == name), None)
+        if path is None:
+            sys.exit(f"bench_onnx: --callgrind {name}: no such model")
+        counts = {side: callgrind_instructions(py, side, path) for side, py in pythons.items()}
+        print(f"[bench-onnx] {name}: {counts['tether'] / 1e6:.1f} M instructions per import, "
+              f"apache-tvm {counts['tvm'] / 1e6:.1f} M", flush=True)
+        instr.append((name, counts))
+    args.instr = instr
+
     report = render(rows, skipped, labels, args)
     if args.out:
         machine.write_report(report, args.out, "bench-onnx")
@@ -332,13 +380,21 @@ def render(rows, skipped, labels, args):
                      "from (traced), apache-tvm copies constants into C++ NDArrays (not "
                      "traced), so that column favours apache-tvm by the size of the "
                      "constants.")
+    if args.instr:
+        lines += ["", "Instructions per import (callgrind: a process importing three times minus "
+                  "one importing once, halved; the machine's load cannot move them):", "",
+                  "| model | tether | apache-tvm | ratio |", "|---|---:|---:|---:|"]
+        lines += [f"| {name} | {c['tether'] / 1e6:.1f} M | {c['tvm'] / 1e6:.1f} M | "
+                  f"{c['tvm'] / c['tether']:.1f}x |" for name, c in args.instr]
     if skipped:
         lines += ["", "Not timed (a side does not import the model):", ""]
         lines += [f"- {name} ({nodes} ONNX nodes): " + "; ".join(
             f"{'tether' if side == 'tether' else 'apache-tvm'} raises {msg}"
             for side, msg in errors.items()) for name, nodes, errors in skipped]
     lines += ["", "Command: `make bench-onnx` (`python bench/python/bench_onnx.py "
-              "[--extra DIR] [--runs N]`).", ""]
+              "[--extra DIR] [--runs N] [--rounds N] [--callgrind MODEL]`)"
+              + (f", with --callgrind {' --callgrind '.join(n for n, _ in args.instr)}."
+                 if args.instr else "."), ""]
     return "\n".join(lines)
 
 
