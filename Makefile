@@ -235,6 +235,19 @@ onnx-numerics: venv venv-core venv-tvm
 
 test-onnx: onnx-numerics
 	TETHER_TVM_PYTHON=$(abspath $(TVM_PY)) $(VENV_PY) -m pytest -q tests/python/test_onnx_*.py
+# demo-onnx: light_resnet50 (shipped with the onnx package) imported by tether, the head of its
+# TVMScript and the import time (examples/onnx_demo.py).  bench-onnx: from_onnx next to
+# apache-tvm's on the light models (and BENCH_ONNX_ARGS, e.g. --extra DIR of more .onnx files;
+# bench/python/bench_onnx.py), into bench/results/onnx.md.
+BENCH_ONNX_ARGS ?=
+.PHONY: demo-onnx bench-onnx
+demo-onnx: venv-core
+	$(VENV_PY) -m pip install -q "onnx==1.23.2" numpy
+	$(VENV_PY) examples/onnx_demo.py
+
+bench-onnx: venv-core venv-tvm
+	$(VENV_PY) -m pip install -q "onnx==1.23.2" numpy
+	$(VENV_PY) bench/python/bench_onnx.py --tvm-python $(TVM_PY) $(BENCH_ONNX_ARGS)
 # ---- end of onnx ---------------------------------------------------------------------------
 
 # apache-tvm-ffi's own C++ suite (tests/cpp of its sdist, downloaded from PyPI into

@@ -2,6 +2,10 @@
 
 The cases are the ones the `onnx` package ships (nothing is downloaded):
   node               onnx.backend.test.case.node.collect_testcases() (1884 models)
+  node-init          the node cases with integer inputs, those inputs turned into initializers
+                     holding the case's first input values (constant operands arriving as
+                     initializers, as exporters write shapes, axes, indices; only the cases
+                     where at least one input was turned)
   light              onnx/backend/test/data/light/*.onnx (9 CNNs)
   simple, pytorch-converted, pytorch-operator
                      onnx/backend/test/data/<group>/<case>/model.onnx
@@ -44,7 +48,7 @@ sys.path.insert(0, HERE)
 from onnx_common import sha256  # noqa: E402
 
 RECORD = os.path.join(HERE, "..", "tests", "python", "data", "onnx", "tvm_corpus.json")
-GROUPS = ("node", "light", "simple", "pytorch-converted", "pytorch-operator")
+GROUPS = ("node", "node-init", "light", "simple", "pytorch-converted", "pytorch-operator")
 # The worker's protocol lines start with this (anything else on its stdout is ignored).
 MARK = "@onnx_diff@ "
 
@@ -55,9 +59,10 @@ def case_ids(onnx):
     """Every case id ("group/name"), in a stable order."""
     data = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data")
     ids = [f"node/{c.name}" for c in _node_cases()]
+    ids += [f"node-init/{c.name}" for c in _node_cases() if _init_inputs(onnx, c)]
     ids += [f"light/{f[:-5]}" for f in sorted(os.listdir(os.path.join(data, "light")))
             if f.endswith(".onnx")]
-    for group in GROUPS[2:]:
+    for group in GROUPS[3:]:
         root = os.path.join(data, group)
         ids += [f"{group}/{d}" for d in sorted(os.listdir(root))
                 if os.path.exists(os.path.join(root, d, "model.onnx"))]
@@ -80,13 +85,53 @@ def _node_cases():
     return _NODE
 
 
+_INT_TYPES = None
+
+
+def _init_inputs(onnx, case):
+    """{input name: numpy value} of the node case's integer tensor inputs (the values of its
+    first data set), the ones node-init turns into initializers."""
+    global _INT_TYPES
+    if _INT_TYPES is None:
+        t = onnx.TensorProto
+        _INT_TYPES = {t.INT8, t.INT16, t.INT32, t.INT64, t.UINT8, t.UINT16, t.UINT32, t.UINT64}
+    import numpy as np
+
+    if not case.data_sets:
+        return {}
+    values = case.data_sets[0][0]
+    graph_inputs = list(case.model.graph.input)
+    out = {}
+    for info, value in zip(graph_inputs, values):
+        if (info.type.HasField("tensor_type") and info.type.tensor_type.elem_type in _INT_TYPES
+                and isinstance(value, np.ndarray)):
+            out[info.name] = value
+    return out
+
+
+def _with_initializers(onnx, case):
+    """node-init: the node case's model with its integer inputs as initializers."""
+    from onnx import numpy_helper
+
+    values = _init_inputs(onnx, case)
+    model = onnx.ModelProto()
+    model.CopyFrom(case.model)
+    graph = model.graph
+    kept = [i for i in graph.input if i.name not in values]
+    del graph.input[:]
+    graph.input.extend(kept)
+    for name, value in values.items():
+        graph.initializer.append(numpy_helper.from_array(value, name))
+    return model
+
+
 def load_case(onnx, case_id):
     """The ModelProto of a case id."""
     group, name = case_id.split("/", 1)
-    if group == "node":
+    if group in ("node", "node-init"):
         for c in _node_cases():
             if c.name == name:
-                return c.model
+                return c.model if group == "node" else _with_initializers(onnx, c)
         raise KeyError(case_id)
     data = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", group)
     if group == "light":

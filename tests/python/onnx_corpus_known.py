@@ -8,6 +8,9 @@ until it is taken off the list).
 DIFFERS: deliberate differences, each with its reason (the README lists them).
 PENDING: cases whose ONNX ops tether's frontend does not convert yet, or converts differently;
 the list shrinks as converters land (`tools/onnx_diff.py compare` shows the current state).
+PENDING_INIT: the same for the node-init group (node cases whose integer inputs arrive as
+initializers); `tools/onnx_diff.py compare --group node-init --list FILE` lists its "raised"
+and "different" cases.
 """
 
 DIFFERS = {}
@@ -22,7 +25,9 @@ node/test_dynamicquantizelinear_expanded
 node/test_dynamicquantizelinear_max_adjusted_expanded
 node/test_dynamicquantizelinear_min_adjusted_expanded
 node/test_clip
+node-init/test_clip_default_int8_max
 node/test_clip_default_int8_max
+node-init/test_clip_default_int8_min
 node/test_clip_default_int8_min
 node/test_clip_default_max
 node/test_clip_default_min
@@ -56,7 +61,9 @@ node/test_einsum_transpose_bfloat16
     'relax.einsum, which computes the same'
 )))
 DIFFERS.update(dict.fromkeys("""
+node-init/test_tile
 node/test_tile
+node-init/test_tile_precomputed
 node/test_tile_precomputed
 pytorch-operator/test_operator_repeat
 pytorch-operator/test_operator_repeat_dim_overflow
@@ -65,6 +72,9 @@ pytorch-operator/test_operator_repeat_dim_overflow
     '(with run-time repeats: reshape, broadcast_to, reshape)'
 )))
 DIFFERS.update(dict.fromkeys("""
+node-init/test_edge_pad
+node-init/test_reflect_pad
+node-init/test_wrap_pad
 pytorch-converted/test_ConstantPad2d
 pytorch-converted/test_ReflectionPad2d
 pytorch-converted/test_ReplicationPad2d
@@ -76,3 +86,8 @@ pytorch-operator/test_operator_pad
 )))
 
 PENDING = frozenset()
+
+PENDING_INIT = frozenset("""
+node-init/test_resize_tf_crop_and_resize
+node-init/test_resize_tf_crop_and_resize_extrapolation_value
+""".split())

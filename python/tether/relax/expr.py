@@ -34,6 +34,7 @@ _var_binding = _g("relax.VarBinding")
 _match_cast = _g("relax.MatchCast")
 _binding_block = _g("relax.BindingBlock")
 _dataflow_block = _g("relax.DataflowBlock")
+_generic_const = _g("ir.GenericConst")
 
 
 @register_object("relax.expr.DataflowVar")
@@ -169,9 +170,13 @@ def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
             raise ValueError(f"const: the Tensor has dtype {value.dtype}, but dtype={dtype} was given")
         return GenericConst(value)
     if isinstance(value, (np.ndarray, np.generic)):
-        arr = np.asarray(value) if dtype is None else np.asarray(value).astype(str(dtype))
-        if dtype is None and arr.dtype in (np.int64, np.float64):
-            arr = arr.astype("int32" if arr.dtype == np.int64 else "float32")
+        if dtype is None:
+            dtype = value.dtype
+            dtype = (_NARROWED or _narrowed()).get(dtype, dtype)
+        else:
+            dtype = str(dtype)
+        # np.array copies (the constant never shares the caller's array) into C order.
+        arr = np.array(value, dtype=dtype, order="C")
     elif dtype is not None:
         arr = np.array(value, dtype=str(dtype))
     else:
@@ -182,9 +187,22 @@ def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
             arr = arr.astype("int32")
         elif arr.dtype == np.float64:
             arr = arr.astype("float32")
-    if (isinstance(value, np.ndarray) and np.may_share_memory(arr, value)) or not arr.flags.c_contiguous:
+    if not arr.flags.c_contiguous:
         arr = arr.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
-    return GenericConst(core.from_dlpack(arr))
+    return _generic_const(core.from_dlpack(arr), None)
+
+
+def _narrowed() -> dict:
+    """numpy dtype -> the dtype const() gives a numpy value of that dtype when no dtype is
+    given (made on first use: numpy is imported only when needed)."""
+    import numpy as np
+
+    global _NARROWED
+    _NARROWED = {np.dtype("int64"): np.dtype("int32"), np.dtype("float64"): np.dtype("float32")}
+    return _NARROWED
+
+
+_NARROWED: Optional[dict] = None
 
 
 def prim_value(value: Union[int, float, Expr]) -> Expr:

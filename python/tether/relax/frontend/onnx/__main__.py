@@ -3,7 +3,9 @@
 Imports the model with from_onnx and prints the module's TVMScript (as apache-tvm prints it);
 --json also saves the module as JSON (tether.ir.save_json, loadable by tvm.ir.load_json),
 --shape replaces an input's declared shape (repeatable), --time reports the import time on
-stderr, --quiet prints nothing but errors."""
+stderr, --quiet prints nothing but errors.  Exit status: 0 on success, 1 when the model cannot
+be imported or a file cannot be read or written (the error on stderr, without a traceback),
+2 for bad arguments."""
 from __future__ import annotations
 
 import argparse
@@ -39,16 +41,24 @@ def main(argv=None) -> int:
     from . import from_onnx
     from .... import ir
 
-    t0 = time.perf_counter()
-    mod = from_onnx(args.model, shape_dict=dict(args.shape) or None, opset=args.opset,
-                    keep_params_in_input=args.keep_params_in_input)
-    ms = (time.perf_counter() - t0) * 1e3
-    if not args.quiet:
-        sys.stdout.write(mod.script())
+    shapes = dict(args.shape)
+    if len(shapes) != len(args.shape):
+        ap.error("--shape: an input is given more than once")
+    try:
+        t0 = time.perf_counter()
+        mod = from_onnx(args.model, shape_dict=shapes or None, opset=args.opset,
+                        keep_params_in_input=args.keep_params_in_input)
+        ms = (time.perf_counter() - t0) * 1e3
+        text = None if args.quiet else mod.script()
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                f.write(ir.save_json(mod))
+    except (OSError, ValueError, TypeError, NotImplementedError) as err:
+        sys.stderr.write(f"{ap.prog}: error: {type(err).__name__}: {err}\n")
+        return 1
+    if text is not None:
+        sys.stdout.write(text)
         sys.stdout.write("\n")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            f.write(ir.save_json(mod))
     if args.time:
         sys.stderr.write(f"from_onnx: {ms:.1f} ms\n")
     return 0

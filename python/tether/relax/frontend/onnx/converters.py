@@ -102,9 +102,13 @@ def _const_array(arr: Any, dtype: Optional[str] = None) -> GenericConst:
     arr = np.asarray(arr)
     if dtype is not None and arr.dtype != dtype:
         arr = arr.astype(dtype)
-    if not (arr.flags.c_contiguous and arr.flags.writeable):
+    flags = arr.flags
+    if not (flags.c_contiguous and flags.writeable):
         arr = np.array(arr, copy=True, order="C")
-    return GenericConst(core.from_dlpack(arr))
+    return _generic_const(core.from_dlpack(arr), None)
+
+
+_generic_const = core.get_global_func("ir.GenericConst")
 
 
 _DTYPE_NAMES: Dict[Any, str] = {}
@@ -424,6 +428,13 @@ def constant(g, inputs, attr):
     raise ConverterError("no value in Constant")
 
 
+def _filled(dims: list, value: Any, dtype: str) -> np.ndarray:
+    """np.full(dims, value, dtype) (without np.full's Python-level overhead)."""
+    arr = np.empty(dims, dtype)
+    np.copyto(arr, value, casting="unsafe")
+    return arr
+
+
 @converter("ConstantOfShape", 9)
 def constant_of_shape(g, inputs, attr):
     shape = g.get_constant(inputs[0])
@@ -437,12 +448,12 @@ def constant_of_shape(g, inputs, attr):
                                  f"{dims.ndim} dims")
         dims = [int(v) for v in dims.tolist()]
         if len(dims) == 1:  # a 1-D result is built as a constant
-            return _const_array(np.full(dims, value, dtype))
-        shape = ShapeExpr(dims)
+            return _const_array(_filled(dims, value, dtype))
+        shape = dims  # (broadcast_to makes the ShapeExpr)
     elif isinstance(shape, ShapeExpr) and len(shape) == 1 \
             and isinstance(shape.values[0], IntImm):
-        return _const_array(np.full([int(shape.values[0].value)], value, dtype))
-    if not isinstance(shape, ShapeExpr):
+        return _const_array(_filled([int(shape.values[0].value)], value, dtype))
+    if not isinstance(shape, (ShapeExpr, list)):
         shape = _op.tensor_to_shape(shape)
     fill = _const_array(value) if isinstance(value, np.ndarray) else const(value, dtype)
     return _op.broadcast_to(fill, shape)
@@ -768,11 +779,16 @@ def _reshape_target(g, data, target, allowzero: int) -> ShapeExpr:
     n, rank = _static_length(target), _known_rank(data)
     target = _to_int64(g, target)
     dims = _shape_tensor(g, data)
-    if not allowzero and n <= rank:
-        same = g.bb.normalize(_op.take(dims, _op.arange(n, dtype="int64"), axis=0))
+    if not allowzero:  # a 0 copies the input's dim at its position
+        k = min(n, rank)
+        same = g.bb.normalize(_op.take(dims, _op.arange(k, dtype="int64"), axis=0))
+        if n > k:
+            same = g.bb.normalize(_op.concat([same, const(np.zeros(n - k, "int64"), "int64")]))
         target = g.bb.normalize(_op.where(_op.equal(target, const(0, "int64")), same, target))
     infer = g.bb.normalize(_op.equal(target, const(-1, "int64")))
     known = g.bb.normalize(_op.prod(_op.where(infer, const(1, "int64"), target)))
+    # (at least 1: a target with a 0 and no -1 must not divide by zero where it is not used)
+    known = g.bb.normalize(_op.maximum(known, const(1, "int64")))
     rest = g.bb.normalize(_op.floor_divide(_op.prod(dims), known))
     target = g.bb.normalize(_op.where(infer, rest, target))
     return _dims_from_tensor(g, target, n, "reshape_dim")

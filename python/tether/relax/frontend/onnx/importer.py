@@ -15,6 +15,7 @@ printed modules are the same text:
 """
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import re
@@ -27,9 +28,15 @@ from onnx import numpy_helper
 from .... import core
 from ... import BlockBuilder
 from ... import op as _op
+from ...block_builder import _normalize as _bb_normalize
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
 from ...ty import PrimType, TensorType, TupleType
 from .converters import EmptyOptional, _const_array, get_converter, shape_as_tensor
+
+try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
+    from .... import _onnx_wire
+except ImportError:
+    _onnx_wire = None
 
 # Typing names for annotations only.
 TYPE_CHECKING = False
@@ -93,6 +100,8 @@ _T = onnx.TensorProto
 # Tensor element types read directly: numpy dtype, the typed data field used without raw_data.
 _FAST_TENSOR = {_T.FLOAT: ("<f4", "float_data"), _T.DOUBLE: ("<f8", "double_data"),
                 _T.INT64: ("<i8", "int64_data"), _T.INT32: ("<i4", "int32_data")}
+# The numpy dtypes of _FAST_TENSOR's element types.
+_RAW_DTYPES = {k: np.dtype(v[0]) for k, v in _FAST_TENSOR.items()}
 _A = onnx.AttributeProto
 # AttributeProto.type -> the field holding the value.
 _ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GRAPH: "g",
@@ -102,8 +111,14 @@ _ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GR
 _ATTR_LISTS = ("floats", "ints", "strings", "tensors", "type_protos", "graphs")
 
 
-def _onnx_dtype(elem_type: int) -> str:
-    return str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+def _onnx_dtype(elem_type: int, what: str) -> str:
+    """The numpy dtype name of an ONNX element type (ValueError naming `what` when there is
+    none)."""
+    try:
+        return str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+    except (KeyError, ValueError, TypeError):
+        raise ValueError(f"from_onnx: {what} has the element type {elem_type}, which is not "
+                         "an ONNX tensor element type tether can import") from None
 
 
 class _Importer:
@@ -130,7 +145,8 @@ class _Importer:
         self.num_outputs = 1                   # the output count of the node converted now
         self.fold_constants = fold_constants   # static shapes as constants (beyond TVM)
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
-        self.node: Optional[onnx.NodeProto] = None  # the node being converted
+        self._protos: Any = ()                 # the NodeProtos of the graph being walked
+        self._index = -1                       # the index of the node being converted
 
     # -- values ------------------------------------------------------------------------------
 
@@ -147,7 +163,8 @@ class _Importer:
                 if proto.raw_data:
                     arr = np.frombuffer(proto.raw_data, dtype=dtype).copy()
                 else:
-                    arr = np.array(getattr(proto, field), dtype=dtype)
+                    values = getattr(proto, field)
+                    arr = np.fromiter(values, dtype, len(values))
                 return arr.reshape(dims)
             return numpy_helper.to_array(proto).reshape(dims)
         except Exception as err:
@@ -192,20 +209,57 @@ class _Importer:
 
     # -- the walk ----------------------------------------------------------------------------
 
-    def _add_initializers(self, graph: onnx.GraphProto) -> None:
-        for tensor in graph.initializer:
-            if not tensor.name.strip():
+    def _records(self, graph: onnx.GraphProto) -> tuple:
+        """(serialized graph or None, node records, initializer records or None): per node
+        (op_type, domain, name, inputs, outputs, attrs or None, lazy attrs or None), read
+        from the serialized graph by tether._onnx_wire (see src/onnx/onnx_wire.c), else from
+        the protobuf objects (attrs None: read by _attrs)."""
+        if _onnx_wire is not None:
+            data = graph.SerializeToString()
+            try:
+                nodes, inits = _onnx_wire.graph(data)
+                return data, nodes, inits
+            except ValueError:
+                pass
+        nodes = [(n.op_type, n.domain, n.name, tuple(n.input), tuple(n.output), None, None)
+                 for n in graph.node]
+        return None, nodes, None
+
+    def _add_initializers(self, graph: onnx.GraphProto, records: tuple) -> None:
+        data, _, inits = records
+        for k, tensor in enumerate(graph.initializer if inits is None else inits):
+            name = tensor.name if inits is None else tensor[0]
+            if not name.strip():
                 raise ValueError("from_onnx: an initializer has no name (a tensor's name is "
                                  "required)")
-            arr = self.tensor_array(tensor)
+            arr = None
+            if inits is not None:  # raw data of a common type: read from the serialized graph
+                _, elem_type, dims, offset, length = tensor
+                fast = _FAST_TENSOR.get(elem_type)
+                if fast is not None and offset >= 0:
+                    dtype = _RAW_DTYPES[elem_type]
+                    if length % dtype.itemsize == 0:
+                        try:
+                            arr = np.frombuffer(data, dtype, length // dtype.itemsize,
+                                                offset).reshape(dims).copy()
+                        except ValueError:
+                            arr = None
+                if arr is None:
+                    tensor = graph.initializer[k]
+            if arr is None:
+                arr = self.tensor_array(tensor)
+            if arr.dtype.kind not in "biufc":
+                raise NotImplementedError(
+                    f"from_onnx: the initializer {name!r} holds {arr.dtype} values, which a "
+                    "Relax tensor cannot hold (strings, or an element type numpy has no "
+                    "native dtype for)")
             if self.keep_params:
-                name = tensor.name[len("onnx::"):] if tensor.name.startswith("onnx::") \
-                    else tensor.name
-                var = Var(name, TensorType(list(arr.shape), str(arr.dtype)))
-                self.nodes[tensor.name] = var
-                self.params[name] = (var, arr)
+                param = name[len("onnx::"):] if name.startswith("onnx::") else name
+                var = Var(param, TensorType(list(arr.shape), str(arr.dtype)))
+                self.nodes[name] = var
+                self.params[param] = (var, arr)
             else:
-                self.nodes[tensor.name] = _const_array(arr)
+                self.nodes[name] = _const_array(arr)
 
     def _sanitized(self, name: str) -> str:
         if name == "":
@@ -227,7 +281,8 @@ class _Importer:
                 if tensor_type.elem_type == onnx.TensorProto.STRING:
                     raise NotImplementedError(f"from_onnx: the input {name!r} is a string "
                                               "tensor; Relax tensors hold no strings")
-                dtype = _onnx_dtype(tensor_type.elem_type) if tensor_type.elem_type else None
+                dtype = _onnx_dtype(tensor_type.elem_type, f"the input {name!r}") \
+                    if tensor_type.elem_type else None
                 if tensor_type.HasField("shape"):
                     shape = [self._dim(d) for d in tensor_type.shape.dim]
                 else:
@@ -257,16 +312,16 @@ class _Importer:
             fn = self.converters[op_type] = get_converter(op_type, self.opset)
         return fn
 
-    def _check_ops(self, graph: onnx.GraphProto, domains: Dict[str, int]) -> None:
+    def _check_ops(self, records: tuple, domains: Dict[str, int]) -> None:
         """Every op without a converter, reported at once (NotImplementedError)."""
         missing = {}
-        for node in graph.node:
-            if node.op_type == "If" or self._converter(node.op_type) is not None:
+        for op_type, node_domain, *_ in records[1]:
+            if op_type == "If" or self._converter(op_type) is not None:
                 continue
-            domain = node.domain or "ai.onnx"
-            version = domains.get(node.domain, domains.get(domain, self.opset))
-            missing.setdefault((node.op_type, domain, version), 0)
-            missing[(node.op_type, domain, version)] += 1
+            domain = node_domain or "ai.onnx"
+            version = domains.get(node_domain, domains.get(domain, self.opset))
+            missing.setdefault((op_type, domain, version), 0)
+            missing[(op_type, domain, version)] += 1
         if missing:
             listed = ", ".join(f"{op} (domain {dom}, opset {ver}; {n} node{'s' * (n > 1)})"
                                for (op, dom, ver), n in sorted(missing.items()))
@@ -305,22 +360,39 @@ class _Importer:
                                  f"({node.op_type}) cannot be parsed")
         return attrs
 
-    def _convert_nodes(self, graph: onnx.GraphProto) -> None:
+    def _convert_nodes(self, graph: onnx.GraphProto, records: Optional[tuple] = None) -> None:
         bb = self.bb
-        for node in graph.node:
-            op_type = node.op_type
-            attr = self._attrs(node)
-            inputs = self._node_inputs(node)
+        converters, converter = self.converters, self._converter
+        protos = graph.node
+        records = (records or self._records(graph))[1]
+        for index, record in enumerate(records):
+            records[index] = None  # what the walk is done with is freed as it goes
+            op_type, _, node_name, input_names, outputs, attr, lazy = record
+            if attr is None:  # read from the NodeProto
+                attr = self._attrs(protos[index])
+            elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
+                proto = protos[index].attribute
+                for name, i, field in lazy:
+                    value = getattr(proto[i], field)
+                    attr[name] = tuple(value) if field in _ATTR_LISTS else value
+            nodes = self.nodes  # (an If's branches replace the dict)
+            try:
+                inputs = _Inputs([nodes[name] if name else None for name in input_names])
+            except KeyError as err:
+                raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) uses "
+                                 f"{err.args[0]!r}, which no input, initializer or earlier node "
+                                 "defines") from None
             if op_type == "If":
-                self._convert_if(node, inputs, attr)
+                self._convert_if(protos[index], inputs, attr)
                 continue
             if op_type not in _SHAPE_OPS:
                 # beyond apache-tvm, which rejects the node ("cannot handle ShapeExpr inputs")
                 inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
             if op_type not in _PRIM_OPS:
                 inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
-            result = self._apply(self._converter(op_type), node, inputs, attr)
-            outputs = node.output
+            self._protos, self._index = protos, index
+            fn = converters.get(op_type) or converter(op_type)
+            result = self._apply(fn, op_type, node_name, len(outputs), inputs, attr)
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
             elif isinstance(result, Tuple):
@@ -332,10 +404,20 @@ class _Importer:
             else:
                 count = 1
             if len(outputs) > count:
-                raise ValueError(f"from_onnx: node {node.name!r} ({op_type}) has "
+                raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) has "
                                  f"{len(outputs)} outputs, but its conversion gives {count}")
-            for i, name in enumerate(outputs):
-                self.nodes[name] = result if count == 1 else result[i]
+            if count == 1:
+                for name in outputs:
+                    nodes[name] = result
+            else:
+                for i, name in enumerate(outputs):
+                    nodes[name] = result[i]
+
+    @property
+    def node(self) -> Optional[onnx.NodeProto]:
+        """The NodeProto being converted (for converters that look at its domain or
+        outputs)."""
+        return self._protos[self._index] if self._index >= 0 else None
 
     def _dim_as_tensor(self, value: Any) -> Any:
         """A dim of a shape given to an op that takes tensors, as a 0-d tensor of its dtype:
@@ -351,26 +433,27 @@ class _Importer:
         return out if str(value.ty) == "int64" else self.bb.normalize(
             _op.astype(out, str(value.ty)))
 
-    def _apply(self, fn: Any, node: onnx.NodeProto, inputs: _Inputs, attr: dict) -> Any:
-        """fn(self, inputs, attr): the converter's value for node, normalized when it is an
-        expression (its nested calls bound)."""
-        self.num_outputs = len(node.output)
-        self.node = node  # for converters that look at the node's domain or outputs
+    def _apply(self, fn: Any, op_type: str, node_name: str, num_outputs: int, inputs: _Inputs,
+               attr: dict) -> Any:
+        """fn(self, inputs, attr): the converter's value for a node, normalized when it is an
+        expression (its nested calls bound); any other failure than the frontend's typed
+        errors is a ValueError naming the node."""
+        self.num_outputs = num_outputs
         try:
             result = fn(self, inputs, attr)
             if result is None:
-                raise ValueError(f"from_onnx: the converter of {node.op_type} gave no value")
-            return self.bb.normalize(result) if isinstance(result, Expr) else result
+                raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
+            return _bb_normalize(self.bb, result) if isinstance(result, Expr) else result
         except (NotImplementedError, ValueError, TypeError):
             raise
         except Exception as err:  # a malformed node (a missing attribute, an operand its
             # Relax op rejects: InternalError from type inference, ...)
-            raise ValueError(f"from_onnx: node {node.name!r} ({node.op_type}) cannot be "
+            raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) cannot be "
                              f"converted: {type(err).__name__}: {err}") from err
 
-    def _convert_graph(self, graph: onnx.GraphProto) -> Any:
+    def _convert_graph(self, graph: onnx.GraphProto, records: tuple) -> Any:
         """Converts the nodes; the graph's value (a Tuple when it has several outputs)."""
-        self._convert_nodes(graph)
+        self._convert_nodes(graph, records)
         outputs = []
         for info in graph.output:
             if info.name not in self.nodes:
@@ -418,7 +501,8 @@ class _Importer:
         try:
             for tensor in graph.initializer:
                 self.nodes[tensor.name] = _const_array(self.tensor_array(tensor))
-            for node in graph.node:
+            protos = graph.node
+            for index, node in enumerate(protos):
                 attr = self._attrs(node)
                 inputs = self._node_inputs(node)
                 if node.op_type == "If":
@@ -428,7 +512,8 @@ class _Importer:
                 if fn is None:
                     raise NotImplementedError(f"from_onnx: tether's ONNX frontend does not "
                                               f"convert {node.op_type} (in an If branch)")
-                result = self._apply(fn, node, inputs, attr)
+                self._protos, self._index = protos, index
+                result = self._apply(fn, node.op_type, node.name, len(node.output), inputs, attr)
                 if not isinstance(result, Tuple) and isinstance(getattr(result, "ty", None),
                                                                 TupleType):
                     result = Tuple([TupleGetItem(result, i)
@@ -450,9 +535,11 @@ class _Importer:
 
     def run(self, graph: onnx.GraphProto, opset: int, domains: Dict[str, int]):
         self.opset = opset
-        self._add_initializers(graph)
+        records = self._records(graph)
+        self._add_initializers(graph, records)
+        records = (None, records[1], None)  # the serialized graph is no longer needed
         self._add_inputs(graph)
-        self._check_ops(graph, domains)
+        self._check_ops(records, domains)
         attrs = {"num_input": self.num_input}
         params = [v for v in self.inputs.values() if isinstance(v, Var)]
         if self.keep_params and self.params:
@@ -461,13 +548,13 @@ class _Importer:
                                for _, arr in self.params.values()]
         bb = self.bb
         # A graph with an If is built in a plain binding block (relax.If is not dataflow).
-        has_if = any(node.op_type == "If" for node in graph.node)
+        has_if = any(record[0] == "If" for record in records[1])
         with bb.function("main", params=params, attrs=attrs):
             if has_if:
-                out = self._convert_graph(graph)
+                out = self._convert_graph(graph, records)
             else:
                 with bb.dataflow():
-                    out = bb.emit_output(self._convert_graph(graph))
+                    out = bb.emit_output(self._convert_graph(graph, records))
             bb.emit_func_output(out)
         return bb.get()
 

@@ -1,0 +1,540 @@
+/* onnx_wire.c -- tether._onnx_wire: the nodes and initializers of a serialized ONNX GraphProto,
+ * read straight from the protobuf wire format, for tether.relax.frontend.onnx.
+ *
+ * The ONNX importer reads every node's op type, inputs, outputs and attributes, and every
+ * initializer's header.  Through the protobuf Python classes each of those reads builds Python
+ * objects field by field (a repeated field of strings costs about a microsecond per element);
+ * here one pass over `graph.SerializeToString()` builds them directly.  Only what the importer
+ * needs is decoded; every other field is skipped.  What this reader does not decode (tensor and
+ * graph attributes, typed or external tensor data, attributes whose fields do not match their
+ * declared type) it reports so that the importer reads those from the protobuf objects.
+ *
+ * graph(data) -> (nodes, initializers)
+ *   nodes: a list, per NodeProto in order, of
+ *     (op_type, domain, name, inputs, outputs, attrs, lazy)
+ *     inputs, outputs: tuples of str;
+ *     attrs: {name: value} for the attributes of kind FLOAT (float), INT (int), STRING (bytes),
+ *       FLOATS / INTS / STRINGS (tuples) -- or None when an attribute is not plainly of its
+ *       declared kind (no value, several values, an unknown kind): then the importer reads
+ *       every attribute of that node from its NodeProto;
+ *     lazy: a tuple of (name, index of the attribute in the node, field name) for the kinds
+ *       whose value is a message (TENSOR "t", GRAPH "g", TYPE_PROTO "tp", TENSORS "tensors",
+ *       GRAPHS "graphs", TYPE_PROTOS "type_protos"), or None when there are none.
+ *   initializers: a list, per TensorProto in order, of
+ *     (name, data_type, dims, offset, length): offset and length locate raw_data in `data`,
+ *     or are -1 when the tensor holds no raw_data or keeps its data elsewhere (typed fields,
+ *     segments, external data): then the importer reads it from the TensorProto.
+ * Raises ValueError when `data` is not a well-formed GraphProto (truncated, a bad wire type,
+ * a string that is not UTF-8); never reads outside `data`.
+ *
+ * Field numbers: onnx/onnx.proto (GraphProto, NodeProto, AttributeProto, TensorProto).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+/* Wire types. */
+enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
+
+/* AttributeProto.AttributeType values, and the field numbers of their values. */
+enum {
+  AT_FLOAT = 1, AT_INT = 2, AT_STRING = 3, AT_TENSOR = 4, AT_GRAPH = 5, AT_FLOATS = 6,
+  AT_INTS = 7, AT_STRINGS = 8, AT_TENSORS = 9, AT_GRAPHS = 10, AT_TYPE_PROTO = 13,
+  AT_TYPE_PROTOS = 14
+};
+
+/* The value fields of an AttributeProto: field number, the declared type it belongs to, the
+ * Python field name (for the message kinds, read lazily from the protobuf object). */
+#define WIRE_ATTR_FIELDS(X)            \
+  X(2, AT_FLOAT, "f")                  \
+  X(3, AT_INT, "i")                    \
+  X(4, AT_STRING, "s")                 \
+  X(5, AT_TENSOR, "t")                 \
+  X(6, AT_GRAPH, "g")                  \
+  X(7, AT_FLOATS, "floats")            \
+  X(8, AT_INTS, "ints")                \
+  X(9, AT_STRINGS, "strings")          \
+  X(10, AT_TENSORS, "tensors")         \
+  X(11, AT_GRAPHS, "graphs")           \
+  X(14, AT_TYPE_PROTO, "tp")           \
+  X(15, AT_TYPE_PROTOS, "type_protos") \
+  X(22, 0, "sparse_tensor")            \
+  X(23, 0, "sparse_tensors")
+
+typedef struct {
+  const uint8_t* p;
+  const uint8_t* end;
+} wire_t;
+
+static int wire_fail(const char* what) {
+  PyErr_Format(PyExc_ValueError, "_onnx_wire.graph: malformed GraphProto (%s)", what);
+  return -1;
+}
+
+static int wire_varint(wire_t* w, uint64_t* out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 70; shift += 7) {
+    if (w->p >= w->end) return wire_fail("truncated varint");
+    uint8_t b = *w->p++;
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) {
+      *out = v;
+      return 0;
+    }
+  }
+  return wire_fail("varint longer than 10 bytes");
+}
+
+/* The next field's number and wire type; for WT_LEN, *sub is its payload (skipped in w). */
+static int wire_field(wire_t* w, uint32_t* num, int* wt, wire_t* sub) {
+  uint64_t key;
+  if (wire_varint(w, &key) != 0) return -1;
+  *num = (uint32_t)(key >> 3);
+  *wt = (int)(key & 7);
+  if (*wt == WT_LEN) {
+    uint64_t n;
+    if (wire_varint(w, &n) != 0) return -1;
+    if (n > (uint64_t)(w->end - w->p)) return wire_fail("length past the end");
+    sub->p = w->p;
+    sub->end = w->p + n;
+    w->p += n;
+  }
+  return 0;
+}
+
+/* One field of a message being read: its number, wire type and (WT_LEN) payload. */
+typedef struct {
+  uint32_t num;
+  int wt;
+  wire_t sub;
+} wire_field_t;
+
+/* Reads the next field of w into f: 1, or 0 at the end of w, or -1 with ValueError. */
+static int wire_next(wire_t* w, wire_field_t* f) {
+  if (w->p >= w->end) return 0;
+  return wire_field(w, &f->num, &f->wt, &f->sub) == 0 ? 1 : -1;
+}
+
+/* Skips a field's payload (WT_LEN payloads are skipped by wire_field). */
+static int wire_skip(wire_t* w, int wt) {
+  uint64_t v;
+  switch (wt) {
+    case WT_VARINT: return wire_varint(w, &v);
+    case WT_I64:
+      if (w->end - w->p < 8) return wire_fail("truncated fixed64");
+      w->p += 8;
+      return 0;
+    case WT_I32:
+      if (w->end - w->p < 4) return wire_fail("truncated fixed32");
+      w->p += 4;
+      return 0;
+    case WT_LEN: return 0;
+    default: return wire_fail("unsupported wire type");
+  }
+}
+
+/* A new str from a WT_LEN payload (NULL with ValueError when it is not UTF-8). */
+static PyObject* wire_str(const wire_t* s) {
+  PyObject* o = PyUnicode_DecodeUTF8((const char*)s->p, s->end - s->p, NULL);
+  if (o == NULL) {
+    PyErr_Clear();
+    wire_fail("a string that is not UTF-8");
+  }
+  return o;
+}
+
+static float wire_f32(const uint8_t* p) {
+  uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  float f;
+  memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+/* Appends the elements of a repeated int64 (varint) or float (fixed32) field occurrence, packed
+ * (WT_LEN) or not, to list. */
+static int wire_repeated(wire_t* w, int wt, const wire_t* sub, int is_float, PyObject* list) {
+  PyObject* item = NULL;
+  if (wt == WT_LEN) {
+    wire_t s = *sub;
+    while (s.p < s.end) {
+      if (is_float) {
+        if (s.end - s.p < 4) return wire_fail("truncated packed floats");
+        item = PyFloat_FromDouble((double)wire_f32(s.p));
+        s.p += 4;
+      } else {
+        uint64_t v;
+        if (wire_varint(&s, &v) != 0) return -1;
+        item = PyLong_FromLongLong((long long)(int64_t)v);
+      }
+      if (item == NULL || PyList_Append(list, item) != 0) goto fail;
+      Py_DECREF(item);
+    }
+    return 0;
+  }
+  if (is_float) {
+    if (wt != WT_I32 || w->end - w->p < 4) return wire_fail("a bad float element");
+    item = PyFloat_FromDouble((double)wire_f32(w->p));
+    w->p += 4;
+  } else {
+    uint64_t v;
+    if (wt != WT_VARINT) return wire_fail("a bad int element");
+    if (wire_varint(w, &v) != 0) return -1;
+    item = PyLong_FromLongLong((long long)(int64_t)v);
+  }
+  if (item == NULL || PyList_Append(list, item) != 0) goto fail;
+  Py_DECREF(item);
+  return 0;
+fail:
+  Py_XDECREF(item);
+  return -1;
+}
+
+/* One AttributeProto: into attrs (plain kinds) or lazy (message kinds); *odd = 1 when it is not
+ * plainly of its declared kind. */
+static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject* lazy, int* odd) {
+  PyObject *name = NULL, *value = NULL, *list = NULL, *entry = NULL;
+  uint64_t type = 0, ival = 0;
+  float fval = 0;
+  wire_t sval = {NULL, NULL};
+  int has_type = 0, has_f = 0, has_i = 0, has_s = 0, has_msg = 0, count = 0;
+  const char* field_name = NULL;
+  int rc = -1;
+  list = PyList_New(0);
+  if (list == NULL) goto fail;
+  /* The declared type comes after the values on the wire (field 20): read it first. */
+  wire_t s = w;
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&s, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    if (num == 20 && wt == WT_VARINT) {
+      if (wire_varint(&s, &type) != 0) goto fail;
+      has_type = 1;
+    } else if (wire_skip(&s, wt) != 0) {
+      goto fail;
+    }
+  }
+  if (more < 0) goto fail;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
+    int kind = -1;
+    const char* fname = NULL;
+    switch (num) {
+#define WIRE_CASE(n, k, s) \
+  case n:                  \
+    kind = k;              \
+    fname = s;             \
+    break;
+      WIRE_ATTR_FIELDS(WIRE_CASE)
+#undef WIRE_CASE
+      default: break;
+    }
+    if (num == 1 && wt == WT_LEN) {
+      Py_XDECREF(name);
+      if ((name = wire_str(&sub)) == NULL) goto fail;
+      continue;
+    }
+    if (num == 21) { /* ref_attr_name: a function attribute reference */
+      *odd = 1;
+    }
+    if (kind < 0) {
+      if (wire_skip(&w, wt) != 0) goto fail;
+      continue;
+    }
+    if (!has_type || (uint64_t)kind != type) { /* the declared kind's value wins */
+      if (wire_skip(&w, wt) != 0) goto fail;
+      continue;
+    }
+    switch (kind) {
+      case AT_FLOAT:
+        if (wt != WT_I32 || w.end - w.p < 4) {
+          wire_fail("a bad float attribute");
+          goto fail;
+        }
+        fval = wire_f32(w.p);
+        w.p += 4;
+        has_f = 1;
+        break;
+      case AT_INT:
+        if (wt != WT_VARINT || wire_varint(&w, &ival) != 0) {
+          if (!PyErr_Occurred()) wire_fail("a bad int attribute");
+          goto fail;
+        }
+        has_i = 1;
+        break;
+      case AT_STRING:
+        if (wt != WT_LEN) {
+          wire_fail("a bad string attribute");
+          goto fail;
+        }
+        sval = sub;
+        has_s = 1;
+        break;
+      case AT_FLOATS:
+      case AT_INTS:
+        if (wire_repeated(&w, wt, &sub, kind == AT_FLOATS, list) != 0) goto fail;
+        break;
+      case AT_STRINGS: {
+        if (wt != WT_LEN) {
+          wire_fail("a bad strings element");
+          goto fail;
+        }
+        PyObject* b = PyBytes_FromStringAndSize((const char*)sub.p, sub.end - sub.p);
+        if (b == NULL || PyList_Append(list, b) != 0) {
+          Py_XDECREF(b);
+          goto fail;
+        }
+        Py_DECREF(b);
+        break;
+      }
+      default: /* a message kind: read from the protobuf object */
+        if (wire_skip(&w, wt) != 0) goto fail;
+        if (kind == AT_TENSORS || kind == AT_GRAPHS || kind == AT_TYPE_PROTOS) {
+          ++count;
+        } else {
+          has_msg = 1;
+        }
+        field_name = fname;
+        break;
+    }
+  }
+  if (more < 0) goto fail;
+  if (name == NULL) {
+    name = PyUnicode_FromStringAndSize("", 0);
+    if (name == NULL) goto fail;
+  }
+  switch (has_type ? (int)type : -1) {
+    case AT_FLOAT:
+      if (has_f) value = PyFloat_FromDouble((double)fval);
+      break;
+    case AT_INT:
+      if (has_i) value = PyLong_FromLongLong((long long)(int64_t)ival);
+      break;
+    case AT_STRING:
+      if (has_s) value = PyBytes_FromStringAndSize((const char*)sval.p, sval.end - sval.p);
+      break;
+    case AT_FLOATS:
+    case AT_INTS:
+    case AT_STRINGS:
+      if (PyList_GET_SIZE(list) > 0) value = PyList_AsTuple(list);
+      break;
+    case AT_TENSOR:
+    case AT_GRAPH:
+    case AT_TYPE_PROTO:
+    case AT_TENSORS:
+    case AT_GRAPHS:
+    case AT_TYPE_PROTOS:
+      if (has_msg || count > 0) {
+        entry = Py_BuildValue("(Ons)", name, index, field_name);
+        if (entry == NULL || PyList_Append(lazy, entry) != 0) goto fail;
+        rc = 0;
+        goto done;
+      }
+      break;
+    default: break;
+  }
+  if (PyErr_Occurred()) goto fail;
+  if (value == NULL || PyDict_Contains(attrs, name) != 0) {
+    *odd = 1; /* no value of the declared kind, or a repeated name: the importer decides */
+    rc = PyErr_Occurred() ? -1 : 0;
+    goto done;
+  }
+  if (PyDict_SetItem(attrs, name, value) != 0) goto fail;
+  rc = 0;
+  goto done;
+fail:
+  rc = -1;
+done:
+  Py_XDECREF(name);
+  Py_XDECREF(value);
+  Py_XDECREF(list);
+  Py_XDECREF(entry);
+  return rc;
+}
+
+/* One NodeProto, appended to nodes as a tuple (see the top of the file). */
+static int wire_node(wire_t w, PyObject* nodes) {
+  PyObject *op = NULL, *domain = NULL, *name = NULL, *ins = NULL, *outs = NULL;
+  PyObject *attrs = NULL, *lazy = NULL, *item = NULL, *tup = NULL;
+  PyObject *tin = NULL, *tout = NULL, *tlazy = NULL;
+  Py_ssize_t nattr = 0;
+  int odd = 0, rc = -1;
+  if ((ins = PyList_New(0)) == NULL || (outs = PyList_New(0)) == NULL ||
+      (attrs = PyDict_New()) == NULL || (lazy = PyList_New(0)) == NULL) {
+    goto fail;
+  }
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
+    if (wt != WT_LEN || (num != 1 && num != 2 && num != 3 && num != 4 && num != 5 && num != 7)) {
+      if (wire_skip(&w, wt) != 0) goto fail;
+      continue;
+    }
+    if (num == 5) {
+      if (wire_attribute(sub, nattr++, attrs, lazy, &odd) != 0) goto fail;
+      continue;
+    }
+    if ((item = wire_str(&sub)) == NULL) goto fail;
+    if (num == 1 || num == 2) {
+      if (PyList_Append(num == 1 ? ins : outs, item) != 0) goto fail;
+      Py_CLEAR(item);
+    } else {
+      PyObject** slot = num == 3 ? &name : num == 4 ? &op : &domain;
+      Py_XDECREF(*slot);
+      *slot = item;
+      item = NULL;
+    }
+  }
+  if (more < 0) goto fail;
+  if ((op == NULL && (op = PyUnicode_FromStringAndSize("", 0)) == NULL) ||
+      (domain == NULL && (domain = PyUnicode_FromStringAndSize("", 0)) == NULL) ||
+      (name == NULL && (name = PyUnicode_FromStringAndSize("", 0)) == NULL)) {
+    goto fail;
+  }
+  if ((tin = PyList_AsTuple(ins)) == NULL || (tout = PyList_AsTuple(outs)) == NULL) goto fail;
+  if (PyList_GET_SIZE(lazy) > 0) {
+    if ((tlazy = PyList_AsTuple(lazy)) == NULL) goto fail;
+  } else {
+    Py_INCREF(Py_None);
+    tlazy = Py_None;
+  }
+  tup = PyTuple_Pack(7, op, domain, name, tin, tout, odd ? Py_None : attrs, tlazy);
+  if (tup == NULL || PyList_Append(nodes, tup) != 0) goto fail;
+  rc = 0;
+fail:
+  Py_XDECREF(tin);
+  Py_XDECREF(tout);
+  Py_XDECREF(tlazy);
+  Py_XDECREF(op);
+  Py_XDECREF(domain);
+  Py_XDECREF(name);
+  Py_XDECREF(ins);
+  Py_XDECREF(outs);
+  Py_XDECREF(attrs);
+  Py_XDECREF(lazy);
+  Py_XDECREF(item);
+  Py_XDECREF(tup);
+  return rc;
+}
+
+/* One TensorProto's header, appended to inits as a tuple (see the top of the file). */
+static int wire_tensor(wire_t w, const uint8_t* base, PyObject* inits) {
+  PyObject *name = NULL, *dims = NULL, *tup = NULL, *tdims = NULL;
+  uint64_t data_type = 0;
+  Py_ssize_t off = -1, len = -1;
+  int elsewhere = 0, rc = -1;
+  if ((dims = PyList_New(0)) == NULL) goto fail;
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
+    switch (num) {
+      case 1: /* dims */
+        if (wire_repeated(&w, wt, &sub, 0, dims) != 0) goto fail;
+        break;
+      case 2: /* data_type */
+        if (wt != WT_VARINT || wire_varint(&w, &data_type) != 0) {
+          if (!PyErr_Occurred()) wire_fail("a bad data_type");
+          goto fail;
+        }
+        break;
+      case 8: /* name */
+        if (wt != WT_LEN) {
+          wire_fail("a bad tensor name");
+          goto fail;
+        }
+        Py_XDECREF(name);
+        if ((name = wire_str(&sub)) == NULL) goto fail;
+        break;
+      case 9: /* raw_data */
+        if (wt != WT_LEN) {
+          wire_fail("a bad raw_data");
+          goto fail;
+        }
+        off = sub.p - base;
+        len = sub.end - sub.p;
+        break;
+      case 3: case 4: case 5: case 6: case 7: case 10: case 11: case 13: case 14:
+        /* segment, typed data, external data, data_location: read from the TensorProto */
+        elsewhere = 1;
+        if (wire_skip(&w, wt) != 0) goto fail;
+        break;
+      default:
+        if (wire_skip(&w, wt) != 0) goto fail;
+        break;
+    }
+  }
+  if (more < 0) goto fail;
+  if (elsewhere) off = len = -1;
+  if (name == NULL && (name = PyUnicode_FromStringAndSize("", 0)) == NULL) goto fail;
+  if ((tdims = PyList_AsTuple(dims)) == NULL) goto fail;
+  tup = Py_BuildValue("(OKOnn)", name, (unsigned long long)data_type, tdims, off, len);
+  if (tup == NULL || PyList_Append(inits, tup) != 0) goto fail;
+  rc = 0;
+fail:
+  Py_XDECREF(name);
+  Py_XDECREF(dims);
+  Py_XDECREF(tdims);
+  Py_XDECREF(tup);
+  return rc;
+}
+
+static PyObject* wire_graph(PyObject* module, PyObject* arg) {
+  (void)module;
+  Py_buffer view;
+  PyObject *nodes = NULL, *inits = NULL, *result = NULL;
+  if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) != 0) return NULL;
+  const uint8_t* base = (const uint8_t*)view.buf;
+  wire_t w = {base, base + view.len};
+  if ((nodes = PyList_New(0)) == NULL || (inits = PyList_New(0)) == NULL) goto done;
+  wire_field_t f;
+  int more;
+  while ((more = wire_next(&w, &f)) > 0) {
+    uint32_t num = f.num;
+    int wt = f.wt;
+    wire_t sub = f.sub;
+    if (num == 1 && wt == WT_LEN) {
+      if (wire_node(sub, nodes) != 0) goto done;
+    } else if (num == 5 && wt == WT_LEN) {
+      if (wire_tensor(sub, base, inits) != 0) goto done;
+    } else if (wire_skip(&w, wt) != 0) {
+      goto done;
+    }
+  }
+  if (more < 0) goto done;
+  result = PyTuple_Pack(2, nodes, inits);
+done:
+  Py_XDECREF(nodes);
+  Py_XDECREF(inits);
+  PyBuffer_Release(&view);
+  return result;
+}
+
+static PyMethodDef wire_methods[] = {
+    {"graph", wire_graph, METH_O,
+     "graph(data) -> (nodes, initializers): a serialized GraphProto's nodes and initializer "
+     "headers (see tether.relax.frontend.onnx.importer)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef wire_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "tether._onnx_wire",
+    .m_doc = "The nodes and initializers of a serialized ONNX GraphProto, read from the "
+             "protobuf wire format (for tether.relax.frontend.onnx).",
+    .m_size = -1,
+    .m_methods = wire_methods,
+};
+
+PyMODINIT_FUNC PyInit__onnx_wire(void); /* the module's entry point */
+PyMODINIT_FUNC PyInit__onnx_wire(void) { return PyModule_Create(&wire_module); }
