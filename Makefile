@@ -235,6 +235,7 @@ onnx-numerics: venv venv-core venv-tvm
 
 test-onnx: onnx-numerics
 	TETHER_TVM_PYTHON=$(abspath $(TVM_PY)) $(VENV_PY) -m pytest -q tests/python/test_onnx_*.py
+
 # demo-onnx: light_resnet50 (shipped with the onnx package) imported by tether, the head of its
 # TVMScript and the import time (examples/onnx_demo.py).  bench-onnx: from_onnx next to
 # apache-tvm's on the light models (and BENCH_ONNX_ARGS, e.g. --extra DIR of more .onnx files;

@@ -212,7 +212,7 @@ class _Importer:
     def _records(self, graph: onnx.GraphProto) -> tuple:
         """(serialized graph or None, node records, initializer records or None): per node
         (op_type, domain, name, inputs, outputs, attrs or None, lazy attrs or None), read
-        from the serialized graph by tether._onnx_wire (see src/onnx/onnx_wire.c), else from
+        from the serialized graph by tether._onnx_wire (see src/python/onnx_wire.c), else from
         the protobuf objects (attrs None: read by _attrs)."""
         if _onnx_wire is not None:
             data = graph.SerializeToString()

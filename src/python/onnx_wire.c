@@ -27,7 +27,7 @@
  * Raises ValueError when `data` is not a well-formed GraphProto (truncated, a bad wire type,
  * a string that is not UTF-8); never reads outside `data`.
  *
- * Field numbers: onnx/onnx.proto (GraphProto, NodeProto, AttributeProto, TensorProto).
+ * Field numbers: ONNX's onnx.proto (GraphProto, NodeProto, AttributeProto, TensorProto).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
