@@ -679,11 +679,16 @@ def _reshape_target(g, data, target, allowzero: int) -> ShapeExpr:
     n, rank = _static_length(target), _known_rank(data)
     target = _to_int64(g, target)
     dims = _shape_tensor(g, data)
-    if not allowzero and n <= rank:
-        same = g.bb.normalize(_op.take(dims, _op.arange(n, dtype="int64"), axis=0))
+    if not allowzero:  # a 0 copies the input's dim at its position
+        k = min(n, rank)
+        same = g.bb.normalize(_op.take(dims, _op.arange(k, dtype="int64"), axis=0))
+        if n > k:
+            same = g.bb.normalize(_op.concat([same, const(np.zeros(n - k, "int64"), "int64")]))
         target = g.bb.normalize(_op.where(_op.equal(target, const(0, "int64")), same, target))
     infer = g.bb.normalize(_op.equal(target, const(-1, "int64")))
     known = g.bb.normalize(_op.prod(_op.where(infer, const(1, "int64"), target)))
+    # (at least 1: a target with a 0 and no -1 must not divide by zero where it is not used)
+    known = g.bb.normalize(_op.maximum(known, const(1, "int64")))
     rest = g.bb.normalize(_op.floor_divide(_op.prod(dims), known))
     target = g.bb.normalize(_op.where(infer, rest, target))
     return _dims_from_tensor(g, target, n, "reshape_dim")
