@@ -298,3 +298,32 @@ def test_protobuf_path_builds_the_same_module(monkeypatch):
         model.CopyFrom(base)
         _mutate(model, rng)
         _import(model)
+
+
+def test_large_initializers_are_read_through_protobuf(monkeypatch):
+    """A graph whose initializers hold more than importer._WHOLE_GRAPH_ELEMENTS elements is not
+    serialized whole: the C reader gets the nodes alone and the initializers come from
+    protobuf; the module and the constants' values are the same as the protobuf path's."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    from tether.relax.frontend.onnx import importer
+
+    pytest.importorskip("tether._onnx_wire")
+    rng = np.random.default_rng(7)
+    n = 1 + int(np.sqrt(importer._WHOLE_GRAPH_ELEMENTS))
+    w = rng.standard_normal((n, n)).astype("float32")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm"),
+         helper.make_node("Relu", ["y"], ["z"], name="relu")],
+        "big", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, n])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, n])],
+        initializer=[numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    assert importer._node_fields(model.graph) != model.graph.SerializeToString()
+    fast = from_onnx(model)
+    monkeypatch.setattr(importer, "_onnx_wire", None)
+    slow = from_onnx(model)
+    assert fast.script() == slow.script()
+    const = [b.value for b in fast["main"].body.blocks[0].bindings
+             if "matmul" in str(b.value)][0].args[1]
+    np.testing.assert_array_equal(np.from_dlpack(const.value), w)

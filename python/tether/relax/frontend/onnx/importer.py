@@ -16,6 +16,7 @@ printed modules are the same text:
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import os
 import re
@@ -111,6 +112,25 @@ _ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GR
 _ATTR_LISTS = ("floats", "ints", "strings", "tensors", "type_protos", "graphs")
 
 
+# Above this many initializer elements, the importer does not serialize the whole graph.
+_WHOLE_GRAPH_ELEMENTS = 1 << 18
+
+
+def _node_fields(graph: onnx.GraphProto) -> bytes:
+    """The nodes of graph in the wire format of a GraphProto holding only them: per node, the
+    key of field 1 (length-delimited), the varint length, the serialized NodeProto."""
+    parts = []
+    for node in graph.node:
+        body = node.SerializeToString()
+        head, n = bytearray(b"\x0a"), len(body)
+        while n >= 0x80:
+            head.append((n & 0x7F) | 0x80)
+            n >>= 7
+        head.append(n)
+        parts += (bytes(head), body)
+    return b"".join(parts)
+
+
 def _onnx_dtype(elem_type: int, what: str) -> str:
     """The numpy dtype name of an ONNX element type (ValueError naming `what` when there is
     none)."""
@@ -160,8 +180,9 @@ class _Importer:
             fast = _FAST_TENSOR.get(proto.data_type)
             if fast is not None and proto.data_location != onnx.TensorProto.EXTERNAL:
                 dtype, field = fast
-                if proto.raw_data:
-                    arr = np.frombuffer(proto.raw_data, dtype=dtype).copy()
+                raw = proto.raw_data  # (a copy of the field: read it once)
+                if raw:
+                    arr = np.frombuffer(raw, dtype=dtype).copy()
                 else:
                     values = getattr(proto, field)
                     arr = np.fromiter(values, dtype, len(values))
@@ -215,10 +236,14 @@ class _Importer:
         from the serialized graph by tether._onnx_wire (see src/python/onnx_wire.c), else from
         the protobuf objects (attrs None: read by _attrs)."""
         if _onnx_wire is not None:
-            data = graph.SerializeToString()
+            # Large initializers are read through protobuf: serializing the whole graph would
+            # copy every weight (protobuf's serializer takes ~2 ms per MB, and so does
+            # ByteSize); then only the nodes are serialized, as the node fields of a GraphProto.
+            whole = sum(math.prod(t.dims) for t in graph.initializer) <= _WHOLE_GRAPH_ELEMENTS
+            data = graph.SerializeToString() if whole else _node_fields(graph)
             try:
                 nodes, inits = _onnx_wire.graph(data)
-                return data, nodes, inits
+                return data, nodes, inits if whole else None
             except ValueError:
                 pass
         nodes = [(n.op_type, n.domain, n.name, tuple(n.input), tuple(n.output), None, None)
