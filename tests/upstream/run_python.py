@@ -35,6 +35,8 @@ SIDES = ("tvm_ffi", "tether")
 SHIM = os.path.join(HERE, "shim")
 FILE_TIMEOUT = 900
 TEST_TIMEOUT = 120
+# --tether-path: a directory put after the shim on PYTHONPATH (a development copy of tether).
+TETHER_PATH = None
 
 
 def log(msg):
@@ -50,10 +52,10 @@ def test_files(tests_dir, pattern):
     return sorted(f for f in files if not pattern or pattern in f)
 
 
-def side_env(side):
+def side_env(side, tether_path=None):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
     if side == "tether":
-        env["PYTHONPATH"] = SHIM
+        env["PYTHONPATH"] = os.pathsep.join([SHIM] + ([tether_path] if tether_path else []))
     env["PYTHONFAULTHANDLER"] = "1"
     return env
 
@@ -81,18 +83,20 @@ def parse_junit(path):
     return out
 
 
-def run_file(sdist, work, rel, side):
+def run_file(sdist, work, rel, side, reuse=False):
     """({test id: (outcome, message)}, note): note says what went wrong with the process
     (None when pytest exited normally), "import" when the file did not import."""
     tests_dir = os.path.join(sdist, "tests", "python")
     tag = f"{rel.replace('/', '_')}.{side}"
     junit = os.path.join(work, tag + ".xml")
     logf = os.path.join(work, tag + ".log")
+    if reuse and os.path.exists(junit):
+        return parse_junit(junit), None
     if os.path.exists(junit):
         os.remove(junit)
     try:
         with open(logf, "w") as lf:
-            res = subprocess.run(pytest_cmd(sdist, junit, [rel]), cwd=tests_dir, env=side_env(side),
+            res = subprocess.run(pytest_cmd(sdist, junit, [rel]), cwd=tests_dir, env=side_env(side, TETHER_PATH),
                                  stdout=lf, stderr=subprocess.STDOUT, timeout=FILE_TIMEOUT)
         rc = res.returncode
     except subprocess.TimeoutExpired:
@@ -112,7 +116,7 @@ def collect(sdist, rel, side):
     tests_dir = os.path.join(sdist, "tests", "python")
     res = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p",
                           "no:cacheprovider", "-o", "addopts=", "--rootdir", sdist, rel],
-                         cwd=tests_dir, env=side_env(side), capture_output=True, text=True,
+                         cwd=tests_dir, env=side_env(side, TETHER_PATH), capture_output=True, text=True,
                          timeout=TEST_TIMEOUT)
     return [l.strip() for l in res.stdout.splitlines() if "::" in l]
 
@@ -126,7 +130,7 @@ def rerun_one_by_one(sdist, work, rel, side, tag):
             os.remove(junit)
         try:
             res = subprocess.run(pytest_cmd(sdist, junit, [nodeid]), cwd=tests_dir,
-                                 env=side_env(side), capture_output=True, text=True,
+                                 env=side_env(side, TETHER_PATH), capture_output=True, text=True,
                                  timeout=TEST_TIMEOUT)
             rc = res.returncode
         except subprocess.TimeoutExpired:
@@ -169,7 +173,13 @@ def main():
     ap.add_argument("-k", dest="pattern", help="only test files whose path contains this")
     ap.add_argument("--failures", help="write every reference-passing test tether fails, "
                     "with its first message, to this file")
+    ap.add_argument("--tether-path", help="put this directory (holding a tether package) "
+                    "after the shim on PYTHONPATH for the tether runs")
+    ap.add_argument("--reuse-reference", action="store_true",
+                    help="reuse the tvm_ffi side's results of an earlier run where present")
     args = ap.parse_args()
+    global TETHER_PATH
+    TETHER_PATH = args.tether_path and os.path.abspath(args.tether_path)
     start = time.monotonic()
     args.build_dir = os.path.abspath(args.build_dir)
     os.makedirs(args.build_dir, exist_ok=True)
@@ -180,7 +190,8 @@ def main():
     jobs = [(rel, side) for rel in files for side in SIDES]
     done = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futs = {pool.submit(run_file, sdist, work, rel, side): (rel, side) for rel, side in jobs}
+        futs = {pool.submit(run_file, sdist, work, rel, side,
+                                args.reuse_reference and side == "tvm_ffi"): (rel, side) for rel, side in jobs}
         for fut in concurrent.futures.as_completed(futs):
             done[futs[fut]] = fut.result()
 
