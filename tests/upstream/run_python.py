@@ -122,16 +122,16 @@ def collect(sdist, rel, side):
 
 
 def rerun_one_by_one(sdist, work, rel, side, tag):
-    tests_dir = os.path.join(sdist, "tests", "python")
+    # Node ids are relative to the rootdir (the sdist), so each test runs from there.
     junit = os.path.join(work, tag + ".one.xml")
     results = {}
     for nodeid in collect(sdist, rel, side):
         if os.path.exists(junit):
             os.remove(junit)
         try:
-            res = subprocess.run(pytest_cmd(sdist, junit, [nodeid]), cwd=tests_dir,
-                                 env=side_env(side, TETHER_PATH), capture_output=True, text=True,
-                                 timeout=TEST_TIMEOUT)
+            res = subprocess.run(pytest_cmd(sdist, junit, [nodeid]), cwd=sdist,
+                                 env=side_env(side, TETHER_PATH), capture_output=True,
+                                 text=True, timeout=TEST_TIMEOUT)
             rc = res.returncode
         except subprocess.TimeoutExpired:
             rc = "timeout"
@@ -139,11 +139,10 @@ def rerun_one_by_one(sdist, work, rel, side, tag):
         if rc in (0, 1) and one:
             results.update(one)
         else:
-            # The junit id of a test that never reported: module path + test name.
-            mod = rel[:-3].replace("/", ".")
-            name = nodeid.split("::")[-1]
-            cls = ".".join([mod] + nodeid.split("::")[1:-1])
-            results[f"{cls}::{name}"] = ("crash", f"interpreter died ({rc})")
+            # The junit id of a test that never reported: dotted module path, classes, name.
+            parts = nodeid.split("::")
+            cls = ".".join([parts[0][:-3].replace("/", ".")] + parts[1:-1])
+            results[f"{cls}::{parts[-1]}"] = ("crash", f"interpreter died ({rc})")
     return results
 
 
