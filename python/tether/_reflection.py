@@ -237,9 +237,10 @@ class TypeInfo:
         size = core._type_info_raw(self.type_index)[4]
         if size is not None:
             return size
-        if self.parent_type_info is None:
-            raise ValueError(f"Cannot find the parent type of {self.type_key!r}")
-        end = self.parent_type_info.total_size
+        if self.parent_type_info is None:  # a root type: the object header alone
+            end = _OBJECT_HEADER_SIZE
+        else:
+            end = self.parent_type_info.total_size
         for f in self.fields or ():
             end = max(end, f.offset + f.size)
         return (end + 7) & ~7
@@ -557,9 +558,9 @@ def _register_fields(type_info: TypeInfo, fields: list[Any],
             _owner_index=index, _position=pos))
         offset += size
     total = max((offset + 7) & ~7, _OBJECT_HEADER_SIZE)
+    # the size (and structural kind, 0 = unsupported) lets libtether allocate the objects
+    core._type_register_metadata(index, total, structure_kind or 0)
     _PYCLASS_REGISTER(index, total)
-    if structure_kind:
-        core._type_register_metadata(index, total, structure_kind)
     return out
 
 
