@@ -53,6 +53,7 @@ _OBJECT_HEADER_SIZE = 24  # sizeof(TVMFFIObject)
 _INDEX_TO_INFO: dict[int, "TypeInfo"] = {}
 _KEY_TO_INFO: dict[str, "TypeInfo"] = {}
 _CLS_TO_INFO: dict[type, "TypeInfo"] = {}
+_ROLLED_BACK: set[str] = set()  # keys of _rollback_py_class: free for _register_py_class again
 
 
 def _type_schema_class() -> Any:
@@ -386,10 +387,10 @@ def _type_index_to_type_info(type_index: int) -> Optional[TypeInfo]:
     if info is not None or type_index < 0:
         return info
     try:
-        core._type_info_raw(type_index)
+        key = core._type_info_raw(type_index)[0]
     except ValueError:
         return None
-    return _info_for_index(type_index)
+    return None if key in _ROLLED_BACK else _info_for_index(type_index)
 
 
 def _register_py_class(parent_type_info: TypeInfo, type_key: str, type_cls: type) -> TypeInfo:
@@ -398,8 +399,10 @@ def _register_py_class(parent_type_info: TypeInfo, type_key: str, type_cls: type
     The TypeInfo returned has ``fields=None`` until ``_register_fields``.  Raises
     ValueError when the key is taken.
     """
-    if type_key in _KEY_TO_INFO or _object_type_key_to_index(type_key) is not None:
+    if type_key in _KEY_TO_INFO or (type_key not in _ROLLED_BACK
+                                    and _object_type_key_to_index(type_key) is not None):
         raise ValueError(f"Type key '{type_key}' is already registered")
+    _ROLLED_BACK.discard(type_key)  # a retry gets the index the rolled-back attempt took
     index = core._type_alloc_index(type_key, parent_type_info.type_index)
     info = TypeInfo(type_cls=type_cls, type_index=index, type_key=type_key,
                     type_ancestors=list(parent_type_info.type_ancestors)
@@ -413,6 +416,7 @@ def _rollback_py_class(type_info: TypeInfo) -> None:
     """Forget a `_register_py_class` whose class failed to build (its key can be reused
     by Python; the C type index stays allocated)."""
     _KEY_TO_INFO.pop(type_info.type_key, None)
+    _ROLLED_BACK.add(type_info.type_key)
     if type_info.type_cls is not None:
         _CLS_TO_INFO.pop(type_info.type_cls, None)
     if _INDEX_TO_INFO.get(type_info.type_index) is type_info:

@@ -217,3 +217,33 @@ def test_ffi_api_module():
     assert _ffi_api.DeepCopy is not None and callable(_ffi_api.RecursiveEq)
     keys = tether.registry.get_registered_type_keys()
     assert "ffi.Object" in keys and "testing.TestIntPair" in keys
+
+
+def test_object_convertible_passes_as_its_object():
+    pair = tt.TestIntPair(1, 2)
+
+    class Holder(core.ObjectConvertible):
+        def asobject(self):
+            return pair
+
+    echo = tether.get_global_func("testing.echo")
+    assert echo(Holder()).same_as(pair)
+
+    class Broken(core.ObjectConvertible):
+        def asobject(self):
+            raise RuntimeError("no object here")
+
+    with pytest.raises(RuntimeError, match="no object here"):
+        echo(Broken())
+
+
+def test_rolled_back_type_key_can_be_registered_again():
+    parent = core._type_cls_to_type_info(tether.Object)
+    key = unique_key("Retry")
+    first = core._register_py_class(parent, key, type("A", (tether.Object,), {}))
+    core._rollback_py_class(first)
+    assert core._type_index_to_type_info(first.type_index) is None
+    cls = type("B", (tether.Object,), {})
+    second = core._register_py_class(parent, key, cls)
+    assert second.type_index == first.type_index and second.type_cls is cls
+    assert core._type_cls_to_type_info(cls) is second
