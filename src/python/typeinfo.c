@@ -444,7 +444,10 @@ static PyObject* tpy_py_make_field_setter(PyObject* self, PyObject* const* args,
   long ti = PyLong_AsLong(args[0]), target = PyLong_AsLong(args[2]);
   if (PyErr_Occurred()) return NULL;
   int kind = 0;
-  while (kind < TPY_CONV_COUNT && PyUnicode_CompareWithASCIIString(args[1], tpy_conv_names[kind]) != 0) ++kind;
+  while (kind < TPY_CONV_COUNT &&
+         PyUnicode_CompareWithASCIIString(args[1], tpy_conv_names[kind]) != 0) {
+    ++kind;
+  }
   if (kind == TPY_CONV_COUNT) {
     PyErr_Format(PyExc_ValueError, "%s: unknown converter kind %R", who, args[1]);
     return NULL;
