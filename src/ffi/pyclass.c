@@ -7,8 +7,7 @@
  *
  * Field storage follows the static type index, as in tvm-ffi: int64, double, bool, void*,
  * DLDataType, DLDevice as themselves; Any (or None) as an owning TVMFFIAny, except an
- * 8-byte one, which (like every object type) is an owning object pointer or NULL.  A
- * 16-byte field of any declared type is an owning TVMFFIAny.
+ * 8-byte one, which (like every object type) is an owning object pointer or NULL.
  */
 #include <tether/reflection.h>
 
@@ -21,11 +20,9 @@
 typedef enum { TETHER_PY_POD, TETHER_PY_ANY, TETHER_PY_OBJECT } tether_py_storage;
 
 static tether_py_storage tether__py_storage(int32_t ti, int64_t size) {
-  /* A 16-byte field is an owning TVMFFIAny whatever its declared type: besides the binding's
-   * Any fields, the fields a py_class inherits from a type defined in C, whose strings and
-   * optionals libtether stores as an Any. */
-  if (size == (int64_t)sizeof(TVMFFIAny)) return TETHER_PY_ANY;
-  if (ti == kTVMFFIAny || ti == kTVMFFINone) return TETHER_PY_OBJECT;
+  if (ti == kTVMFFIAny || ti == kTVMFFINone) {
+    return size == (int64_t)sizeof(void*) ? TETHER_PY_OBJECT : TETHER_PY_ANY;
+  }
   return ti >= kTVMFFIStaticObjectBegin ? TETHER_PY_OBJECT : TETHER_PY_POD;
 }
 
