@@ -231,16 +231,27 @@ class TypeMethod(_Record):
         return core._method_descriptor(self.func, self.name, self.doc, self.is_static)
 
 
+def _unreadable(name: str) -> Callable[..., Any]:
+    def access(*args: Any) -> Any:
+        raise TypeError(f"field {name!r} has no getter: it cannot be accessed from Python")
+
+    return access
+
+
 def _fields_from_raw(type_index: int, raw_fields: list[tuple]) -> list[TypeField]:
     out = []
     for pos, (name, doc, size, align, offset, sti, flags, meta_text, dflt) in enumerate(raw_fields):
-        accessor = core._field_property(type_index, pos, False)
+        try:
+            accessor = core._field_property(type_index, pos, False)
+            getter, setter = accessor.fget, accessor.set
+        except TypeError:  # a field registered without a getter cannot be read
+            getter = setter = _unreadable(name)
         has_default = bool(flags & _F_HAS_DEFAULT)
         from_factory = has_default and bool(flags & _F_FROM_FACTORY)
         out.append(TypeField(
             name=name, doc=doc, size=size, alignment=align, offset=offset,
             field_static_type_index=sti, frozen=not (flags & _F_WRITABLE), metadata=meta_text,
-            getter=accessor.fget, setter=accessor.set, ty=_LAZY,
+            getter=getter, setter=setter, ty=_LAZY,
             c_init=not (flags & _F_INIT_OFF), c_kw_only=bool(flags & _F_KW_ONLY),
             c_has_default=has_default,
             c_default=dflt if has_default and not from_factory else MISSING,
