@@ -318,7 +318,10 @@ class TypeInfo(_Record):
 
     @property
     def _has_type_metadata(self) -> bool:
-        """Whether the type table holds a registered size for this type."""
+        """Whether the type declares its size and structural kind (a Python-defined type
+        without a structural kind has a size only so that libtether can allocate it)."""
+        if getattr(self, "_size_only_metadata", False):
+            return False
         return core._type_info_raw(self.type_index)[4] is not None
 
     def _register_fields(self, fields: list[Any], structure_kind: Optional[int] = None) -> None:
@@ -638,6 +641,7 @@ def _register_fields(type_info: TypeInfo, fields: list[Any],
     total = max((offset + 7) & ~7, _OBJECT_HEADER_SIZE)
     # the size (and structural kind, 0 = unsupported) lets libtether allocate the objects
     core._type_register_metadata(index, total, structure_kind or 0)
+    type_info._size_only_metadata = not structure_kind
     _PYCLASS_REGISTER(index, total)
     return out
 

@@ -247,3 +247,9 @@ def test_rolled_back_type_key_can_be_registered_again():
     second = core._register_py_class(parent, key, cls)
     assert second.type_index == first.type_index and second.type_cls is cls
     assert core._type_cls_to_type_info(cls) is second
+
+
+def test_type_metadata_flag_of_python_defined_types():
+    _, plain = define([Field("x", "int")])
+    assert not plain._has_type_metadata and plain.total_size == 32
+    assert core._type_cls_to_type_info(tt.TestIntPair)._has_type_metadata
