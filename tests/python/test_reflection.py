@@ -206,6 +206,12 @@ def test_reflection_helpers_reject_bad_input():
     with pytest.raises(ValueError):
         core._make_field_setter(1, "no-such-kind", -1, None)
     with pytest.raises(ValueError):
+        core._register_type_attr(-1, "__x__", 1)
+    with pytest.raises(ValueError):
+        core._register_type_attr(1 << 40, "__x__", 1)
+    with pytest.raises(ValueError):
+        core._type_alloc_index(unique_key("Orphan"), 1 << 30)
+    with pytest.raises(ValueError):
         core._lookup_or_register_type_info_from_type_key("no.such.Type")
     with pytest.raises(ValueError):
         core.TypeField("f", None, 8, 8, 24, 1, False, {}, None, None)
