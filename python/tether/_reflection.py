@@ -662,6 +662,15 @@ def _register_py_methods(type_index: int, py_methods: list[tuple],
 # ---- classes ------------------------------------------------------------------------------
 
 
+class DataType(core.dtype):
+    """A data type (a ``dtype``) under the name tvm_ffi.core gives its C data type class."""
+
+    __slots__ = ()
+
+
+DataType.__module__ = "tether.core"
+
+
 class ObjectConvertible:
     """Base of Python classes that convert to an FFI Object through ``asobject()``."""
 
@@ -722,8 +731,8 @@ def _install() -> None:
         if isinstance(value, type):
             value.__module__ = "tether.core"
         setattr(core, name, value)
-    if getattr(core, "DataType", None) is None:  # the dtype class is tether's DataType
-        core.DataType = core.dtype
+    if getattr(core, "DataType", None) is None:
+        core.DataType = DataType
     core._register_object("ffi.OpaquePyObject", OpaquePyObject)
     _update_registry(_info_from_table(OpaquePyObject, _OPAQUE_PY), OpaquePyObject)
     core._set_fallback_class_maker(_make_fallback_class)

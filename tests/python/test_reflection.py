@@ -259,3 +259,12 @@ def test_type_metadata_flag_of_python_defined_types():
     _, plain = define([Field("x", "int")])
     assert not plain._has_type_metadata and plain.total_size == 32
     assert core._type_cls_to_type_info(tt.TestIntPair)._has_type_metadata
+
+
+def test_data_type_class():
+    d = core.DataType("float32")
+    assert isinstance(d, tether.dtype) and d == "float32" and d.bits == 32
+    assert core.DataType.__name__ == "DataType"
+    info = core._type_cls_to_type_info(core.DataType)
+    assert info.type_key == "DataType" and info.parent_type_info is None
+    assert tether.get_global_func("testing.echo")(d) == tether.dtype("float32")
