@@ -149,14 +149,6 @@ static int tsc_fail_expected(PyObject* hint, PyObject* value) {
   return tsc_fail(msg);
 }
 
-static int tsc_fail_expected_s(const char* hint, PyObject* value) {
-  PyObject* h = PyUnicode_FromString(hint);
-  if (h == NULL) return -1;
-  int rc = tsc_fail_expected(h, value);
-  Py_DECREF(h);
-  return rc;
-}
-
 /* The text of the pending exception, which is cleared.  New reference or NULL. */
 static PyObject* tsc_take_error_text(void) {
   PyObject *type, *val, *tb;
@@ -193,14 +185,6 @@ static int tsc_pack(PyObject* value, PyObject* expected, PyObject* original, TVM
   PyObject* prefix = PyUnicode_FromFormat("expected %U, got %U", expected, d);
   Py_DECREF(d);
   return tsc_wrap_error(prefix, ": ");
-}
-
-static int tsc_pack_s(PyObject* value, const char* expected, PyObject* original, TVMFFIAny* out) {
-  PyObject* e = PyUnicode_FromString(expected);
-  if (e == NULL) return -1;
-  int rc = tsc_pack(value, e, original, out);
-  Py_DECREF(e);
-  return rc;
 }
 
 /* The value itself as an owning Any (no error rewriting). */
