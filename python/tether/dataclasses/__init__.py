@@ -8,6 +8,7 @@ from ..core import MISSING, Object
 from .c_class import c_class
 from .common import asdict, astuple, fields, is_dataclass, replace
 from .field import KW_ONLY, Field, field, init_property
+from .gen_abi_cpp import gen_abi_cpp
 from .py_class import py_class
 
 __all__ = [
