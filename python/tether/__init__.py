@@ -87,3 +87,9 @@ for _cls in (Array, List, Map, Dict):
     if "__class_getitem__" not in _cls.__dict__:
         _cls.__class_getitem__ = classmethod(_typeschema._generic_alias)
 del _cls
+
+# ---- FFI dataclasses (@c_class, @py_class) and the @method marker ----
+from . import dataclasses
+from .dataclasses.py_class import method
+
+__all__ += ["dataclasses", "method"]
