@@ -502,8 +502,8 @@ static PyObject* tpy_call_protocol(PyObject* obj, const char* name, bool* found)
   return r;
 }
 
-/* The class `attr` of module `mod` if that module is already imported (borrowed cache). */
-static PyObject* tpy_loaded_class(const char* mod, const char* attr, PyObject** cache) {
+/* (convert.h) */
+PyObject* tpy_loaded_class(const char* mod, const char* attr, PyObject** cache) {
   if (*cache != NULL) return *cache;
   PyObject* name = PyUnicode_FromString(mod);
   if (name == NULL) return NULL;

@@ -173,6 +173,10 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
   return tpy_arg_from_py(obj, out, temps);
 }
 
+/* The class `attr` of module `mod` if that module is already imported, else NULL without
+ * an error.  Borrowed: the first hit is kept in *cache for the process. */
+PyObject* tpy_loaded_class(const char* mod, const char* attr, PyObject** cache);
+
 int tpy_convert_init(PyObject* module);
 
 #endif /* TPY_CONVERT_H_ */

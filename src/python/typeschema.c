@@ -95,22 +95,6 @@ static bool tsc_index_is_instance(int32_t actual, int32_t target) {
   return a->type_ancestors[t->type_depth]->type_index == target;
 }
 
-/* The class `attr` of module `mod` if that module is already imported (borrowed, cached). */
-static PyObject* tsc_loaded_class(const char* mod, const char* attr, PyObject** cache) {
-  if (*cache != NULL) return *cache;
-  PyObject* name = PyUnicode_FromString(mod);
-  PyObject* m = name != NULL ? PyImport_GetModule(name) : NULL;
-  Py_XDECREF(name);
-  if (m == NULL) {
-    PyErr_Clear();
-    return NULL;
-  }
-  *cache = PyObject_GetAttrString(m, attr);
-  Py_DECREF(m);
-  if (*cache == NULL) PyErr_Clear();
-  return *cache;
-}
-
 /* isinstance(value, cls) for a possibly-NULL cls: 1, 0 or -1. */
 static inline int tsc_isinstance(PyObject* value, PyObject* cls) {
   return cls == NULL ? 0 : PyObject_IsInstance(value, cls);
@@ -219,6 +203,15 @@ static PyObject* tsc_bool_of(PyObject* value) {
 
 /* ---- scalar converters ------------------------------------------------------------------- */
 
+/* The last resort of a scalar schema: a value whose type defines the protocol `name` is
+ * packed (the protocol gives its FFI value); anything else does not match. */
+static int tsc_by_protocol(TpyTypeConverter* c, PyObject* value, PyObject* name, TVMFFIAny* out,
+                           bool* changed) {
+  if (!tsc_type_has(value, name)) return tsc_fail_expected(c->hint, value);
+  *changed = true;
+  return tsc_pack(value, c->hint, value, out);
+}
+
 static int tsc_conv_any(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out, bool* changed) {
   if (tsc_pack(value, c->hint, value, out) != 0) return -1;
   /* Values that cross as themselves; anything else (a list, a callable, an arbitrary
@@ -263,11 +256,7 @@ static int tsc_conv_int(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out, bo
     tsc_set_int(out, kTVMFFIInt, v);
     return 0;
   }
-  if (tsc_type_has(value, tsc_s_tvm_int)) {
-    *changed = true;
-    return tsc_pack(value, c->hint, value, out);
-  }
-  return tsc_fail_expected(c->hint, value);
+  return tsc_by_protocol(c, value, tsc_s_tvm_int, out, changed);
 }
 
 static int tsc_conv_float(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out, bool* changed) {
@@ -288,11 +277,7 @@ static int tsc_conv_float(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out, 
     Py_DECREF(f);
     return 0;
   }
-  if (tsc_type_has(value, tsc_s_tvm_float)) {
-    *changed = true;
-    return tsc_pack(value, c->hint, value, out);
-  }
-  return tsc_fail_expected(c->hint, value);
+  return tsc_by_protocol(c, value, tsc_s_tvm_float, out, changed);
 }
 
 static int tsc_conv_bool(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out, bool* changed) {
@@ -375,8 +360,8 @@ static int tsc_conv_dtype(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out, 
     Py_DECREF(dt);
     return rc;
   }
-  PyObject* t = tsc_loaded_class("torch", "dtype", &torch_dtype);
-  PyObject* n = tsc_loaded_class("numpy", "dtype", &np_dtype);
+  PyObject* t = tpy_loaded_class("torch", "dtype", &torch_dtype);
+  PyObject* n = tpy_loaded_class("numpy", "dtype", &np_dtype);
   int is = tsc_isinstance(value, t);
   if (is == 0) is = tsc_isinstance(value, n);
   if (is < 0) return -1;
@@ -793,24 +778,13 @@ static int tsc_conv_union(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out, 
 
 /* ---- objects ------------------------------------------------------------------------------ */
 
-/* The type attribute `name` of `type_index` (borrowed), or NULL when unset. */
-static const TVMFFIAny* tsc_type_attr(int32_t type_index, const char* name) {
-  TVMFFIByteArray b = tpy_bytes_of(name);
-  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&b);
-  if (col == NULL || type_index < col->begin_index || type_index - col->begin_index >= col->size) {
-    return NULL;
-  }
-  const TVMFFIAny* v = &col->data[type_index - col->begin_index];
-  return v->type_index == kTVMFFINone ? NULL : v;
-}
-
 /* Packs `value`, passes it through the target's __ffi_convert__ when it has one, and
  * accepts the result if it is an instance of the target type. */
 static int tsc_object_marshaled(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out) {
   TVMFFIAny packed;
   if (tsc_pack(value, c->hint, value, &packed) != 0) return -1;
   if (!c->fn_convert_ready) {
-    const TVMFFIAny* fn = tsc_type_attr(c->type_index, "__ffi_convert__");
+    const TVMFFIAny* fn = tpy_type_attr(c->type_index, "__ffi_convert__");
     if (fn != NULL && fn->type_index == kTVMFFIFunction) {
       c->fn_convert = fn->v_obj;
       TVMFFIObjectIncRef(fn->v_obj);
@@ -881,7 +855,7 @@ static int tsc_conv_object(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out,
 /* The variant of the payload enum `type_index` whose payload is `payload`: new reference,
  * NULL without error when there is none, NULL with an error on failure. */
 static PyObject* tsc_enum_variant(int32_t type_index, PyObject* payload) {
-  const TVMFFIAny* attr = tsc_type_attr(type_index, "__ffi_enum__");
+  const TVMFFIAny* attr = tpy_type_attr(type_index, "__ffi_enum__");
   if (attr == NULL) return NULL;
   PyObject* state = tpy_from_any_view(attr);
   if (state == NULL) return NULL;
@@ -1368,7 +1342,7 @@ static PyObject* tsc_py_lookup_type_attr(PyObject* self, PyObject* const* args, 
   if (index == -1 && PyErr_Occurred()) return NULL;
   const char* name = PyUnicode_AsUTF8(args[1]);
   if (name == NULL) return NULL;
-  const TVMFFIAny* v = index >= 0 && index <= INT32_MAX ? tsc_type_attr((int32_t)index, name) : NULL;
+  const TVMFFIAny* v = index >= 0 && index <= INT32_MAX ? tpy_type_attr((int32_t)index, name) : NULL;
   if (v == NULL) Py_RETURN_NONE;
   return tpy_from_any_view(v);
 }
