@@ -53,6 +53,7 @@ _OBJECT_HEADER_SIZE = 24  # sizeof(TVMFFIObject)
 _INDEX_TO_INFO: dict[int, "TypeInfo"] = {}
 _KEY_TO_INFO: dict[str, "TypeInfo"] = {}
 _CLS_TO_INFO: dict[type, "TypeInfo"] = {}
+_ROLLED_BACK: set[str] = set()  # keys of _rollback_py_class: free for _register_py_class again
 
 
 def _type_schema_class() -> Any:
@@ -301,6 +302,10 @@ def _info_from_table(type_cls: Optional[type], type_index: int) -> TypeInfo:
 
 
 def _update_registry(info: TypeInfo, type_cls: Optional[type]) -> None:
+    old = _INDEX_TO_INFO.get(info.type_index)
+    if old is not None and old.type_cls is not None and old.type_cls is not type_cls \
+            and _CLS_TO_INFO.get(old.type_cls) is old:
+        del _CLS_TO_INFO[old.type_cls]  # the type is rebound: forget the previous class
     _INDEX_TO_INFO[info.type_index] = info
     _KEY_TO_INFO[info.type_key] = info
     if type_cls is not None:
@@ -349,8 +354,8 @@ def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
 
 def _native_classes() -> dict[type, str]:
     """Classes that stand for FFI values without deriving from Object."""
-    pairs = [("String", "ffi.String"), ("Bytes", "ffi.Bytes"), ("DataType", "DataType"),
-             ("Device", "Device")]
+    pairs = [("String", "ffi.String"), ("Bytes", "ffi.Bytes"), ("Shape", "ffi.Shape"),
+             ("DataType", "DataType"), ("Device", "Device")]
     return {getattr(core, n): key for n, key in pairs if getattr(core, n, None) is not None}
 
 
@@ -382,10 +387,10 @@ def _type_index_to_type_info(type_index: int) -> Optional[TypeInfo]:
     if info is not None or type_index < 0:
         return info
     try:
-        core._type_info_raw(type_index)
+        key = core._type_info_raw(type_index)[0]
     except ValueError:
         return None
-    return _info_for_index(type_index)
+    return None if key in _ROLLED_BACK else _info_for_index(type_index)
 
 
 def _register_py_class(parent_type_info: TypeInfo, type_key: str, type_cls: type) -> TypeInfo:
@@ -394,8 +399,10 @@ def _register_py_class(parent_type_info: TypeInfo, type_key: str, type_cls: type
     The TypeInfo returned has ``fields=None`` until ``_register_fields``.  Raises
     ValueError when the key is taken.
     """
-    if type_key in _KEY_TO_INFO or _object_type_key_to_index(type_key) is not None:
+    if type_key in _KEY_TO_INFO or (type_key not in _ROLLED_BACK
+                                    and _object_type_key_to_index(type_key) is not None):
         raise ValueError(f"Type key '{type_key}' is already registered")
+    _ROLLED_BACK.discard(type_key)  # a retry gets the index the rolled-back attempt took
     index = core._type_alloc_index(type_key, parent_type_info.type_index)
     info = TypeInfo(type_cls=type_cls, type_index=index, type_key=type_key,
                     type_ancestors=list(parent_type_info.type_ancestors)
@@ -409,6 +416,7 @@ def _rollback_py_class(type_info: TypeInfo) -> None:
     """Forget a `_register_py_class` whose class failed to build (its key can be reused
     by Python; the C type index stays allocated)."""
     _KEY_TO_INFO.pop(type_info.type_key, None)
+    _ROLLED_BACK.add(type_info.type_key)
     if type_info.type_cls is not None:
         _CLS_TO_INFO.pop(type_info.type_cls, None)
     if _INDEX_TO_INFO.get(type_info.type_index) is type_info:
@@ -626,10 +634,7 @@ def _make_fallback_class(type_index: int) -> type:
                     "instead of using this class."),
     }
     cls = type(parent_cls)(name, (parent_cls,), ns)
-    for f in info.fields or ():
-        setattr(cls, f.name, f.as_property(cls))
-    for m in info.methods:
-        setattr(cls, m.name, m.as_callable(cls))
+    core._register_object(key, cls)  # fields, methods and __init__ from __ffi_init__
     info.type_cls = cls
     cls.__tvm_ffi_type_info__ = info
     _update_registry(info, cls)
@@ -645,5 +650,6 @@ def _install() -> None:
         setattr(core, name, value)
     if getattr(core, "DataType", None) is None:  # the dtype class is tether's DataType
         core.DataType = core.dtype
+    core._register_object("ffi.OpaquePyObject", OpaquePyObject)
     _update_registry(_info_from_table(OpaquePyObject, _OPAQUE_PY), OpaquePyObject)
     core._set_fallback_class_maker(_make_fallback_class)

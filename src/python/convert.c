@@ -573,7 +573,12 @@ static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   if (tpy_reject_foreign(obj) != 0) return -1;
   PyObject* r = tpy_call_protocol(obj, "__tvm_ffi_object__", &found);
   if (found) return tpy_arg_from_owned_py(r, out, temps);
-  PyObject* cls = tpy_loaded_class("ctypes", "c_void_p", &c_void_p);
+  static PyObject* convertible; /* tether.core.ObjectConvertible: passes as obj.asobject() */
+  PyObject* cls = tpy_loaded_class("tether.core", "ObjectConvertible", &convertible);
+  if (cls != NULL && PyType_Check(cls) && PyObject_TypeCheck(obj, (PyTypeObject*)cls)) {
+    return tpy_arg_from_owned_py(PyObject_CallMethod(obj, "asobject", NULL), out, temps);
+  }
+  cls = tpy_loaded_class("ctypes", "c_void_p", &c_void_p);
   if (cls != NULL && PyObject_TypeCheck(obj, (PyTypeObject*)cls)) {
     PyObject* v = PyObject_GetAttrString(obj, "value");
     if (v == NULL) return -1;
