@@ -17,7 +17,9 @@ from . import core
 
 
 def _global(name: str) -> Any:
-    return core.get_global_func(name)
+    from .registry import get_global_func
+
+    return get_global_func(name)
 
 
 def _type_chain(type_info: Any) -> List[Any]:
