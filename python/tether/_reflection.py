@@ -301,6 +301,10 @@ def _info_from_table(type_cls: Optional[type], type_index: int) -> TypeInfo:
 
 
 def _update_registry(info: TypeInfo, type_cls: Optional[type]) -> None:
+    old = _INDEX_TO_INFO.get(info.type_index)
+    if old is not None and old.type_cls is not None and old.type_cls is not type_cls \
+            and _CLS_TO_INFO.get(old.type_cls) is old:
+        del _CLS_TO_INFO[old.type_cls]  # the type is rebound: forget the previous class
     _INDEX_TO_INFO[info.type_index] = info
     _KEY_TO_INFO[info.type_key] = info
     if type_cls is not None:
@@ -349,8 +353,8 @@ def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
 
 def _native_classes() -> dict[type, str]:
     """Classes that stand for FFI values without deriving from Object."""
-    pairs = [("String", "ffi.String"), ("Bytes", "ffi.Bytes"), ("DataType", "DataType"),
-             ("Device", "Device")]
+    pairs = [("String", "ffi.String"), ("Bytes", "ffi.Bytes"), ("Shape", "ffi.Shape"),
+             ("DataType", "DataType"), ("Device", "Device")]
     return {getattr(core, n): key for n, key in pairs if getattr(core, n, None) is not None}
 
 
@@ -626,10 +630,7 @@ def _make_fallback_class(type_index: int) -> type:
                     "instead of using this class."),
     }
     cls = type(parent_cls)(name, (parent_cls,), ns)
-    for f in info.fields or ():
-        setattr(cls, f.name, f.as_property(cls))
-    for m in info.methods:
-        setattr(cls, m.name, m.as_callable(cls))
+    core._register_object(key, cls)  # fields, methods and __init__ from __ffi_init__
     info.type_cls = cls
     cls.__tvm_ffi_type_info__ = info
     _update_registry(info, cls)
@@ -645,5 +646,6 @@ def _install() -> None:
         setattr(core, name, value)
     if getattr(core, "DataType", None) is None:  # the dtype class is tether's DataType
         core.DataType = core.dtype
+    core._register_object("ffi.OpaquePyObject", OpaquePyObject)
     _update_registry(_info_from_table(OpaquePyObject, _OPAQUE_PY), OpaquePyObject)
     core._set_fallback_class_maker(_make_fallback_class)

@@ -465,8 +465,33 @@ static PyObject* tpy_object_deepcopy(PyObject* self, PyObject* memo) {
   return tpy_object_like(self, out.v_obj, "__deepcopy__");
 }
 
+/* obj.__move_handle_from__(other): obj takes other's handle; other is left without one. */
+static PyObject* tpy_object_move_handle_from(PyObject* self, PyObject* other) {
+  if (!tpy_is_object(other)) {
+    PyErr_Format(PyExc_TypeError, "__move_handle_from__: expected an FFI object, got %.200s",
+                 Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  TVMFFIObject* h = ((TpyObject*)other)->handle;
+  ((TpyObject*)other)->handle = NULL;
+  tpy_object_adopt(self, h);
+  Py_RETURN_NONE;
+}
+
+static PyObject* tpy_object_get_id(PyObject* self, void* unused) {
+  return PyLong_FromVoidPtr(((TpyObject*)self)->handle);
+}
+
+static PyGetSetDef tpy_object_getset[] = {
+    {"id_", tpy_object_get_id, NULL, "the handle's address (0 if none)", NULL},
+    {NULL},
+};
+
 static PyMethodDef tpy_object_methods[] = {
     {"same_as", tpy_object_same_as, METH_O, "same_as(other): whether both hold the same object"},
+    {"is_", tpy_object_same_as, METH_O, "is_(other): whether both hold the same object"},
+    {"__move_handle_from__", tpy_object_move_handle_from, METH_O,
+     "__move_handle_from__(other): take other's handle, leaving other without one"},
     {"__chandle__", tpy_object_chandle, METH_NOARGS, "the handle's address (0 if none)"},
     {"_move", tpy_object_move, METH_NOARGS, "pass this object as an rvalue reference"},
     {"__init_handle_by_constructor__", (PyCFunction)(void (*)(void))tpy_object_init_by_constructor,
@@ -493,6 +518,7 @@ PyTypeObject TpyObject_Type = {
     .tp_hash = tpy_object_hash,
     .tp_richcompare = tpy_object_richcompare,
     .tp_methods = tpy_object_methods,
+    .tp_getset = tpy_object_getset,
 };
 
 /* ---- ObjectRValueRef ------------------------------------------------------------------------ */

@@ -32,14 +32,19 @@ static int tpy_arg_index(PyObject* arg, const char* who, int32_t* out) {
   return 0;
 }
 
+/* Whether a type is registered at `index` (TVMFFIGetTypeInfo ends the process on an
+ * unknown index, so every lookup asks this first). */
+static bool tpy_type_known(int32_t index) {
+  return strcmp(tether_type_key(index), "<unknown>") != 0;
+}
+
 /* The type info of `index`, or NULL with ValueError. */
 static const TVMFFITypeInfo* tpy_info_of(int32_t index, const char* who) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
-  if (info == NULL) {
-    tpy_drop_ffi_error();
+  if (!tpy_type_known(index)) {
     PyErr_Format(PyExc_ValueError, "%s: no type is registered at index %d", who, (int)index);
+    return NULL;
   }
-  return info;
+  return TVMFFIGetTypeInfo(index);
 }
 
 static PyObject* tpy_str_or_none(TVMFFIByteArray b) {
@@ -183,11 +188,8 @@ static PyObject* tpy_py_lookup_type_attr(PyObject* self, PyObject* const* args, 
   if (col == NULL || index < 0 || index > INT32_MAX) Py_RETURN_NONE;
   PyObject* r = tpy_column_value(col, (int32_t)index);
   if (r != Py_None || !ancestor) return r;
+  if (!tpy_type_known((int32_t)index)) return r;
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo((int32_t)index);
-  if (info == NULL) {
-    tpy_drop_ffi_error();
-    return r;
-  }
   for (int32_t d = info->type_depth - 1; d >= 0 && r == Py_None; --d) {
     Py_SETREF(r, tpy_column_value(col, info->type_ancestors[d]->type_index));
     if (r == NULL) return NULL;
