@@ -2,8 +2,10 @@
 sequence), ffi.List (mutable sequence), ffi.Map (immutable mapping) and ffi.Dict (mutable
 mapping).
 
-They are tether.core.Object subclasses registered for those type keys, so every container
-a C function returns arrives as one of them.  Every operation is a call of an ffi.*
+They are subclasses of tether.core.CContainerBase (an Object that remembers the framework
+of the call that returned it, so that a container returned for torch arguments hands out
+torch tensors) registered for those type keys, so every container a C function returns
+arrives as one of them.  Every operation is a call of an ffi.*
 container global; elements come back converted like any result.  Python lists, tuples and
 dicts passed as arguments become Arrays and Maps on their own; the constructors here make
 containers explicitly: Array([1, 2]), List(), Map({"a": 1}), Dict(pairs).
@@ -163,7 +165,7 @@ def _map_pairs(input_dict: Any) -> _PyList[Any]:
 
 @register_object("ffi.Array")
 @_mixin(Sequence, ["index", "count", "__reversed__"])
-class Array(core.Object):
+class Array(core.CContainerBase):
     """Immutable sequence (ffi.Array).  ``Array(iterable=())``."""
 
     __slots__ = ()
@@ -206,7 +208,7 @@ class Array(core.Object):
 
 @register_object("ffi.List")
 @_mixin(MutableSequence, ["index", "count", "__reversed__", "remove"])
-class List(core.Object):
+class List(core.CContainerBase):
     """Mutable sequence (ffi.List).  ``List(iterable=())``."""
 
     __slots__ = ()
@@ -347,7 +349,7 @@ def _iter_keys(mapping: Any, size_fn: Any, iter_fn: Any) -> Iterator[Any]:
             it(2)
 
 
-class _MapBase(core.Object):
+class _MapBase(core.CContainerBase):
     """The read side shared by Map and Dict; subclasses name their globals."""
 
     __slots__ = ()
