@@ -360,9 +360,10 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     snprintf(own, sizeof(own), "{\"type\":\"%s\"}", k->schema);
     if (strcmp(own, declared) != 0) static_index = kTVMFFIAny;
   }
-  /* metadata = {"type_schema": "<declared, as a JSON string>"} */
+  /* metadata = {"type_schema": "<declared, as a JSON string>"[, extra members]} */
   size_t dn = strlen(declared);
-  char* schema = malloc(dn * 2 + 24);
+  size_t en = def->extra_metadata != NULL ? strlen(def->extra_metadata) : 0;
+  char* schema = malloc(dn * 2 + en + 28);
   if (schema == NULL) {
     return tether_raise("MemoryError", "tether_type_def_field: out of memory for field `%s`", def->name);
   }
@@ -374,7 +375,13 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     if (declared[i] == '"' || declared[i] == '\\') *w++ = '\\';
     *w++ = declared[i];
   }
-  memcpy(w, "\"}", 3);
+  *w++ = '"';
+  if (en != 0) {
+    memcpy(w, ", ", 2);
+    memcpy(w + 2, def->extra_metadata, en);
+    w += en + 2;
+  }
+  memcpy(w, "}", 2);
   TVMFFIFieldInfo info;
   memset(&info, 0, sizeof(info));
   info.name = tether__bytes(def->name);
