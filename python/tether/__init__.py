@@ -86,3 +86,9 @@ except ImportError:  # an extension without its own device(): the constructor do
         """A Device from a type (a name such as "cpu" or "cuda", a DLDeviceType / int, or a
         Device) and an index (default 0), or from a string "name:index" such as "cuda:1"."""
         return Device(device_type, index)
+
+# ---- FFI dataclasses (@c_class, @py_class) and the @method marker ----
+from . import dataclasses
+from .dataclasses.py_class import method
+
+__all__ += ["dataclasses", "method"]
