@@ -170,10 +170,16 @@ class StructuralMutator(Object):
 
 # ---- callback tables ------------------------------------------------------------------------
 
-# Python types that stand for an FFI type index (the FFI classes carry their own).
+# Python types that stand for an FFI type index (registered FFI classes carry their own
+# __ffi_type_index__; the classes of tether.core below are matched by their type key).
 _BUILTIN_INDEX = {
     type(None): 0, None: 0, int: 1, bool: 2, float: 3, str: 65, bytes: 66,
 }
+_CORE_TYPE_KEYS = (
+    (core.Function, "ffi.Function"), (core.Tensor, "ffi.Tensor"), (core.Shape, "ffi.Shape"),
+    (core.String, "ffi.String"), (core.Bytes, "ffi.Bytes"), (core.Object, "ffi.Object"),
+)
+_POD_INDEX = ((core.Device, 8), (core.dtype, 7))
 _ANY_INDEX = -1
 
 
@@ -182,15 +188,22 @@ def _type_index_of(tp: Any, api: str) -> int:
         return _ANY_INDEX
     if tp in _BUILTIN_INDEX:
         return _BUILTIN_INDEX[tp]
-    index = getattr(tp, "__ffi_type_index__", None) if isinstance(tp, type) else None
-    if isinstance(index, int) and index >= 0:
-        return index
+    if isinstance(tp, type):
+        index = tp.__dict__.get("__ffi_type_index__")
+        if isinstance(index, int) and index >= 0:
+            return index
+        for cls, key in _CORE_TYPE_KEYS:
+            if tp is cls:
+                return core._type_key_to_index(key)
+        for cls, index in _POD_INDEX:
+            if issubclass(tp, cls):
+                return index
+        index = getattr(tp, "__ffi_type_index__", None)  # a subclass of a registered class
+        if isinstance(index, int) and index >= 0:
+            return index
     origin = typing.get_origin(tp)
     if origin is not None and origin is not tp:  # Array[Var] and the like: the container
         return _type_index_of(origin, api)
-    for py_type, ffi_index in ((core.Device, 8), (core.dtype, 7)):
-        if isinstance(tp, type) and issubclass(tp, py_type):
-            return ffi_index
     raise TypeError(f"{api}: a callback type must be a builtin (int, float, bool, str, bytes, "
                     f"None), typing.Any / object, or a registered FFI class; got {tp!r}")
 
