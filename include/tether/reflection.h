@@ -79,6 +79,9 @@ typedef struct {
   /* The declared type as a type-schema JSON text ({"type":"ffi.Array","args":[...]}) for the
    * field's metadata, or NULL for the one the kind implies. */
   const char* type_schema;
+  /* More members of the field's metadata object, as JSON text without the braces
+   * ("\"unit\": \"ms\", \"min\": 0"), or NULL. */
+  const char* extra_metadata;
 } tether_field_def_t;
 
 /*

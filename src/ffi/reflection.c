@@ -360,9 +360,10 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     snprintf(own, sizeof(own), "{\"type\":\"%s\"}", k->schema);
     if (strcmp(own, declared) != 0) static_index = kTVMFFIAny;
   }
-  /* metadata = {"type_schema": "<declared, as a JSON string>"} */
+  /* metadata = {"type_schema": "<declared, as a JSON string>"[, extra members]} */
   size_t dn = strlen(declared);
-  char* schema = malloc(dn * 2 + 24);
+  size_t en = def->extra_metadata != NULL ? strlen(def->extra_metadata) : 0;
+  char* schema = malloc(dn * 2 + en + 28);
   if (schema == NULL) {
     return tether_raise("MemoryError", "tether_type_def_field: out of memory for field `%s`", def->name);
   }
@@ -374,7 +375,13 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     if (declared[i] == '"' || declared[i] == '\\') *w++ = '\\';
     *w++ = declared[i];
   }
-  memcpy(w, "\"}", 3);
+  *w++ = '"';
+  if (en != 0) {
+    memcpy(w, ", ", 2);
+    memcpy(w + 2, def->extra_metadata, en);
+    w += en + 2;
+  }
+  memcpy(w, "}", 2);
   TVMFFIFieldInfo info;
   memset(&info, 0, sizeof(info));
   info.name = tether__bytes(def->name);
@@ -835,8 +842,10 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
     const TVMFFIFieldInfo* f = all.items[j];
     if (is_set[j]) continue;
     if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
-      tether_raise("TypeError", "%.*s.__ffi_init__() missing required argument '%.*s'", key_len,
-                   key, (int)f->name.size, f->name.data);
+      if (f->flags & kTVMFFIFieldFlagBitMaskInitOff) continue; /* keeps its creator value */
+      tether_raise("TypeError", "%.*s.__ffi_init__() missing required %sargument: '%.*s'",
+                   key_len, key, (f->flags & kTVMFFIFieldFlagBitMaskKwOnly) ? "keyword-only " : "",
+                   (int)f->name.size, f->name.data);
       goto fail;
     }
     if (tether_field_set_default(obj, f) != 0) goto fail;
