@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <tether/container.h>
+#include <tether/reflection.h>
 
 #include "internal.h"
 #include "array.h"
@@ -85,18 +86,25 @@ static int tether__cast_call(void* self, const TVMFFIAny* args, int32_t n, TVMFF
   return tether__cast_fail(v, target);
 }
 
-int tether__cast_init(void) {
+int tether_type_def_convert(int32_t type_index) {
   static const TVMFFIByteArray name = {"__ffi_convert__", sizeof("__ffi_convert__") - 1};
+  if (type_index < kTVMFFIStaticObjectBegin || TVMFFIGetTypeInfo(type_index) == NULL) {
+    return tether_raise("TypeError", "tether_type_def_convert: type index %d is not an object type",
+                        (int)type_index);
+  }
+  TVMFFIObjectHandle f = NULL;
+  if (TVMFFIFunctionCreate((void*)(intptr_t)type_index, tether__cast_call, NULL, &f) != 0) {
+    return -1;
+  }
+  TVMFFIAny v = tether_any_object(f);
+  int rc = TVMFFITypeRegisterAttr(type_index, &name, &v);
+  TVMFFIObjectDecRef(f); /* the column holds its own reference */
+  return rc;
+}
+
+int tether__cast_init(void) {
   for (size_t i = 0; i < sizeof(tether__cast_targets) / sizeof(tether__cast_targets[0]); ++i) {
-    int32_t target = tether__cast_targets[i];
-    TVMFFIObjectHandle f = NULL;
-    if (TVMFFIFunctionCreate((void*)(intptr_t)target, tether__cast_call, NULL, &f) != 0) {
-      goto fail;
-    }
-    TVMFFIAny v = tether_any_object(f);
-    int rc = TVMFFITypeRegisterAttr(target, &name, &v);
-    TVMFFIObjectDecRef(f); /* the column holds its own reference */
-    if (rc != 0) goto fail;
+    if (tether_type_def_convert(tether__cast_targets[i]) != 0) goto fail;
   }
   return 0;
 fail:

@@ -460,7 +460,8 @@ static int testing_register_types(void) {
   TVMFFIAny init_value = tether_any_object(init);
   int rc = TVMFFITypeRegisterAttr(testing_int_pair_index, &init_name, &init_value);
   TVMFFIObjectDecRef(init);
-  if (rc != 0) return -1;
+  /* As a `.ref<TestIntPair>()` registration, TestIntPair converts by __ffi_convert__. */
+  if (rc != 0 || tether_type_def_convert(testing_int_pair_index) != 0) return -1;
   for (size_t t = 0; t < sizeof(defs) / sizeof(defs[0]); ++t) {
     for (size_t i = 0; i < defs[t].num_fields; ++i) {
       if (tether_type_def_field(defs[t].index, &defs[t].fields[i]) != 0) return -1;

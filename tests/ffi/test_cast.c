@@ -4,6 +4,7 @@
  * Array or List of ints, anything else raises TypeError naming both types.
  */
 #include <tether/container.h>
+#include <tether/reflection.h>
 
 #include "test.h"
 
@@ -82,6 +83,18 @@ static void test_shape_from_int_sequences(void) {
   TVMFFIObjectDecRef(arr);
 }
 
-TEST_MAIN(TEST_CASE(test_core_types_have_the_attribute),
+static void test_def_convert_for_other_types(void) {
+  TVMFFIByteArray key = {"test_cast.Thing", 15};
+  int32_t index = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 0, kTVMFFIObject);
+  CHECK(index >= kTVMFFIDynObjectBegin);
+  CHECK(convert_fn(index) == NULL);
+  CHECK_OK(tether_type_def_convert(index));
+  CHECK(convert_fn(index) != NULL);
+  TVMFFIAny v = tether_any_int(1), out;
+  CHECK_RAISED(convert(index, &v, &out), "TypeError", "Cannot cast from `int` to `test_cast.Thing`");
+  CHECK_RAISED(tether_type_def_convert(kTVMFFIInt), "TypeError", "not an object type");
+}
+
+TEST_MAIN(TEST_CASE(test_core_types_have_the_attribute), TEST_CASE(test_def_convert_for_other_types),
           TEST_CASE(test_objects_of_the_type_pass_as_themselves),
           TEST_CASE(test_shape_from_int_sequences))
