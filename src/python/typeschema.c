@@ -579,16 +579,21 @@ static void tsc_anys_clear(tsc_anys* a) {
   a->n = 0;
 }
 
-/* Element `item` converted by `sub` (NULL: kept as it is) appended to `acc`; a failure
- * is prefixed with what `label` formats. */
+/* Element `item` converted by `sub` (NULL: kept as it is) into the owning *slot.  A
+ * mismatch is prefixed with where it is: "element [<index>]" when `key` is NULL, else
+ * "<what><repr of key>" (the label is made only on failure). */
 static int tsc_convert_item(TpyTypeConverter* sub, PyObject* item, TVMFFIAny* slot,
-                            bool* changed, PyObject* label) {
+                            bool* changed, Py_ssize_t index, const char* what, PyObject* key) {
   bool item_changed = false;
   int rc = sub == NULL ? tsc_own(item, slot) : tsc_dispatch(sub, item, slot, &item_changed);
   if (rc != 0) {
     if (sub != NULL && PyErr_ExceptionMatches(tsc_convert_error)) {
       PyObject* text = tsc_take_error_text();
-      return tsc_fail(text != NULL ? PyUnicode_FromFormat("%U: %U", label, text) : NULL);
+      if (text == NULL) return -1;
+      PyObject* msg = key == NULL ? PyUnicode_FromFormat("element [%zd]: %U", index, text)
+                                  : PyUnicode_FromFormat("%s%R: %U", what, key, text);
+      Py_DECREF(text);
+      return tsc_fail(msg);
     }
     return -1;
   }
@@ -652,11 +657,8 @@ static int tsc_conv_seq_impl(TpyTypeConverter* c, PyObject* value, TVMFFIAny* ou
   bool any_changed = false;
   for (Py_ssize_t i = 0; rc == 0 && i < n; ++i) {
     TpyTypeConverter* sub = tuple_mode ? (TpyTypeConverter*)PyTuple_GET_ITEM(c->subs, i) : elem;
-    PyObject* label = PyUnicode_FromFormat("element [%zd]", i);
-    rc = label == NULL ? -1
-                       : tsc_convert_item(sub, PySequence_Fast_GET_ITEM(seq, i), &acc.items[i],
-                                          &any_changed, label);
-    Py_XDECREF(label);
+    rc = tsc_convert_item(sub, PySequence_Fast_GET_ITEM(seq, i), &acc.items[i], &any_changed,
+                          i, NULL, NULL);
     if (rc == 0) ++acc.n;
   }
   Py_DECREF(seq);
@@ -723,14 +725,10 @@ static int tsc_conv_mapping(TpyTypeConverter* c, PyObject* value, TVMFFIAny* out
     }
     PyObject* key = PyTuple_GET_ITEM(kv, 0);
     PyObject* val = PyTuple_GET_ITEM(kv, 1);
-    PyObject* label = PyUnicode_FromFormat("key %R", key);
-    rc = label == NULL ? -1 : tsc_convert_item(kc, key, &acc.items[acc.n], &any_changed, label);
-    Py_XDECREF(label);
+    rc = tsc_convert_item(kc, key, &acc.items[acc.n], &any_changed, 0, "key ", key);
     if (rc != 0) break;
     ++acc.n;
-    label = PyUnicode_FromFormat("value for key %R", key);
-    rc = label == NULL ? -1 : tsc_convert_item(vc, val, &acc.items[acc.n], &any_changed, label);
-    Py_XDECREF(label);
+    rc = tsc_convert_item(vc, val, &acc.items[acc.n], &any_changed, 0, "value for key ", key);
     if (rc == 0) ++acc.n;
   }
   Py_DECREF(items);
