@@ -23,6 +23,7 @@ del _os, _sys, _flags
 # Type reflection (TypeInfo, TypeField, ...): written in Python, installed into tether.core.
 from . import _reflection
 _reflection._install()
+from ._reflection import ObjectConvertible
 
 from .core import (
     CContainerBase,

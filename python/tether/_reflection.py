@@ -12,12 +12,15 @@ type key or class.
 """
 from __future__ import annotations
 
-import dataclasses
-import json
 from functools import cached_property
-from typing import Any, Callable, Optional
 
 from . import core
+
+# Typing names for annotations only: `import tether` does not import typing, json or
+# dataclasses.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 __all__ = [
     "TypeInfo", "TypeField", "TypeMethod", "ObjectConvertible", "PyNativeObject",
@@ -56,6 +59,76 @@ _CLS_TO_INFO: dict[type, "TypeInfo"] = {}
 _ROLLED_BACK: set[str] = set()  # keys of _rollback_py_class: free for _register_py_class again
 
 
+_REQUIRED = object()
+
+
+class _Record:
+    """A plain record: ``_FIELDS`` lists (name, default) in order (``_REQUIRED``: no
+    default); the constructor takes them positionally or by keyword, the repr shows them
+    (but the names in ``_HIDDEN``), and instances take other attributes too."""
+
+    _FIELDS: tuple = ()
+    _HIDDEN: frozenset = frozenset()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = type(self).__name__
+        if len(args) > len(self._FIELDS):
+            raise TypeError(f"{cls}() takes {len(self._FIELDS)} arguments, got {len(args)}")
+        for (name, default), value in zip(self._FIELDS, args):
+            if name in kwargs:
+                raise TypeError(f"{cls}() got two values for {name!r}")
+            kwargs[name] = value
+        for name, default in self._FIELDS:
+            value = kwargs.pop(name, default)
+            if value is _REQUIRED:
+                raise TypeError(f"{cls}() missing required argument {name!r}")
+            setattr(self, name, value)
+        if kwargs:
+            raise TypeError(f"{cls}() got unexpected arguments {sorted(kwargs)}")
+        self.__post_init__()
+
+    def __post_init__(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{n}={getattr(self, n)!r}" for n, _ in self._FIELDS
+                          if n not in self._HIDDEN)
+        return f"{type(self).__name__}({parts})"
+
+
+_LAZY = object()
+
+
+def _set_raw(record: Any, slot: str, value: Any) -> None:
+    record.__dict__[slot] = value
+
+
+def _metadata_of(record: Any) -> Any:
+    m = record.__dict__["_metadata"]
+    if isinstance(m, str):
+        m = record.__dict__["_metadata"] = _json_loads(m) if m else {}
+    return m
+
+
+def _ty_of(field: Any) -> Any:
+    ty = field.__dict__["_ty"]
+    if ty is _LAZY:
+        ty = field.__dict__["_ty"] = _schema_of(field.metadata)
+    return ty
+
+
+def _json_dumps(value: Any) -> str:
+    import json  # noqa: PLC0415
+
+    return json.dumps(value)
+
+
+def _json_loads(text: str) -> Any:
+    import json  # noqa: PLC0415
+
+    return json.loads(text)
+
+
 def _type_schema_class() -> Any:
     return getattr(core, "TypeSchema", None)
 
@@ -84,38 +157,32 @@ def _structural_eq_name(flags: int) -> Optional[str]:
     return None
 
 
-@dataclasses.dataclass(eq=False)
-class TypeField:
+class TypeField(_Record):
     """One reflected field of an FFI type: its layout, flags, schema and accessors.
 
     ``getter(obj)`` reads the field, ``setter(obj, value)`` writes it (even when frozen);
-    ``as_property(cls)`` gives the class attribute (an ``FFIProperty``).
+    ``as_property(cls)`` gives the class attribute (an ``FFIProperty``).  ``c_default`` and
+    ``c_default_factory`` are MISSING when the field has none.
     """
 
-    name: str
-    doc: Optional[str]
-    size: int
-    alignment: int
-    offset: int
-    field_static_type_index: int
-    frozen: bool
-    metadata: dict[str, Any]
-    getter: Any
-    setter: Any
-    ty: Any = None
-    c_init: bool = True
-    c_kw_only: bool = False
-    c_has_default: bool = False
-    c_default: Any = dataclasses.field(default_factory=lambda: MISSING)
-    c_default_factory: Any = dataclasses.field(default_factory=lambda: MISSING)
-    c_repr: bool = True
-    c_compare: bool = True
-    c_hash: bool = True
-    c_structural_eq: Optional[str] = None
-    dataclass_field: Any = None
-    # where the field lives in the C type table: (owner type index, position among its fields)
-    _owner_index: int = dataclasses.field(default=-1, repr=False)
-    _position: int = dataclasses.field(default=-1, repr=False)
+    _FIELDS = (
+        ("name", _REQUIRED), ("doc", _REQUIRED), ("size", _REQUIRED), ("alignment", _REQUIRED),
+        ("offset", _REQUIRED), ("field_static_type_index", _REQUIRED), ("frozen", _REQUIRED),
+        ("metadata", _REQUIRED), ("getter", _REQUIRED), ("setter", _REQUIRED), ("ty", None),
+        ("c_init", True), ("c_kw_only", False), ("c_has_default", False),
+        ("c_default", MISSING), ("c_default_factory", MISSING), ("c_repr", True),
+        ("c_compare", True), ("c_hash", True), ("c_structural_eq", None),
+        ("dataclass_field", None),
+        # where the field lives in the C type table: owner type index, position among its fields
+        ("_owner_index", -1), ("_position", -1),
+    )
+    _HIDDEN = frozenset({"_owner_index", "_position"})
+
+    # metadata given as JSON text is parsed, and ty (when _LAZY) derived from it, on first
+    # use: reading every field's JSON at class registration would cost `import tether` the
+    # json module
+    metadata = property(_metadata_of, lambda self, v: _set_raw(self, "_metadata", v))
+    ty = property(_ty_of, lambda self, v: _set_raw(self, "_ty", v))
 
     def __post_init__(self) -> None:
         if self.getter is None or self.setter is None:
@@ -147,15 +214,13 @@ class TypeField:
         return core._field_property(self._owner_index, self._position, self.frozen)
 
 
-@dataclasses.dataclass(eq=False)
-class TypeMethod:
+class TypeMethod(_Record):
     """One reflected method of an FFI type; ``func`` takes the instance first unless static."""
 
-    name: str
-    doc: Optional[str]
-    func: Any
-    metadata: dict[str, Any]
-    is_static: bool
+    _FIELDS = (("name", _REQUIRED), ("doc", _REQUIRED), ("func", _REQUIRED),
+               ("metadata", _REQUIRED), ("is_static", _REQUIRED))
+
+    metadata = property(_metadata_of, lambda self, v: _set_raw(self, "_metadata", v))
 
     def __post_init__(self) -> None:
         if not callable(self.func):
@@ -166,17 +231,27 @@ class TypeMethod:
         return core._method_descriptor(self.func, self.name, self.doc, self.is_static)
 
 
+def _unreadable(name: str) -> Callable[..., Any]:
+    def access(*args: Any) -> Any:
+        raise TypeError(f"field {name!r} has no getter: it cannot be accessed from Python")
+
+    return access
+
+
 def _fields_from_raw(type_index: int, raw_fields: list[tuple]) -> list[TypeField]:
     out = []
     for pos, (name, doc, size, align, offset, sti, flags, meta_text, dflt) in enumerate(raw_fields):
-        metadata = json.loads(meta_text) if meta_text else {}
-        accessor = core._field_property(type_index, pos, False)
+        try:
+            accessor = core._field_property(type_index, pos, False)
+            getter, setter = accessor.fget, accessor.set
+        except TypeError:  # a field registered without a getter cannot be read
+            getter = setter = _unreadable(name)
         has_default = bool(flags & _F_HAS_DEFAULT)
         from_factory = has_default and bool(flags & _F_FROM_FACTORY)
         out.append(TypeField(
             name=name, doc=doc, size=size, alignment=align, offset=offset,
-            field_static_type_index=sti, frozen=not (flags & _F_WRITABLE), metadata=metadata,
-            getter=accessor.fget, setter=accessor.set, ty=_schema_of(metadata),
+            field_static_type_index=sti, frozen=not (flags & _F_WRITABLE), metadata=meta_text,
+            getter=getter, setter=setter, ty=_LAZY,
             c_init=not (flags & _F_INIT_OFF), c_kw_only=bool(flags & _F_KW_ONLY),
             c_has_default=has_default,
             c_default=dflt if has_default and not from_factory else MISSING,
@@ -189,13 +264,12 @@ def _fields_from_raw(type_index: int, raw_fields: list[tuple]) -> list[TypeField
 
 def _methods_from_raw(raw_methods: list[tuple]) -> list[TypeMethod]:
     return [TypeMethod(name=name, doc=doc, func=func,
-                       metadata=json.loads(meta_text) if meta_text else {},
+                       metadata=meta_text,
                        is_static=bool(flags & _F_STATIC))
             for name, doc, flags, func, meta_text in raw_methods]
 
 
-@dataclasses.dataclass(eq=False)
-class TypeInfo:
+class TypeInfo(_Record):
     """What the type table says about one FFI type, and the Python class bound to it.
 
     ``fields`` and ``methods`` are the type's own (not its ancestors'); ``type_ancestors``
@@ -203,13 +277,9 @@ class TypeInfo:
     type whose fields are not registered yet.
     """
 
-    type_cls: Optional[type]
-    type_index: int
-    type_key: str
-    type_ancestors: list[int]
-    fields: Optional[list[TypeField]]
-    methods: list[TypeMethod]
-    parent_type_info: Optional["TypeInfo"]
+    _FIELDS = (("type_cls", _REQUIRED), ("type_index", _REQUIRED), ("type_key", _REQUIRED),
+               ("type_ancestors", _REQUIRED), ("fields", _REQUIRED), ("methods", _REQUIRED),
+               ("parent_type_info", _REQUIRED))
 
     def __post_init__(self) -> None:
         if self.fields is not None:
@@ -248,7 +318,10 @@ class TypeInfo:
 
     @property
     def _has_type_metadata(self) -> bool:
-        """Whether the type table holds a registered size for this type."""
+        """Whether the type declares its size and structural kind (a Python-defined type
+        without a structural kind has a size only so that libtether can allocate it)."""
+        if getattr(self, "_size_only_metadata", False):
+            return False
         return core._type_info_raw(self.type_index)[4] is not None
 
     def _register_fields(self, fields: list[Any], structure_kind: Optional[int] = None) -> None:
@@ -550,7 +623,7 @@ def _register_fields(type_info: TypeInfo, fields: list[Any],
         has_default = bool(flags & _F_HAS_DEFAULT)
         default = py_field.default_factory if flags & _F_FROM_FACTORY else py_field.default
         core._type_register_field(index, py_field.name, py_field.doc,
-                                  json.dumps({"type_schema": schema_json}), flags, size, align,
+                                  _json_dumps({"type_schema": schema_json}), flags, size, align,
                                   offset, sti, _MAKE_FIELD_GETTER(sti), setter,
                                   default if has_default else None)
         accessor = core._field_property(index, pos, False)
@@ -568,6 +641,7 @@ def _register_fields(type_info: TypeInfo, fields: list[Any],
     total = max((offset + 7) & ~7, _OBJECT_HEADER_SIZE)
     # the size (and structural kind, 0 = unsupported) lets libtether allocate the objects
     core._type_register_metadata(index, total, structure_kind or 0)
+    type_info._size_only_metadata = not structure_kind
     _PYCLASS_REGISTER(index, total)
     return out
 

@@ -207,8 +207,8 @@ static PyObject* tpy_py_register_type_attr(PyObject* self, PyObject* const* args
     PyErr_SetString(PyExc_TypeError, "_register_type_attr(type_index: int, attr_key: str, value)");
     return NULL;
   }
-  long index = PyLong_AsLong(args[0]);
-  if (index == -1 && PyErr_Occurred()) return NULL;
+  int32_t index;
+  if (tpy_arg_index(args[0], "_register_type_attr", &index) != 0) return NULL;
   Py_ssize_t len;
   const char* s = PyUnicode_AsUTF8AndSize(args[1], &len);
   if (s == NULL) return NULL;
@@ -217,7 +217,7 @@ static PyObject* tpy_py_register_type_attr(PyObject* self, PyObject* const* args
   tpy_temps_init(&temps);
   TVMFFIAny v;
   int rc = tpy_arg_from_py(args[2], &v, &temps);
-  if (rc == 0 && TVMFFITypeRegisterAttr((int32_t)index, &key, &v) != 0) {
+  if (rc == 0 && TVMFFITypeRegisterAttr(index, &key, &v) != 0) {
     tpy_raise_ffi_error();
     rc = -1;
   }
@@ -444,7 +444,10 @@ static PyObject* tpy_py_make_field_setter(PyObject* self, PyObject* const* args,
   long ti = PyLong_AsLong(args[0]), target = PyLong_AsLong(args[2]);
   if (PyErr_Occurred()) return NULL;
   int kind = 0;
-  while (kind < TPY_CONV_COUNT && PyUnicode_CompareWithASCIIString(args[1], tpy_conv_names[kind]) != 0) ++kind;
+  while (kind < TPY_CONV_COUNT &&
+         PyUnicode_CompareWithASCIIString(args[1], tpy_conv_names[kind]) != 0) {
+    ++kind;
+  }
   if (kind == TPY_CONV_COUNT) {
     PyErr_Format(PyExc_ValueError, "%s: unknown converter kind %R", who, args[1]);
     return NULL;

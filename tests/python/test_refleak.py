@@ -152,6 +152,31 @@ def test_objects_and_fields():
     assert tether.testing.object_use_count(keep) == count
 
 
+def test_reflection_and_python_defined_fields():
+    # one Python-defined type (type indices are never freed); its objects, fields, the
+    # setter's converter (fast path and Python path, success and failure) and the reads of
+    # the type table run in the loop
+    from test_reflection import Field, define
+
+    P, info = define([Field("a", "int"), Field("b", "float"), Field("s", "str", default="x"),
+                      Field("o", "Any")])
+    index = core._object_type_key_to_index("testing.TestIntPair")
+
+    def body():
+        p = P(1, 2.0, "y", [1, 2])
+        p.a, p.b, p.o = 3, 4, {"k": 1}
+        try:
+            p.a = "not an int"
+        except TypeError:
+            pass
+        assert info.fields[0].getter(p) == 3 and p.s == "y"
+        core._type_info_raw(index)
+        core._lookup_type_attr(index, "__ffi_init__")
+        core._lookup_type_attr(index, "__missing__", True)
+        core.convert(object()).pyobject()
+    check_no_growth(body, max_bytes=128 * 1024)
+
+
 def test_modules():
     def body():
         lib = tether.system_lib("testing.")

@@ -206,6 +206,12 @@ def test_reflection_helpers_reject_bad_input():
     with pytest.raises(ValueError):
         core._make_field_setter(1, "no-such-kind", -1, None)
     with pytest.raises(ValueError):
+        core._register_type_attr(-1, "__x__", 1)
+    with pytest.raises(ValueError):
+        core._register_type_attr(1 << 40, "__x__", 1)
+    with pytest.raises(ValueError):
+        core._type_alloc_index(unique_key("Orphan"), 1 << 30)
+    with pytest.raises(ValueError):
         core._lookup_or_register_type_info_from_type_key("no.such.Type")
     with pytest.raises(ValueError):
         core.TypeField("f", None, 8, 8, 24, 1, False, {}, None, None)
@@ -247,3 +253,9 @@ def test_rolled_back_type_key_can_be_registered_again():
     second = core._register_py_class(parent, key, cls)
     assert second.type_index == first.type_index and second.type_cls is cls
     assert core._type_cls_to_type_info(cls) is second
+
+
+def test_type_metadata_flag_of_python_defined_types():
+    _, plain = define([Field("x", "int")])
+    assert not plain._has_type_metadata and plain.total_size == 32
+    assert core._type_cls_to_type_info(tt.TestIntPair)._has_type_metadata
