@@ -310,6 +310,8 @@ class IntEnum(Enum):
     """Enum whose `value` is its (int64) integer index."""
 
     __slots__ = ()
+    if _NATIVE_BASE:  # libtether reflects `value` as a field aliasing the index
+        value: int
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         _reject_value_field(cls, "IntEnum")
@@ -321,6 +323,8 @@ class StrEnum(Enum):
     """Enum whose `name` and `value` are its string index."""
 
     __slots__ = ()
+    if _NATIVE_BASE:  # libtether reflects `value` as a field aliasing the index
+        value: str
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         _reject_value_field(cls, "StrEnum")
