@@ -17,20 +17,11 @@ the same `for v in <list of 1000>` loop, so the loop's cost is the same in each)
 under both packages in the same session (separate processes) to compare.
 """
 import argparse
-import time
 from typing import Optional
 
+from bench_str_arg import best_ns_per_call as best_ns
+
 CASES = ("get int", "get str", "set int", "set float", "new pos", "new kw")
-
-
-def best_ns(body, items, rounds=100, runs=15):
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.thread_time_ns()
-        for _ in range(rounds):
-            body(items)
-        best = min(best, (time.thread_time_ns() - t0) / (rounds * len(items)))
-    return best
 
 
 def make_bodies(Point):

@@ -112,7 +112,7 @@ for _cls in (Array, List, Map, Dict):
 del _cls
 
 # ---- FFI dataclasses (@c_class, @py_class) and the @method marker ----
-from . import dataclasses
+from . import dataclasses, serialization
 from .dataclasses.py_class import method
 
 __all__ += ["dataclasses", "method"]

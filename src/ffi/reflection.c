@@ -777,10 +777,15 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
                  key_len, key);
     goto fail;
   }
-  /* positional arguments fill the init fields (not InitOff, not KwOnly) in order */
+  /* positional arguments fill the init fields (not InitOff, not KwOnly): those without a
+   * default first, then those with one, each group in declaration order (ancestors first) --
+   * the order of a dataclass signature */
   int32_t pos = 0;
-  for (int32_t j = 0; j < all.n && pos < num_pos; ++j) {
+  for (int32_t step = 0; step < 2 * all.n && pos < num_pos; ++step) {
+    int32_t j = step % all.n;
     const TVMFFIFieldInfo* f = all.items[j];
+    bool defaulted = (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
+    if (defaulted != (step >= all.n)) continue;
     if (f->flags & (kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskKwOnly)) continue;
     if (tether_field_set(obj, f, &args[pos]) != 0) goto field_error;
     is_set[j] = true;

@@ -152,3 +152,52 @@ def test_bad_options_raise():
         @py_class(key("NotObject"))
         class NotObject:  # no FFI base class
             a: int
+
+
+def test_positional_arguments_fill_required_fields_first():
+    @py_class(key("Order"))
+    class Order(tether.Object):
+        a: int = 1
+        b: int
+        c: int = 3
+        d: int
+
+    o = Order(10, 20)  # the signature is (b, d, a=1, c=3), as a dataclass's
+    assert (o.a, o.b, o.c, o.d) == (1, 10, 3, 20)
+    assert list(__import__("inspect").signature(Order).parameters) == ["b", "d", "a", "c"]
+
+
+def test_python_subclass_of_c_type_copies_parent_fields():
+    from tether.testing import TestObjectBase
+
+    @py_class(key("Child"))
+    class Child(TestObjectBase):
+        extra: int
+
+    obj = Child(extra=7, v_i64=1, v_f64=2.0, v_str="x")
+    dup = copy.copy(obj)
+    assert (dup.extra, dup.v_i64, dup.v_f64, dup.v_str) == (7, 1, 2.0, "x")
+    assert not dup.same_as(obj)
+    del obj
+    assert dup.v_str == "x"  # the copy holds its own reference to the string
+
+
+def test_enums_are_singletons_under_copy():
+    from tether.dataclasses import Enum, IntEnum, auto
+
+    class Color(Enum, type_key=key("Color")):
+        red = auto()
+        green = auto()
+
+    class Level(IntEnum, type_key=key("Level")):
+        low = 10
+        high = 20
+
+    assert list(Color) == [Color.red, Color.green] and len(Color) == 2
+    assert Color(1).same_as(Color.green) and Color.get("red").same_as(Color.red)
+    assert repr(Color.red).endswith(".red")
+    assert Level(20).same_as(Level.high) and Level.low == 10 and Level.high.value == 20
+    with pytest.raises(ValueError):
+        Level(30)
+    assert copy.deepcopy(Color.red).same_as(Color.red)
+    assert copy.deepcopy(tether.Array([Level.low]))[0].same_as(Level.low)

@@ -57,44 +57,39 @@ def _is_instance(obj: Any) -> bool:
     return not isinstance(obj, type) and is_dataclass(obj)
 
 
-def _asdict_inner(obj: Any, dict_factory: Callable[..., Any]) -> Any:
-    """`obj` as plain data: dataclasses become `dict_factory` mappings, FFI sequences lists,
-    FFI maps dicts (through `dict_factory`), builtin containers are rebuilt, other values
-    deep-copied."""
-    rec = functools.partial(_asdict_inner, dict_factory=dict_factory)
+def _to_plain(obj: Any, rec: Callable[[Any], Any], make_map: Callable[[list], Any],
+              make_instance: Callable[[Any], Any]) -> Any:
+    """`obj` as plain data: atomic values as they are, FFI sequences as lists, FFI maps
+    through `make_map` (a list of converted pairs), dataclass instances through
+    `make_instance`, builtin containers rebuilt with `rec` applied, others deep-copied."""
     kind = type(obj)
     if kind in _ATOMIC_TYPES:
         return obj
     if isinstance(obj, (Array, List)):
         return [rec(v) for v in obj]
     if isinstance(obj, (Map, Dict)):
-        return dict_factory([(rec(k), rec(v)) for k, v in obj.items()])
+        return make_map([(rec(k), rec(v)) for k, v in obj.items()])
     if _is_instance(obj):
-        pairs = [(f.name, rec(getattr(obj, f.name))) for f in fields(obj)]
-        return dict(pairs) if dict_factory is dict else dict_factory(pairs)
-    if kind is list:
-        return [rec(v) for v in obj]
-    if kind is dict:
-        return {rec(k): rec(v) for k, v in obj.items()}
-    if kind is tuple:
-        return tuple(rec(v) for v in obj)
+        return make_instance(obj)
     return _rebuild_builtin(obj, kind, rec)
+
+
+def _asdict_inner(obj: Any, dict_factory: Callable[..., Any]) -> Any:
+    """`obj` as plain data, dataclasses (and FFI maps) becoming `dict_factory` mappings."""
+    rec = functools.partial(_asdict_inner, dict_factory=dict_factory)
+
+    def instance(o: Any) -> Any:
+        pairs = [(f.name, rec(getattr(o, f.name))) for f in fields(o)]
+        return dict(pairs) if dict_factory is dict else dict_factory(pairs)
+    return _to_plain(obj, rec, dict_factory, instance)
 
 
 def _astuple_inner(obj: Any, tuple_factory: Callable[..., Any]) -> Any:
     """`obj` as plain data, dataclasses becoming `tuple_factory` sequences of their field
-    values; FFI sequences become lists and FFI maps dicts."""
+    values (FFI maps become dicts)."""
     rec = functools.partial(_astuple_inner, tuple_factory=tuple_factory)
-    kind = type(obj)
-    if kind in _ATOMIC_TYPES:
-        return obj
-    if isinstance(obj, (Array, List)):
-        return [rec(v) for v in obj]
-    if isinstance(obj, (Map, Dict)):
-        return {rec(k): rec(v) for k, v in obj.items()}
-    if _is_instance(obj):
-        return tuple_factory([rec(getattr(obj, f.name)) for f in fields(obj)])
-    return _rebuild_builtin(obj, kind, rec)
+    return _to_plain(obj, rec, dict, lambda o: tuple_factory(
+        [rec(getattr(o, f.name)) for f in fields(o)]))
 
 
 def _rebuild_builtin(obj: Any, kind: type, rec: Callable[[Any], Any]) -> Any:

@@ -45,6 +45,9 @@ def _bind_base(type_key: str, **py_options: Any) -> Callable[[type], type]:
     return py_class(type_key, **py_options)
 
 
+# Whether libtether defines the enum base types (checked before this module registers them).
+_NATIVE_BASE = _native("ffi.Enum")
+
 if _native("ffi.EnumState"):
     @c_class("ffi.EnumState")
     class EnumState(Object):
@@ -181,6 +184,10 @@ class Enum(Object, metaclass=_EnumMeta):
         user_repr = "__repr__" in cls.__dict__
         binders, declared = _collect_declarations(cls, payload)
         native = _native(type_key)
+        if not native and payload is None and not user_repr and not _NATIVE_BASE \
+                and "__ffi_repr__" not in cls.__dict__:
+            # libtether's printer knows no Python-defined enum: print `<type key>.<name>`
+            cls.__ffi_repr__ = lambda self, fn_repr: f"{type_key}.{self._str_index}"
         if native:
             c_class(type_key, init=init, repr=repr)(cls)
         else:
@@ -303,6 +310,8 @@ class IntEnum(Enum):
     """Enum whose `value` is its (int64) integer index."""
 
     __slots__ = ()
+    if _NATIVE_BASE:  # libtether reflects `value` as a field aliasing the index
+        value: int
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         _reject_value_field(cls, "IntEnum")
@@ -314,6 +323,8 @@ class StrEnum(Enum):
     """Enum whose `name` and `value` are its string index."""
 
     __slots__ = ()
+    if _NATIVE_BASE:  # libtether reflects `value` as a field aliasing the index
+        value: str
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         _reject_value_field(cls, "StrEnum")
