@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <tether/reflection.h>
 
@@ -749,6 +750,42 @@ fail:
 static TVMFFIObject* tether__kwargs_marker;  /* borrowed from the registry's singleton */
 
 /* __ffi_init__(pos..., [KWARGS, k0, v0, ...]) for the type whose index is `self`. */
+/* Raises the error of a field that __ffi_init__ could not set: "<key>.__ffi_init__() field
+ * '<name>':" over the cause's message, every line of which is indented by two spaces.
+ * Takes over the parked cause.  Returns -1. */
+static int tether__raise_init_field_error(const char* kind, int key_len, const char* key,
+                                          TVMFFIByteArray name) {
+  TVMFFIObjectHandle cause = NULL;
+  TVMFFIErrorMoveFromRaised(&cause);
+  TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
+  char kind_buf[64];
+  if (kind == NULL) {
+    TVMFFIByteArray k = cause ? tether_error_kind(cause) : (TVMFFIByteArray){"TypeError", 9};
+    snprintf(kind_buf, sizeof(kind_buf), "%.*s", (int)k.size, k.data);
+    kind = kind_buf;
+  }
+  size_t lines = 0;
+  for (size_t i = 0; i < m.size; ++i) lines += m.data[i] == '\n';
+  char* text = malloc(m.size + 2 * lines + 1);
+  size_t n = 0;
+  for (size_t i = 0; text != NULL && i < m.size; ++i) {
+    text[n++] = m.data[i];
+    if (m.data[i] == '\n') {
+      text[n++] = ' ';
+      text[n++] = ' ';
+    }
+  }
+  if (text == NULL) {
+    tether_raise("MemoryError", "%.*s.__ffi_init__(): out of memory", key_len, key);
+  } else {
+    tether_raise(kind, "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
+                 (int)name.size, name.data, (int)n, text);
+  }
+  free(text);
+  if (cause != NULL) TVMFFIObjectDecRef(cause);
+  return -1;
+}
+
 static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   int32_t type_index = (int32_t)(intptr_t)self;
   const TVMFFITypeInfo* info = tether__type_info_or_null(type_index);
@@ -787,22 +824,12 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
     bool defaulted = (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
     if (defaulted != (step >= all.n)) continue;
     if (f->flags & (kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskKwOnly)) continue;
-    if (tether_field_set(obj, f, &args[pos]) != 0) goto field_error;
+    if (tether_field_set(obj, f, &args[pos]) != 0) {
+      tether__raise_init_field_error(NULL, key_len, key, f->name);
+      goto fail;
+    }
     is_set[j] = true;
     ++pos;
-    continue;
-  field_error : {
-    TVMFFIObjectHandle cause = NULL;
-    TVMFFIErrorMoveFromRaised(&cause);
-    TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
-    TVMFFIByteArray k = cause ? tether_error_kind(cause) : (TVMFFIByteArray){"TypeError", 9};
-    char kind_buf[64];
-    snprintf(kind_buf, sizeof(kind_buf), "%.*s", (int)k.size, k.data);
-    tether_raise(kind_buf, "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
-                 (int)f->name.size, f->name.data, (int)m.size, m.data);
-    TVMFFIObjectDecRef(cause);
-    goto fail;
-  }
   }
   if (pos < num_pos) {
     int32_t max_pos = pos;
@@ -833,12 +860,7 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
       goto fail;
     }
     if (tether_field_set(obj, all.items[j], &args[i + 1]) != 0) {
-      TVMFFIObjectHandle cause = NULL;
-      TVMFFIErrorMoveFromRaised(&cause);
-      TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
-      tether_raise("TypeError", "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
-                   (int)name.size, name.data, (int)m.size, m.data);
-      TVMFFIObjectDecRef(cause);
+      tether__raise_init_field_error("TypeError", key_len, key, name);
       goto fail;
     }
     is_set[j] = true;

@@ -968,7 +968,32 @@ static PyObject* tsc_converter_check(PyObject* self, PyObject* value) {
   Py_RETURN_NONE;
 }
 
+static PyObject* tsc_value_of(const TVMFFIAny* v);
+
+/* field_value(value): the converted Python value, for a field setter.  A mismatch raises
+ * TypeError with the bare reason (the caller says which field). */
+static PyObject* tsc_converter_field_value(PyObject* self, PyObject* value) {
+  TVMFFIAny out;
+  bool changed = false;
+  tsc_set_none(&out);
+  if (tsc_dispatch((TpyTypeConverter*)self, value, &out, &changed) != 0) {
+    if (PyErr_ExceptionMatches(tsc_convert_error)) {
+      PyObject* text = tsc_take_error_text();
+      if (text != NULL) {
+        PyErr_SetObject(PyExc_TypeError, text);
+        Py_DECREF(text);
+      }
+    }
+    return NULL;
+  }
+  PyObject* r = tsc_value_of(&out);
+  tether_any_release(&out);
+  return r;
+}
+
 static PyMethodDef tsc_converter_methods[] = {
+    {"field_value", tsc_converter_field_value, METH_O,
+     "field_value(value) -> the converted value, or TypeError with the bare reason"},
     {"convert", tsc_converter_convert, METH_O, "convert(value) -> CAny, or TypeError"},
     {"check_value", tsc_converter_check, METH_O, "check_value(value) -> None, or TypeError"},
     {NULL},
