@@ -19,12 +19,10 @@ Usage: python bench_typeschema.py [--reps N] [--batch-ms MS] [--out FILE.md]
 from __future__ import annotations
 
 import argparse
-import gc
-import random
 import typing
 from itertools import repeat
 
-from bench_pyclass import BATCH_MS, clock, empty, size_batch
+from bench_pyclass import BATCH_MS, measure
 
 
 def cases(core):
@@ -70,28 +68,7 @@ def main():
     import tvm_ffi.core
 
     sides = {"tether": cases(tether.core), "tvm-ffi": cases(tvm_ffi.core)}
-    jobs = [(side, name, fn) for side, cs in sides.items() for name, fn in cs.items()]
-    jobs.append(("loop", "empty", empty))
-    sizes = {(s, n): size_batch(fn, args.batch_ms) for s, n, fn in jobs}
-    best = {key: float("inf") for key in sizes}
-    gc.disable()
-    try:
-        for _ in range(args.reps):
-            random.shuffle(jobs)
-            for side, name, fn in jobs:
-                k = sizes[(side, name)]
-                t0 = clock()
-                fn(k)
-                best[(side, name)] = min(best[(side, name)], (clock() - t0) / k)
-    finally:
-        gc.enable()
-    loop = best[("loop", "empty")]
-    lines = ["| case | tether (ns) | tvm-ffi (ns) | tether / tvm-ffi |", "|---|---:|---:|---:|"]
-    for name in sides["tether"]:
-        a = (best[("tether", name)] - loop) * 1e9
-        b = (best[("tvm-ffi", name)] - loop) * 1e9
-        lines.append(f"| {name} | {a:.1f} | {b:.1f} | {a / b:.2f} |")
-    table = "\n".join(lines)
+    table = measure(sides, args.reps, args.batch_ms)
     print(table)
     if args.out:
         with open(args.out, "w") as f:
