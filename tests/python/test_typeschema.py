@@ -133,22 +133,21 @@ def test_cany_holds_an_owned_value():
 
 def test_py_class_field_errors_name_the_field_and_indent_the_reason():
     from tether.dataclasses import py_class
-    from tether.testing import TestIntPair
 
     @py_class("test_typeschema.Holder")
     class Holder(tether.Object):
         items: list[int]
-        pair: TestIntPair
+        err: tether.core.Error
 
-    h = Holder([1, True], TestIntPair(1, 2))
-    assert list(h.items) == [1, 1] and h.pair.a == 1
+    h = Holder([1, True], ValueError("bad"))
+    assert list(h.items) == [1, 1] and h.err is not None
     with pytest.raises(TypeError) as info:
-        Holder([1, None], TestIntPair(1, 2))
+        Holder([1, None], ValueError("bad"))
     assert "field 'items':\n  element [1]: expected int, got None" in str(info.value)
     with pytest.raises(TypeError) as info:
         Holder([1], "x")
     text = str(info.value)
-    assert "field 'pair':\n  expected testing.TestIntPair, got str\n" in text
+    assert "field 'err':\n  expected ffi.Error, got str\n" in text
     assert "\n    __ffi_convert__ failed:\n      Cannot cast from" in text
     with pytest.raises(TypeError, match="expected int, got str"):
         h.items = ["x"]
