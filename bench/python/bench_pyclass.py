@@ -139,21 +139,16 @@ def size_batch(fn, batch_ms):
         k *= 4
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=15)
-    ap.add_argument("--batch-ms", type=float, default=BATCH_MS)
-    ap.add_argument("--out", default=None, help="also write the table to this markdown file")
-    args = ap.parse_args()
-
-    sides = {"tether": cases(make_tether_class()), "tvm-ffi": cases(make_tvm_ffi_class())}
+def measure(sides, reps, batch_ms):
+    """The markdown table of {"tether": cases, "tvm-ffi": cases} (name -> fn(k)), timed in
+    interleaved rounds; also used by bench_typeschema.py."""
     jobs = [(side, name, fn) for side, cs in sides.items() for name, fn in cs.items()]
     jobs.append(("loop", "empty", empty))
-    sizes = {(s, n): size_batch(fn, args.batch_ms) for s, n, fn in jobs}
+    sizes = {(s, n): size_batch(fn, batch_ms) for s, n, fn in jobs}
     best = {key: float("inf") for key in sizes}
     gc.disable()
     try:
-        for _ in range(args.reps):
+        for _ in range(reps):
             random.shuffle(jobs)
             for side, name, fn in jobs:
                 k = sizes[(side, name)]
@@ -168,7 +163,18 @@ def main():
         a = (best[("tether", name)] - loop) * 1e9
         b = (best[("tvm-ffi", name)] - loop) * 1e9
         lines.append(f"| {name} | {a:.1f} | {b:.1f} | {a / b:.2f} |")
-    table = "\n".join(lines)
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--batch-ms", type=float, default=BATCH_MS)
+    ap.add_argument("--out", default=None, help="also write the table to this markdown file")
+    args = ap.parse_args()
+
+    sides = {"tether": cases(make_tether_class()), "tvm-ffi": cases(make_tvm_ffi_class())}
+    table = measure(sides, args.reps, args.batch_ms)
     print(table)
     if args.out:
         with open(args.out, "w") as f:

@@ -79,6 +79,9 @@ typedef struct {
   /* The declared type as a type-schema JSON text ({"type":"ffi.Array","args":[...]}) for the
    * field's metadata, or NULL for the one the kind implies. */
   const char* type_schema;
+  /* More members of the field's metadata object, as JSON text without the braces
+   * ("\"unit\": \"ms\", \"min\": 0"), or NULL. */
+  const char* extra_metadata;
 } tether_field_def_t;
 
 /*
@@ -114,6 +117,13 @@ TETHER_API int tether_field_set_default(TVMFFIObjectHandle obj, const TVMFFIFiel
 /* New zeroed object of a reflected type (metadata total_size), whose deleter releases
  * every owning field of tether kinds (own and inherited).  *out: new reference. */
 TETHER_API int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandle* out);
+
+/* Registers the `__ffi_convert__` type attribute of object type `type_index` (what
+ * tvm-ffi's ObjectDef::ref<T>() adds): a function of one value that returns it when it is
+ * an object of that type or of a derived one, and raises TypeError "Cannot cast from `X`
+ * to `<type key>`" otherwise.  The core object types have it from load.  0, or -1 with
+ * TypeError for an index that is not an object type.  Thread-safe (type table lock). */
+TETHER_API int tether_type_def_convert(int32_t type_index);
 
 /* The text of ffi.ReprPrint for `v`, as an owning string Any in *out. */
 TETHER_API int tether_repr(const TVMFFIAny* v, TVMFFIAny* out);

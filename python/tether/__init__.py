@@ -26,6 +26,7 @@ _reflection._install()
 from ._reflection import ObjectConvertible
 
 from .core import (
+    CContainerBase,
     DLDeviceType,
     Bytes,
     Device,
@@ -51,15 +52,36 @@ from .registry import (
 from .error import register_error
 from .container import Array, Dict, List, Map
 from .module import Module, load_module, system_lib
+# ---- tools: structural comparison and traversal, access paths ----
+from . import access_path, structural
+from .structural import (
+    DefRegionKind, InplaceMode, StructuralKey, StructuralMutator, StructuralVisitor,
+    VisitInterrupt, WalkOrder, WalkResult, get_first_structural_mismatch, structural_equal,
+    structural_hash, structural_map, structural_mutate, structural_visit, structural_walk,
+)
+
+
+def __getattr__(name):
+    # tether.cpp and tether.utils are imported on first use (they pull in subprocess,
+    # hashlib, json, ... which `import tether` itself does not need).
+    if name in ("cpp", "utils"):
+        import importlib
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'tether' has no attribute {name!r}")
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Array", "Bytes", "DLDeviceType", "Device", "Dict", "Function", "List", "Map", "Module",
+    "Array", "Bytes", "CContainerBase", "DLDeviceType", "Device", "Dict", "Function", "List", "Map", "Module",
     "Object", "Shape", "SignatureFunction", "String", "Tensor", "__version__", "convert", "device", "dtype",
     "from_dlpack", "get_global_func", "get_global_func_metadata", "init_ffi_api",
     "list_global_func_names", "load_module", "register_error", "register_global_func",
     "register_object", "remove_global_func", "system_lib",
+    # tools: structural comparison and traversal, access paths
+    "access_path", "cpp", "structural", "DefRegionKind", "InplaceMode", "StructuralKey",
+    "StructuralMutator", "StructuralVisitor", "VisitInterrupt", "WalkOrder", "WalkResult",
+    "get_first_structural_mismatch", "structural_equal", "structural_hash", "structural_map",
+    "structural_mutate", "structural_visit", "structural_walk",
 ]
 
 
@@ -70,3 +92,40 @@ except ImportError:  # an extension without its own device(): the constructor do
         """A Device from a type (a name such as "cpu" or "cuda", a DLDeviceType / int, or a
         Device) and an index (default 0), or from a string "name:index" such as "cuda:1"."""
         return Device(device_type, index)
+
+
+# ---- type schemas (typeschema.py): the cold half of tvm_ffi.core's TypeSchema lives in
+# Python; its converter is C (tether.core._build_converter).  ObjectConvertible and the
+# DataType name are installed only where no other part of the package defines them.
+from . import typeschema as _typeschema
+
+core.TypeSchema = _typeschema.TypeSchema
+if not hasattr(core, "ObjectConvertible"):
+    core.ObjectConvertible = _typeschema.ObjectConvertible
+if not hasattr(core, "DataType"):
+    core.DataType = core.dtype
+# Container classes are generic in annotations (Array[int], Map[str, int]) for the schemas
+# they give; installed unless the container module provides its own.
+for _cls in (Array, List, Map, Dict):
+    if "__class_getitem__" not in _cls.__dict__:
+        _cls.__class_getitem__ = classmethod(_typeschema._generic_alias)
+del _cls
+
+# ---- FFI dataclasses (@c_class, @py_class) and the @method marker ----
+from . import dataclasses, serialization
+from .dataclasses.py_class import method
+
+__all__ += ["dataclasses", "method"]
+
+# ---- up-values: dtype literals (tether.float32, ...), as tvm_ffi names them ----------------
+bool = dtype("bool")  # noqa: A001 (shadows the builtin inside this module only, as tvm_ffi)
+int8, int16, int32, int64 = (dtype(f"int{b}") for b in (8, 16, 32, 64))
+uint8, uint16, uint32, uint64 = (dtype(f"uint{b}") for b in (8, 16, 32, 64))
+float16, float32, float64, bfloat16 = (dtype(n) for n in ("float16", "float32", "float64",
+                                                          "bfloat16"))
+float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn = (
+    dtype(n) for n in ("float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn"))
+float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu = (
+    dtype(n) for n in ("float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu"))
+float6_e2m3fn, float6_e3m2fn, float4_e2m1fn, float4_e2m1fnx2 = (
+    dtype(n) for n in ("float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "float4_e2m1fnx2"))

@@ -558,6 +558,12 @@ def _slow_converter(ty: Any) -> Optional[Callable[[Any], Any]]:
     convert = getattr(ty, "convert", None)
     if convert is None:
         return _basic_converter(ty.origin)
+    if hasattr(core, "_build_converter"):
+        # The C converter (built on first use), raising the bare reason of a mismatch.
+        def field_value(value: Any, _ty: Any = ty) -> Any:
+            return _ty._converter.field_value(value)
+
+        return field_value
     unwrap = getattr(core, "_to_py_class_value", None)
     if unwrap is None:
         return convert

@@ -2,16 +2,20 @@
 sequence), ffi.List (mutable sequence), ffi.Map (immutable mapping) and ffi.Dict (mutable
 mapping).
 
-They are tether.core.Object subclasses registered for those type keys, so every container
-a C function returns arrives as one of them.  Every operation is a call of an ffi.*
+They are subclasses of tether.core.CContainerBase (an Object that remembers the framework
+of the call that returned it, so that a container returned for torch arguments hands out
+torch tensors) registered for those type keys, so every container a C function returns
+arrives as one of them.  Every operation is a call of an ffi.*
 container global; elements come back converted like any result.  Python lists, tuples and
 dicts passed as arguments become Arrays and Maps on their own; the constructors here make
 containers explicitly: Array([1, 2]), List(), Map({"a": 1}), Dict(pairs).
 
-Python semantics where tvm-ffi's and Python's differ only in detail: slicing returns a
-list; == compares element-wise with any sequence (Array/List, list, tuple) or mapping;
-immutable Array/Map hash by value, mutable List/Dict are unhashable; missing keys raise
-KeyError(key), bad indices IndexError, non-integer indices TypeError.
+Equality and hashing are structural (ffi.RecursiveEq / ffi.RecursiveHash, for the mutable
+List and Dict too): an Array or List equals any non-string sequence with equal elements; a
+Map or Dict compares only with a Map or Dict of its own kind (anything else gets
+NotImplemented).  Slicing returns a list; missing keys raise KeyError(key), bad indices
+IndexError, non-integer indices TypeError.  ``Array[int]``, ``Map[str, int]``, ... are
+generic aliases whose origin is the class.
 """
 from __future__ import annotations
 
@@ -27,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterable, Iterator, List as _PyList, Tuple
 
-__all__ = ["Array", "List", "Map", "Dict"]
+__all__ = ["Array", "List", "Map", "Dict", "MISSING"]
 
 _g = core.get_global_func
 _array_new = _g("ffi.Array")
@@ -60,8 +64,11 @@ _dict_set = _g("ffi.DictSetItem")
 _dict_erase = _g("ffi.DictErase")
 _dict_clear = _g("ffi.DictClear")
 _dict_iter = _g("ffi.DictForwardIterFunctor")
+_recursive_eq = _g("ffi.RecursiveEq")
+_recursive_hash = _g("ffi.RecursiveHash")
 
-_MISSING = core.MISSING
+# The sentinel object ffi.MapGetItemOrMissing returns for an absent key (one per process).
+MISSING = _MISSING = core.MISSING
 
 
 def _is_missing(value: Any) -> bool:
@@ -84,37 +91,47 @@ def _index(container: Any, idx: Any, size: int) -> int:
 def _seq_eq(a: Any, b: Any) -> Any:
     if a is b:
         return True
-    if isinstance(b, (str, bytes, bytearray)) or not isinstance(b, (Sequence, Array, List)):
-        return NotImplemented
-    if len(a) != len(b):
-        return False
-    return all(x is y or x == y for x, y in zip(a, b))
-
-
-def _seq_ne(a: Any, b: Any) -> Any:
-    eq = _seq_eq(a, b)
-    return eq if eq is NotImplemented else not eq
+    if not isinstance(b, (Array, List)):
+        if isinstance(b, (str, bytes, bytearray, Mapping)) or not isinstance(b, Sequence):
+            return NotImplemented
+        try:
+            b = type(a)(b)
+        except (TypeError, ValueError):
+            return NotImplemented
+    return bool(_recursive_eq(a, b))
 
 
 def _map_eq(a: Any, b: Any) -> Any:
     if a is b:
         return True
-    if not isinstance(b, (Mapping, Map, Dict)):
+    if not (isinstance(b, type(a)) or isinstance(a, type(b))):
         return NotImplemented
-    if len(a) != len(b):
-        return False
-    for k, v in a.items():
-        if k not in b:
-            return False
-        w = b[k]
-        if not (v is w or v == w):
-            return False
-    return True
+    return bool(_recursive_eq(a, b))
 
 
-def _map_ne(a: Any, b: Any) -> Any:
-    eq = _map_eq(a, b)
+def _ne(a: Any, b: Any) -> Any:
+    eq = a.__eq__(b)
     return eq if eq is NotImplemented else not eq
+
+
+def _structural_hash(self: Any) -> int:
+    return _recursive_hash(self)
+
+
+def _seq_contains(seq: Any, value: Any, contains: Any) -> bool:
+    """`value in seq`: the C search, then (for a plain sequence such as a tuple, which the
+    C search sees as a new Array) an element-wise comparison."""
+    if contains(seq, value):
+        return True
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Sequence):
+        return False
+    return any(isinstance(item, (Array, List)) and item == value for item in seq)
+
+
+def _generic_alias(cls: type, params: Any) -> Any:
+    import types
+
+    return types.GenericAlias(cls, params)
 
 
 def _mixin(abc_cls, names):
@@ -131,8 +148,13 @@ def _mixin(abc_cls, names):
 
 
 def _map_pairs(input_dict: Any) -> _PyList[Any]:
-    """k0, v0, k1, v1, ... from a mapping or an iterable of pairs."""
-    items = input_dict.items() if isinstance(input_dict, (Mapping, Map, Dict)) else input_dict
+    """k0, v0, k1, v1, ... from a mapping (anything with items()) or an iterable of pairs."""
+    if isinstance(input_dict, (Mapping, Map, Dict)) or hasattr(input_dict, "items"):
+        items = input_dict.items()
+    elif hasattr(input_dict, "__iter__"):
+        items = input_dict
+    else:
+        raise AttributeError(f"{type(input_dict).__name__!r} object has no attribute 'items'")
     flat: _PyList[Any] = []
     for pair in items:
         k, v = pair
@@ -143,7 +165,7 @@ def _map_pairs(input_dict: Any) -> _PyList[Any]:
 
 @register_object("ffi.Array")
 @_mixin(Sequence, ["index", "count", "__reversed__"])
-class Array(core.Object):
+class Array(core.CContainerBase):
     """Immutable sequence (ffi.Array).  ``Array(iterable=())``."""
 
     __slots__ = ()
@@ -167,7 +189,7 @@ class Array(core.Object):
             yield _array_get(self, i)
 
     def __contains__(self, value: Any) -> bool:
-        return bool(_array_contains(self, value))
+        return _seq_contains(self, value, _array_contains)
 
     def __add__(self, other: Iterable[Any]) -> "Array":
         return _array_new(*self, *other)
@@ -175,16 +197,18 @@ class Array(core.Object):
     def __radd__(self, other: Iterable[Any]) -> "Array":
         return _array_new(*other, *self)
 
-    __eq__ = _seq_eq
-    __ne__ = _seq_ne
+    def __bool__(self) -> bool:
+        return _array_size(self) > 0
 
-    def __hash__(self) -> int:
-        return hash(tuple(self))
+    __eq__ = _seq_eq
+    __ne__ = _ne
+    __hash__ = _structural_hash
+    __class_getitem__ = classmethod(_generic_alias)
 
 
 @register_object("ffi.List")
 @_mixin(MutableSequence, ["index", "count", "__reversed__", "remove"])
-class List(core.Object):
+class List(core.CContainerBase):
     """Mutable sequence (ffi.List).  ``List(iterable=())``."""
 
     __slots__ = ()
@@ -210,7 +234,10 @@ class List(core.Object):
             i += 1
 
     def __contains__(self, value: Any) -> bool:
-        return bool(_list_contains(self, value))
+        return _seq_contains(self, value, _list_contains)
+
+    def __bool__(self) -> bool:
+        return _list_size(self) > 0
 
     def __setitem__(self, idx: Any, value: Any) -> None:
         if not isinstance(idx, slice):
@@ -277,8 +304,9 @@ class List(core.Object):
         return _list_new(*other, *self)
 
     __eq__ = _seq_eq
-    __ne__ = _seq_ne
-    __hash__ = None  # type: ignore[assignment]
+    __ne__ = _ne
+    __hash__ = _structural_hash
+    __class_getitem__ = classmethod(_generic_alias)
 
 
 class _FFIItemsView(ItemsView):
@@ -321,7 +349,7 @@ def _iter_keys(mapping: Any, size_fn: Any, iter_fn: Any) -> Iterator[Any]:
             it(2)
 
 
-class _MapBase(core.Object):
+class _MapBase(core.CContainerBase):
     """The read side shared by Map and Dict; subclasses name their globals."""
 
     __slots__ = ()
@@ -354,8 +382,13 @@ class _MapBase(core.Object):
     def values(self) -> ValuesView:
         return _FFIValuesView(self)
 
+    def __bool__(self) -> bool:
+        return type(self)._size(self) > 0
+
     __eq__ = _map_eq
-    __ne__ = _map_ne
+    __ne__ = _ne
+    __hash__ = _structural_hash
+    __class_getitem__ = classmethod(_generic_alias)
 
 
 @register_object("ffi.Map")
@@ -380,9 +413,6 @@ class Map(_MapBase):
 
     def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
         return _iter_pairs(self, _map_size, _map_iter)
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self.items()))
 
 
 @register_object("ffi.Dict")
@@ -421,5 +451,3 @@ class Dict(_MapBase):
 
     def _iter_items(self) -> Iterator[Tuple[Any, Any]]:
         return iter(list(_iter_pairs(self, _dict_size, _dict_iter)))
-
-    __hash__ = None  # type: ignore[assignment]

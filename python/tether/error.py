@@ -13,9 +13,28 @@ from . import core
 # Typing names for annotations only (not imported at run time: `import tether` stays fast).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Optional, Type, Union
+    from typing import List, Optional, Tuple, Type, Union
 
 __all__ = ["register_error"]
+
+_FRAME_LINE = None
+
+
+def _parse_backtrace(backtrace: str) -> List[Tuple[str, int, str]]:
+    """The (file, line, function) of each `File "f", line N, in func` line of `backtrace`,
+    in order; other lines are skipped."""
+    global _FRAME_LINE
+    if _FRAME_LINE is None:
+        import re
+
+        _FRAME_LINE = re.compile(r'File "(.+?)", line (\d+), in (.+)')
+    frames = []
+    for line in backtrace.split("\n"):
+        m = _FRAME_LINE.match(line.strip())
+        if m is not None:
+            frames.append((m.group(1), int(m.group(2)), m.group(3)))
+    return frames
+
 
 def register_error(name_or_cls: Union[str, Type[BaseException], None] = None,
                    cls: Optional[Type[BaseException]] = None):

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <tether/reflection.h>
 
@@ -360,9 +361,10 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     snprintf(own, sizeof(own), "{\"type\":\"%s\"}", k->schema);
     if (strcmp(own, declared) != 0) static_index = kTVMFFIAny;
   }
-  /* metadata = {"type_schema": "<declared, as a JSON string>"} */
+  /* metadata = {"type_schema": "<declared, as a JSON string>"[, extra members]} */
   size_t dn = strlen(declared);
-  char* schema = malloc(dn * 2 + 24);
+  size_t en = def->extra_metadata != NULL ? strlen(def->extra_metadata) : 0;
+  char* schema = malloc(dn * 2 + en + 28);
   if (schema == NULL) {
     return tether_raise("MemoryError", "tether_type_def_field: out of memory for field `%s`", def->name);
   }
@@ -374,7 +376,13 @@ int tether_type_def_field(int32_t type_index, const tether_field_def_t* def) {
     if (declared[i] == '"' || declared[i] == '\\') *w++ = '\\';
     *w++ = declared[i];
   }
-  memcpy(w, "\"}", 3);
+  *w++ = '"';
+  if (en != 0) {
+    memcpy(w, ", ", 2);
+    memcpy(w + 2, def->extra_metadata, en);
+    w += en + 2;
+  }
+  memcpy(w, "}", 2);
   TVMFFIFieldInfo info;
   memset(&info, 0, sizeof(info));
   info.name = tether__bytes(def->name);
@@ -742,6 +750,42 @@ fail:
 static TVMFFIObject* tether__kwargs_marker;  /* borrowed from the registry's singleton */
 
 /* __ffi_init__(pos..., [KWARGS, k0, v0, ...]) for the type whose index is `self`. */
+/* Raises the error of a field that __ffi_init__ could not set: "<key>.__ffi_init__() field
+ * '<name>':" over the cause's message, every line of which is indented by two spaces.
+ * Takes over the parked cause.  Returns -1. */
+static int tether__raise_init_field_error(const char* kind, int key_len, const char* key,
+                                          TVMFFIByteArray name) {
+  TVMFFIObjectHandle cause = NULL;
+  TVMFFIErrorMoveFromRaised(&cause);
+  TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
+  char kind_buf[64];
+  if (kind == NULL) {
+    TVMFFIByteArray k = cause ? tether_error_kind(cause) : (TVMFFIByteArray){"TypeError", 9};
+    snprintf(kind_buf, sizeof(kind_buf), "%.*s", (int)k.size, k.data);
+    kind = kind_buf;
+  }
+  size_t lines = 0;
+  for (size_t i = 0; i < m.size; ++i) lines += m.data[i] == '\n';
+  char* text = malloc(m.size + 2 * lines + 1);
+  size_t n = 0;
+  for (size_t i = 0; text != NULL && i < m.size; ++i) {
+    text[n++] = m.data[i];
+    if (m.data[i] == '\n') {
+      text[n++] = ' ';
+      text[n++] = ' ';
+    }
+  }
+  if (text == NULL) {
+    tether_raise("MemoryError", "%.*s.__ffi_init__(): out of memory", key_len, key);
+  } else {
+    tether_raise(kind, "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
+                 (int)name.size, name.data, (int)n, text);
+  }
+  free(text);
+  if (cause != NULL) TVMFFIObjectDecRef(cause);
+  return -1;
+}
+
 static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   int32_t type_index = (int32_t)(intptr_t)self;
   const TVMFFITypeInfo* info = tether__type_info_or_null(type_index);
@@ -770,27 +814,22 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
                  key_len, key);
     goto fail;
   }
-  /* positional arguments fill the init fields (not InitOff, not KwOnly) in order */
+  /* positional arguments fill the init fields (not InitOff, not KwOnly): those without a
+   * default first, then those with one, each group in declaration order (ancestors first) --
+   * the order of a dataclass signature */
   int32_t pos = 0;
-  for (int32_t j = 0; j < all.n && pos < num_pos; ++j) {
+  for (int32_t step = 0; step < 2 * all.n && pos < num_pos; ++step) {
+    int32_t j = step % all.n;
     const TVMFFIFieldInfo* f = all.items[j];
+    bool defaulted = (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
+    if (defaulted != (step >= all.n)) continue;
     if (f->flags & (kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskKwOnly)) continue;
-    if (tether_field_set(obj, f, &args[pos]) != 0) goto field_error;
+    if (tether_field_set(obj, f, &args[pos]) != 0) {
+      tether__raise_init_field_error(NULL, key_len, key, f->name);
+      goto fail;
+    }
     is_set[j] = true;
     ++pos;
-    continue;
-  field_error : {
-    TVMFFIObjectHandle cause = NULL;
-    TVMFFIErrorMoveFromRaised(&cause);
-    TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
-    TVMFFIByteArray k = cause ? tether_error_kind(cause) : (TVMFFIByteArray){"TypeError", 9};
-    char kind_buf[64];
-    snprintf(kind_buf, sizeof(kind_buf), "%.*s", (int)k.size, k.data);
-    tether_raise(kind_buf, "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
-                 (int)f->name.size, f->name.data, (int)m.size, m.data);
-    TVMFFIObjectDecRef(cause);
-    goto fail;
-  }
   }
   if (pos < num_pos) {
     int32_t max_pos = pos;
@@ -821,12 +860,7 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
       goto fail;
     }
     if (tether_field_set(obj, all.items[j], &args[i + 1]) != 0) {
-      TVMFFIObjectHandle cause = NULL;
-      TVMFFIErrorMoveFromRaised(&cause);
-      TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
-      tether_raise("TypeError", "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
-                   (int)name.size, name.data, (int)m.size, m.data);
-      TVMFFIObjectDecRef(cause);
+      tether__raise_init_field_error("TypeError", key_len, key, name);
       goto fail;
     }
     is_set[j] = true;
@@ -835,8 +869,10 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
     const TVMFFIFieldInfo* f = all.items[j];
     if (is_set[j]) continue;
     if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
-      tether_raise("TypeError", "%.*s.__ffi_init__() missing required argument '%.*s'", key_len,
-                   key, (int)f->name.size, f->name.data);
+      if (f->flags & kTVMFFIFieldFlagBitMaskInitOff) continue; /* keeps its creator value */
+      tether_raise("TypeError", "%.*s.__ffi_init__() missing required %sargument: '%.*s'",
+                   key_len, key, (f->flags & kTVMFFIFieldFlagBitMaskKwOnly) ? "keyword-only " : "",
+                   (int)f->name.size, f->name.data);
       goto fail;
     }
     if (tether_field_set_default(obj, f) != 0) goto fail;

@@ -502,8 +502,8 @@ static PyObject* tpy_call_protocol(PyObject* obj, const char* name, bool* found)
   return r;
 }
 
-/* The class `attr` of module `mod` if that module is already imported (borrowed cache). */
-static PyObject* tpy_loaded_class(const char* mod, const char* attr, PyObject** cache) {
+/* (convert.h) */
+PyObject* tpy_loaded_class(const char* mod, const char* attr, PyObject** cache) {
   if (*cache != NULL) return *cache;
   PyObject* name = PyUnicode_FromString(mod);
   if (name == NULL) return NULL;
@@ -595,6 +595,21 @@ static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     void* p = r == Py_None ? NULL : PyLong_AsVoidPtr(r);
     Py_DECREF(r);
     if (p == NULL && PyErr_Occurred()) return -1;
+    out->type_index = kTVMFFIOpaquePtr;
+    out->v_ptr = p;
+    return 0;
+  }
+  r = tpy_call_protocol(obj, "__cuda_stream__", &found);
+  if (found) { /* (version or device, stream handle): the stream travels as a pointer */
+    PyObject* handle = r != NULL && PyTuple_Check(r) && PyTuple_GET_SIZE(r) == 2
+                           ? PyTuple_GET_ITEM(r, 1) : NULL;
+    void* p = handle != NULL && handle != Py_None ? PyLong_AsVoidPtr(handle) : NULL;
+    if (r != NULL && handle == NULL) {
+      PyErr_Format(PyExc_TypeError, "__cuda_stream__ of %.200s must return a 2-tuple, got %.200s",
+                   Py_TYPE(obj)->tp_name, Py_TYPE(r)->tp_name);
+    }
+    Py_XDECREF(r);
+    if (PyErr_Occurred()) return -1;
     out->type_index = kTVMFFIOpaquePtr;
     out->v_ptr = p;
     return 0;
@@ -728,6 +743,7 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     TVMFFIObject* h = ((TpyObject*)obj)->handle;
     out->type_index = h->type_index;
     out->v_obj = h;
+    if (tpy_is_container_index(h->type_index)) tpy_note_container_arg(obj, temps);
     return 0;
   }
   /* Tensors next: numpy arrays and torch tensors are the common non-builtin arguments, and
@@ -745,6 +761,7 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     }
     out->type_index = h->type_index;
     out->v_obj = h;
+    if (tpy_is_container_index(h->type_index)) tpy_note_container_arg(obj, temps);
     return 0;
   }
   if (t == &TpyRValueRef_Type) {
@@ -767,26 +784,15 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
     out->v_device = ((TpyDevice*)obj)->device;
     return 0;
   }
-  if (PyObject_TypeCheck(obj, &TpyShape_Type)) {
-    Py_ssize_t n = PyTuple_GET_SIZE(obj);
-    int64_t stack[TPY_STACK_ARGS];
-    int64_t* dims = n <= TPY_STACK_ARGS ? stack : PyMem_Malloc(sizeof(int64_t) * (size_t)n);
-    if (dims == NULL) {
-      PyErr_NoMemory();
-      return -1;
+  if (t == &TpyString_Type || t == &TpyBytes_Type || PyObject_TypeCheck(obj, &TpyShape_Type)) {
+    /* The FFI object the value came from (made now for a Shape that has none). */
+    TVMFFIObject* h = tpy_value_cached_object(obj);
+    if (h != NULL) {
+      out->type_index = h->type_index;
+      out->v_obj = h;
+      return 0;
     }
-    int rc = 0;
-    for (Py_ssize_t i = 0; i < n && rc == 0; ++i) {
-      dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(obj, i));
-      if (dims[i] == -1 && PyErr_Occurred()) rc = -1;
-    }
-    TVMFFIObjectHandle shape = NULL;
-    if (rc == 0 && tether_shape_new(dims, (int64_t)n, &shape) != 0) {
-      tpy_raise_ffi_error();
-      rc = -1;
-    }
-    if (dims != stack) PyMem_Free(dims);
-    return rc == 0 ? tpy_push_object(shape, out, temps) : -1;
+    if (PyErr_Occurred()) return -1;
   }
   if (PyUnicode_Check(obj)) return tpy_str_arg(obj, out, temps);
   if (PyBytes_Check(obj)) return tpy_bytes_arg(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj), out, temps);
@@ -852,16 +858,9 @@ static PyObject* tpy_object_from_steal(TVMFFIObject* obj) {
   PyObject* r;
   switch (obj->type_index) {
     case kTVMFFIStr:
-      r = tpy_string_new(*TPY_CELL(TVMFFIByteArray, obj));
-      break;
     case kTVMFFIBytes:
-      r = tpy_bytes_new(*TPY_CELL(TVMFFIByteArray, obj));
-      break;
-    case kTVMFFIShape: {
-      const TVMFFIShapeCell* cell = TPY_CELL(TVMFFIShapeCell, obj);
-      r = tpy_shape_new(cell->data, (int64_t)cell->size);
-      break;
-    }
+    case kTVMFFIShape:
+      return tpy_value_from_object_steal(obj);
     case kTVMFFIOpaquePyObject:
       r = Py_NewRef((PyObject*)TPY_CELL(TVMFFIOpaqueObjectCell, obj)->handle);
       break;

@@ -23,6 +23,9 @@
  * cache (convert.c) whose Str objects the call uses.  Initialise with tpy_temps_init;
  * release with tpy_temps_release (also after a failed conversion), with the GIL held. */
 typedef struct tpy_temps {
+  /* The DLPack exchange API of the first framework tensor (or tagged container) among the
+   * arguments, or NULL: the framework context of the call (pycontainer.h). */
+  const DLPackExchangeAPI* dlpack_api;
   int32_t n;
   int32_t cap;
   int32_t npins;
@@ -32,6 +35,7 @@ typedef struct tpy_temps {
 } tpy_temps;
 
 static inline void tpy_temps_init(tpy_temps* temps) {
+  temps->dlpack_api = NULL;
   temps->n = 0;
   temps->cap = TPY_TEMPS_INLINE;
   temps->npins = 0;
@@ -55,6 +59,17 @@ int tpy_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps);
 /* Consumes the owning value *value (it is reset to None) and returns the Python value:
  * new reference, or NULL with a Python error set. */
 PyObject* tpy_from_any_steal(TVMFFIAny* value);
+/* The same for a call whose framework context is `api` (non-NULL; pycontainer.c): a Tensor
+ * becomes the framework's tensor, a container result remembers `api`. */
+PyObject* tpy_from_any_steal_api(TVMFFIAny* value, const DLPackExchangeAPI* api);
+/* Makes the API a container argument `obj` remembers (if any) the call's context, unless
+ * the call has one already (pycontainer.c). */
+void tpy_note_container_arg(PyObject* obj, tpy_temps* temps);
+
+/* true if type index `t` is one of the four containers. */
+static inline bool tpy_is_container_index(int32_t t) {
+  return t == kTVMFFIArray || t == kTVMFFIMap || t == kTVMFFIList || t == kTVMFFIDict;
+}
 /* The Python value of the view *value (objects get a new reference; an RValueRef is moved
  * out of its slot; RawStr/ByteArrayPtr are copied).  New reference or NULL. */
 PyObject* tpy_from_any_view(const TVMFFIAny* value);
@@ -167,11 +182,16 @@ static inline int tpy_arg_fast(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) 
     if (h != NULL) {
       tpy_set_tag(out, h->type_index);
       out->v_obj = h;
+      if (tpy_is_container_index(h->type_index)) tpy_note_container_arg(obj, temps);
       return 0;
     }
   }
   return tpy_arg_from_py(obj, out, temps);
 }
+
+/* The class `attr` of module `mod` if that module is already imported, else NULL without
+ * an error.  Borrowed: the first hit is kept in *cache for the process. */
+PyObject* tpy_loaded_class(const char* mod, const char* attr, PyObject** cache);
 
 int tpy_convert_init(PyObject* module);
 

@@ -393,6 +393,9 @@ static TVMFFIErrorCell* tpy_error_cell(PyObject* self) {
 /* Error(kind, message, backtrace="") */
 static PyObject* tpy_error_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
   static char* kwlist[] = {"kind", "message", "backtrace", NULL};
+  if (PyTuple_GET_SIZE(args) == 0 && (kwds == NULL || PyDict_GET_SIZE(kwds) == 0)) {
+    return type->tp_alloc(type, 0); /* Error.__new__(Error): no handle (tp_init refuses it) */
+  }
   const char *kind = NULL, *msg = NULL, *bt = "";
   Py_ssize_t kind_n = 0, msg_n = 0, bt_n = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwds, "s#s#|s#:Error", kwlist, &kind, &kind_n, &msg, &msg_n,
@@ -403,6 +406,25 @@ static PyObject* tpy_error_new(PyTypeObject* type, PyObject* args, PyObject* kwd
   TVMFFIObjectHandle err = NULL;
   if (TVMFFIErrorCreate(&k, &m, &b, &err) != 0) return tpy_raise_ffi_error();
   return tpy_object_wrap_as(type, err);
+}
+
+/* Error() with no arguments: the same TypeError as a missing `kind`. */
+static int tpy_error_tp_init(PyObject* self, PyObject* args, PyObject* kwds) {
+  if (((TpyObject*)self)->handle == NULL) {
+    PyErr_SetString(PyExc_TypeError, "Error() missing required argument 'kind' (pos 1)");
+    return -1;
+  }
+  return 0;
+}
+
+/* extra_context: the object attached to the error (e.g. the Python exception it was made
+ * from, as an opaque object), or None. */
+static PyObject* tpy_error_get_extra_context(PyObject* self, void* c) {
+  TVMFFIErrorCell* cell = tpy_error_cell(self);
+  if (cell == NULL) return NULL;
+  if (cell->extra_context == NULL) Py_RETURN_NONE;
+  TVMFFIObjectIncRef(cell->extra_context);
+  return tpy_object_wrap_steal(cell->extra_context);
 }
 
 static PyObject* tpy_error_get_kind(PyObject* self, void* c) {
@@ -450,6 +472,8 @@ static PyGetSetDef tpy_error_getset[] = {
     {"kind", tpy_error_get_kind, NULL, "error kind", NULL},
     {"message", tpy_error_get_message, NULL, "error message", NULL},
     {"backtrace", tpy_error_get_backtrace, NULL, "backtrace text, most recent call first", NULL},
+    {"extra_context", tpy_error_get_extra_context, NULL,
+     "the object attached to the error (not kept by pickling), or None", NULL},
     {NULL},
 };
 
@@ -500,6 +524,7 @@ PyTypeObject TpyError_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Error(kind, message, backtrace=''): an ffi.Error object",
     .tp_new = tpy_error_new,
+    .tp_init = tpy_error_tp_init,
     .tp_getset = tpy_error_getset,
     .tp_methods = tpy_error_methods,
 };

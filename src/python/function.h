@@ -46,9 +46,11 @@ static inline PyObject* tpy_call_safe(TVMFFISafeCallType safe_call, void* handle
   } else {
     rc = safe_call(handle, views, n, &result);
   }
+  const DLPackExchangeAPI* api = temps->dlpack_api;
   tpy_temps_release(temps);
   if (rc != 0) return tpy_raise_ffi_error();
   if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+  if (api != NULL) return tpy_from_any_steal_api(&result, api);
   return tpy_from_any_steal(&result);
 }
 

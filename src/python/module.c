@@ -14,10 +14,12 @@
 #include "error.h"
 #include "function.h"
 #include "object.h"
+#include "pycontainer.h"
 #include "signature.h"
 #include "tensor.h"
 #include "typeinfo.h"
 #include "value.h"
+#include "typeschema.h"
 
 #pragma weak tpy_tensor_init
 
@@ -34,13 +36,14 @@ static PyObject* tpy_py_convert(PyObject* self, PyObject* value) {
   TVMFFIByteArray b;
   PyObject* r;
   switch (owned.type_index) {
-    case kTVMFFISmallStr:
     case kTVMFFIStr:
+    case kTVMFFIBytes:
+      return tpy_from_any_steal(&owned); /* keeps the object as its cached one */
+    case kTVMFFISmallStr:
       r = tether_any_get_str(&owned, &b) ? tpy_string_new(b) : NULL;
       tether_any_release(&owned);
       return r;
     case kTVMFFISmallBytes:
-    case kTVMFFIBytes:
       r = tether_any_get_bytes(&owned, &b) ? tpy_bytes_new(b) : NULL;
       tether_any_release(&owned);
       return r;
@@ -80,6 +83,8 @@ static PyObject* tpy_py_lib_path(PyObject* self, PyObject* unused) {
 #define TPY_FASTCALL(f) ((PyCFunction)(void (*)(void))(f))
 
 static PyMethodDef tpy_methods[] = {
+    {"_set_class_device", tpy_py_set_class_device, METH_O,
+     "_set_class_device(cls): make Device results instances of `cls`"},
     {"get_global_func", TPY_FASTCALL(tpy_py_get_global_func), METH_FASTCALL | METH_KEYWORDS,
      "get_global_func(name, allow_missing=False) -> Function | None"},
     {"_register_global_func", TPY_FASTCALL(tpy_py_register_global_func), METH_FASTCALL,
@@ -133,7 +138,14 @@ PyMODINIT_FUNC PyInit_core(void) {
    * (MISSING/KWARGS), tensors. */
   if (tpy_value_init(m) != 0 || tpy_object_init(m) != 0 || tpy_error_init(m) != 0 ||
       tpy_function_init(m) != 0 || tpy_signature_init(m) != 0 || tpy_convert_init(m) != 0 ||
+      tpy_pycontainer_init(m) != 0 ||
       (tpy_tensor_init != NULL && tpy_tensor_init(m) != 0) || tpy_typeinfo_init(m) != 0) {
+    tpy_module = NULL;
+    Py_DECREF(m);
+    return NULL;
+  }
+  /* Type schemas and their converters (CAny, _build_converter, _to_py_class_value). */
+  if (tpy_typeschema_init(m) != 0) {
     tpy_module = NULL;
     Py_DECREF(m);
     return NULL;

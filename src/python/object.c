@@ -412,8 +412,8 @@ static PyObject* tpy_object_json_copy(PyObject* self) {
   return r;
 }
 
-/* The type attribute `name` of `type_index` (borrowed), or NULL when unset. */
-static const TVMFFIAny* tpy_type_attr(int32_t type_index, const char* name) {
+/* (object.h) */
+const TVMFFIAny* tpy_type_attr(int32_t type_index, const char* name) {
   TVMFFIByteArray b = tpy_bytes_of(name);
   const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&b);
   if (col == NULL || type_index < col->begin_index || type_index - col->begin_index >= col->size) {

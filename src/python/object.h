@@ -86,6 +86,10 @@ PyObject* tpy_method_descr_new(PyObject* func, PyObject* name, PyObject* doc, in
  * reference or NULL. */
 PyObject* tpy_object_repr(PyObject* self);
 
+/* The type attribute `name` of `type_index` (borrowed from its column), or NULL when
+ * unset. */
+const TVMFFIAny* tpy_type_attr(int32_t type_index, const char* name);
+
 int tpy_object_init(PyObject* module);
 
 #endif /* TPY_OBJECT_H_ */

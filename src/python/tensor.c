@@ -609,6 +609,7 @@ int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
       if (tpy_exchange_dl(obj, e.api, &dl) != 0 || tpy_view_acquire(obj, &dl, &h) != 0) {
         return -1;
       }
+      if (temps->dlpack_api == NULL) temps->dlpack_api = e.api; /* results come back alike */
       break;
     case TPY_KIND_DLPACK:
       if (tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) != 0) return -1;
@@ -933,7 +934,23 @@ static PyObject* tpy_py_from_dlpack(PyObject* module, PyObject* args, PyObject* 
   return tpy_tensor_wrap_steal(h);
 }
 
+/* _set_class_tensor(cls): Tensor results are made as `cls` (a subclass of Tensor) from now
+ * on; tether.core._CLASS_TENSOR names it. */
+static PyObject* tpy_py_set_class_tensor(PyObject* self, PyObject* cls) {
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &TpyTensor_Type)) {
+    PyErr_Format(PyExc_TypeError, "_set_class_tensor: expected a subclass of Tensor, got %R", cls);
+    return NULL;
+  }
+  if (tpy_register_class(kTVMFFITensor, (PyTypeObject*)cls) != 0 ||
+      PyModule_AddObjectRef(tpy_module, "_CLASS_TENSOR", cls) != 0) {
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef tpy_tensor_module_methods[] = {
+    {"_set_class_tensor", tpy_py_set_class_tensor, METH_O,
+     "_set_class_tensor(cls): make Tensor results instances of `cls`"},
     {"from_dlpack", (PyCFunction)(void (*)(void))tpy_py_from_dlpack,
      METH_VARARGS | METH_KEYWORDS,
      "from_dlpack(x, require_alignment=0, require_contiguous=False) -> Tensor\n"
@@ -970,7 +987,10 @@ int tpy_tensor_init(PyObject* module) {
     Py_DECREF(t);
     return -1;
   }
-  if (tpy_register_class(kTVMFFITensor, t) != 0) return -1;
+  if (tpy_register_class(kTVMFFITensor, t) != 0 ||
+      PyModule_AddObjectRef(module, "_CLASS_TENSOR", (PyObject*)t) != 0) {
+    return -1;
+  }
   if (Py_AtExit(tpy_pool_drain) != 0) {
     PyErr_SetString(PyExc_RuntimeError, "tether.core: no room for an atexit function");
     return -1;

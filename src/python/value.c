@@ -8,7 +8,92 @@
  */
 #include "value.h"
 
+#include "object.h"
+
 /* ---- String / Bytes / Shape -------------------------------------------------------------- */
+
+/*
+ * Each keeps the FFI object it came from (its "cached object"), so that passing the value
+ * back hands the callee that same object.  String extends str with a field; bytes and tuple
+ * are variable-sized, so Bytes and Shape keep the pointer in one extra slot their
+ * tp_basicsize adds at the end of the allocation: the last pointer-aligned word of an
+ * allocation sized for this base type (a Python subclass that adds a __dict__ puts it one
+ * word further, so the two never meet).  The allocator zeroes the slot.
+ */
+static TVMFFIObject** tpy_tail_slot(PyObject* obj, PyTypeObject* base) {
+  size_t size = (size_t)_PyObject_VAR_SIZE(base, Py_SIZE(obj));
+  return (TVMFFIObject**)((char*)obj + size - sizeof(TVMFFIObject*));
+}
+
+static TVMFFIObject** tpy_value_slot(PyObject* obj) {
+  if (PyObject_TypeCheck(obj, &TpyString_Type)) return &((TpyString*)obj)->handle;
+  if (PyObject_TypeCheck(obj, &TpyBytes_Type)) return tpy_tail_slot(obj, &TpyBytes_Type);
+  if (PyObject_TypeCheck(obj, &TpyShape_Type)) return tpy_tail_slot(obj, &TpyShape_Type);
+  return NULL;
+}
+
+static void tpy_string_dealloc(PyObject* self) {
+  TVMFFIObject* h = ((TpyString*)self)->handle;
+  if (h != NULL) TVMFFIObjectDecRef(h);
+  PyUnicode_Type.tp_dealloc(self);
+}
+
+static void tpy_bytes_dealloc(PyObject* self) {
+  TVMFFIObject* h = *tpy_tail_slot(self, &TpyBytes_Type);
+  if (h != NULL) TVMFFIObjectDecRef(h);
+  PyBytes_Type.tp_dealloc(self);
+}
+
+static void tpy_shape_dealloc(PyObject* self) {
+  TVMFFIObject* h = *tpy_tail_slot(self, &TpyShape_Type);
+  if (h != NULL) TVMFFIObjectDecRef(h);
+  PyTuple_Type.tp_dealloc(self);
+}
+
+TVMFFIObject* tpy_value_cached_object(PyObject* obj) {
+  TVMFFIObject** slot = tpy_value_slot(obj);
+  if (slot == NULL) return NULL;
+  if (*slot == NULL && PyObject_TypeCheck(obj, &TpyShape_Type)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(obj);
+    int64_t* dims = PyMem_Malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (dims == NULL) {
+      PyErr_NoMemory();
+      return NULL;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < n && rc == 0; ++i) {
+      dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(obj, i));
+      if (dims[i] == -1 && PyErr_Occurred()) rc = -1;
+    }
+    TVMFFIObjectHandle shape = NULL;
+    if (rc == 0 && tether_shape_new(dims, (int64_t)n, &shape) != 0) {
+      TVMFFIObjectHandle err = NULL;
+      TVMFFIErrorMoveFromRaised(&err);
+      TVMFFIObjectDecRef(err);
+      PyErr_NoMemory();
+    }
+    PyMem_Free(dims);
+    *slot = shape;
+  }
+  return *slot;
+}
+
+/* _tvm_ffi_cached_object: an Object holding the value's FFI object, or None. */
+static PyObject* tpy_value_get_cached(PyObject* self, void* c) {
+  TVMFFIObject* h = tpy_value_cached_object(self);
+  if (h == NULL) {
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+  }
+  TVMFFIObjectIncRef(h);
+  return tpy_object_wrap_as(&TpyObject_Type, h);
+}
+
+static PyGetSetDef tpy_value_getset[] = {
+    {"_tvm_ffi_cached_object", tpy_value_get_cached, NULL,
+     "the FFI object this value came from or was passed as (None if none)", NULL},
+    {NULL},
+};
 
 /* String and Bytes pickle and copy as the plain str / bytes they hold (as in tvm-ffi). */
 static PyObject* tpy_string_reduce_ex(PyObject* self, PyObject* protocol) {
@@ -33,16 +118,21 @@ static PyMethodDef tpy_bytes_methods[] = {
 
 PyTypeObject TpyString_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.String",
+    .tp_basicsize = sizeof(TpyString),
+    .tp_dealloc = tpy_string_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "str holding the text of an ffi.String",
     .tp_methods = tpy_string_methods,
+    .tp_getset = tpy_value_getset,
 };
 
 PyTypeObject TpyBytes_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Bytes",
+    .tp_dealloc = tpy_bytes_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "bytes holding the content of an ffi.Bytes",
     .tp_methods = tpy_bytes_methods,
+    .tp_getset = tpy_value_getset,
 };
 
 static PyObject* tpy_shape_repr(PyObject* self) { return PyTuple_Type.tp_repr(self); }
@@ -60,6 +150,8 @@ static PyMethodDef tpy_shape_methods[] = {
 
 PyTypeObject TpyShape_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.Shape",
+    .tp_dealloc = tpy_shape_dealloc,
+    .tp_getset = tpy_value_getset,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "tuple of ints holding an ffi.Shape",
     .tp_repr = tpy_shape_repr,
@@ -98,6 +190,29 @@ PyObject* tpy_shape_new(const int64_t* dims, int64_t n) {
     PyTuple_SET_ITEM(t, (Py_ssize_t)i, v);
   }
   return tpy_subtype_new1(&PyTuple_Type, &TpyShape_Type, t);
+}
+
+PyObject* tpy_value_from_object_steal(TVMFFIObject* obj) {
+  PyObject* r = NULL;
+  if (obj->type_index == kTVMFFIStr) {
+    r = tpy_string_new(*TPY_CELL(TVMFFIByteArray, obj));
+  } else if (obj->type_index == kTVMFFIBytes) {
+    r = tpy_bytes_new(*TPY_CELL(TVMFFIByteArray, obj));
+  } else if (obj->type_index == kTVMFFIShape) {
+    const TVMFFIShapeCell* cell = TPY_CELL(TVMFFIShapeCell, obj);
+    r = tpy_shape_new(cell->data, (int64_t)cell->size);
+  } else {
+    PyErr_Format(PyExc_TypeError, "tpy_value_from_object_steal: type index %d is not a String, "
+                 "Bytes or Shape", (int)obj->type_index);
+  }
+  if (r == NULL) {
+    TVMFFIObjectDecRef(obj);
+    return NULL;
+  }
+  TVMFFIObject** slot = tpy_value_slot(r);
+  if (*slot != NULL) TVMFFIObjectDecRef(*slot);
+  *slot = obj;
+  return r;
 }
 
 /* ---- dtype -------------------------------------------------------------------------------- */
@@ -210,6 +325,47 @@ static PyObject* tpy_dtype_get_itemsize(PyObject* self, void* c) {
   return PyLong_FromLong(((long)t.bits * lanes + 7) / 8);
 }
 
+/* is_bool / is_integer / is_float / is_handle: the type code's family. */
+static PyObject* tpy_dtype_get_kind(PyObject* self, void* which) {
+  int code = ((TpyDType*)self)->dtype.code;
+  bool r;
+  switch ((intptr_t)which) {
+    case 0:
+      r = code == kDLBool;
+      break;
+    case 1:
+      r = code == kDLInt || code == kDLUInt;
+      break;
+    case 2:
+      r = code == kDLFloat || code == kDLBfloat || (code >= kDLFloat8_e3m4 && code <= kDLFloat4_e2m1fn);
+      break;
+    default:
+      r = code == kDLOpaqueHandle;
+      break;
+  }
+  return PyBool_FromLong(r);
+}
+
+/* dtype.from_dlpack_data_type((code, bits, lanes)) */
+static PyObject* tpy_dtype_from_dlpack_data_type(PyObject* cls, PyObject* arg) {
+  int code = 0, bits = 0, lanes = 0;
+  if (!PyArg_ParseTuple(arg, "iii;from_dlpack_data_type: expected a (code, bits, lanes) tuple",
+                        &code, &bits, &lanes)) {
+    return NULL;
+  }
+  if (code < 0 || code > 255 || bits < 0 || bits > 255 || lanes < -32768 || lanes > 65535) {
+    PyErr_Format(PyExc_ValueError, "from_dlpack_data_type: (%d, %d, %d) is not a DLDataType",
+                 code, bits, lanes);
+    return NULL;
+  }
+  DLDataType t = {(uint8_t)code, (uint8_t)bits, (uint16_t)lanes};
+  PyObject* r = tpy_dtype_wrap(t);
+  if (r == NULL || (PyTypeObject*)cls == &TpyDType_Type) return r;
+  PyObject* sub = tpy_dtype_make((PyTypeObject*)cls, r, t);
+  Py_DECREF(r);
+  return sub;
+}
+
 static PyObject* tpy_dtype_with_lanes(PyObject* self, PyObject* arg) {
   long lanes = PyLong_AsLong(arg);
   if (lanes == -1 && PyErr_Occurred()) return NULL;
@@ -234,11 +390,19 @@ static PyGetSetDef tpy_dtype_getset[] = {
     {"bits", tpy_dtype_get_bits, NULL, "bits per lane", NULL},
     {"lanes", tpy_dtype_get_lanes, NULL, "number of lanes", NULL},
     {"itemsize", tpy_dtype_get_itemsize, NULL, "bytes per element", NULL},
+    {"is_bool", tpy_dtype_get_kind, NULL, "whether the type code is bool", (void*)0},
+    {"is_integer", tpy_dtype_get_kind, NULL, "whether the type code is int or uint", (void*)1},
+    {"is_float", tpy_dtype_get_kind, NULL, "whether the type code is a floating-point one",
+     (void*)2},
+    {"is_handle", tpy_dtype_get_kind, NULL, "whether the type code is an opaque handle",
+     (void*)3},
     {NULL},
 };
 
 static PyMethodDef tpy_dtype_methods[] = {
     {"with_lanes", tpy_dtype_with_lanes, METH_O, "the same dtype with `lanes` lanes"},
+    {"from_dlpack_data_type", tpy_dtype_from_dlpack_data_type, METH_O | METH_CLASS,
+     "the dtype of a (code, bits, lanes) tuple"},
     {"__dlpack_data_type__", tpy_dtype_dlpack_data_type, METH_NOARGS, "(code, bits, lanes)"},
     {"__reduce__", tpy_dtype_reduce, METH_NOARGS, NULL},
     {NULL},
@@ -258,11 +422,29 @@ PyTypeObject TpyDType_Type = {
 /* ---- Device ------------------------------------------------------------------------------- */
 
 static PyObject* tpy_device_type_enum; /* DLDeviceType */
+PyTypeObject* tpy_device_class = &TpyDevice_Type; /* strong reference once set */
 
 PyObject* tpy_device_wrap(DLDevice d) {
-  TpyDevice* r = PyObject_New(TpyDevice, &TpyDevice_Type);
+  TpyDevice* r = tpy_device_class == &TpyDevice_Type
+                     ? PyObject_New(TpyDevice, &TpyDevice_Type)
+                     : (TpyDevice*)tpy_device_class->tp_alloc(tpy_device_class, 0);
   if (r != NULL) r->device = d;
   return (PyObject*)r;
+}
+
+/* _set_class_device(cls): Device results are made as `cls` (a subclass of Device) from now
+ * on; tether.core._CLASS_DEVICE names it. */
+PyObject* tpy_py_set_class_device(PyObject* self, PyObject* cls) {
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &TpyDevice_Type)) {
+    PyErr_Format(PyExc_TypeError, "_set_class_device: expected a subclass of Device, got %R", cls);
+    return NULL;
+  }
+  if (PyModule_AddObjectRef(tpy_module, "_CLASS_DEVICE", cls) != 0) return NULL;
+  Py_INCREF(cls);
+  PyTypeObject* old = tpy_device_class;
+  tpy_device_class = (PyTypeObject*)cls;
+  Py_DECREF(old);
+  Py_RETURN_NONE;
 }
 
 int tpy_device_parse(PyObject* str, DLDevice* out) {
@@ -497,6 +679,11 @@ int tpy_value_init(PyObject* module) {
   TpyBytes_Type.tp_base = &PyBytes_Type;
   TpyShape_Type.tp_base = &PyTuple_Type;
   TpyDType_Type.tp_base = &PyUnicode_Type;
+  /* One more word for the cached object (see tpy_tail_slot). */
+  TpyBytes_Type.tp_basicsize = PyBytes_Type.tp_basicsize + (Py_ssize_t)sizeof(TVMFFIObject*);
+  TpyBytes_Type.tp_itemsize = PyBytes_Type.tp_itemsize;
+  TpyShape_Type.tp_basicsize = PyTuple_Type.tp_basicsize + (Py_ssize_t)sizeof(TVMFFIObject*);
+  TpyShape_Type.tp_itemsize = PyTuple_Type.tp_itemsize;
   PyTypeObject* types[] = {&TpyString_Type, &TpyBytes_Type, &TpyShape_Type, &TpyDType_Type,
                            &TpyDevice_Type};
   const char* names[] = {"String", "Bytes", "Shape", "dtype", "Device"};
@@ -508,5 +695,7 @@ int tpy_value_init(PyObject* module) {
   if (tpy_dtype_cache == NULL) return -1;
   tpy_device_type_enum = tpy_make_device_type_enum();
   if (tpy_device_type_enum == NULL) return -1;
+  Py_INCREF(&TpyDevice_Type); /* the reference tpy_device_class holds */
+  if (PyModule_AddObjectRef(module, "_CLASS_DEVICE", (PyObject*)&TpyDevice_Type) != 0) return -1;
   return PyModule_AddObjectRef(module, "DLDeviceType", tpy_device_type_enum);
 }

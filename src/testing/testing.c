@@ -16,6 +16,8 @@
 #include <tether/reflection.h>
 #include <tether/tether.h>
 
+#include "testing.h"
+
 #define TESTING_API __attribute__((visibility("default")))
 
 /* ---- reflected test types ------------------------------------------------------------- */
@@ -124,6 +126,36 @@ static int testing_add_one_c(void* self, const TVMFFIAny* args, int32_t n, TVMFF
 
 static int testing_get_add_one_c_symbol(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   *result = tether_any_int((int64_t)(intptr_t)&testing_add_one_c);
+  return 0;
+}
+
+/* testing_add_one_c in the MLIR packed calling convention: one array of pointers to the
+ * handle, the argument array, the argument count, the result slot and the return code. */
+static void testing_mlir_add_one_c(void** packed) {
+  void* handle = *(void**)packed[0];
+  const TVMFFIAny* args = *(const TVMFFIAny**)packed[1];
+  int32_t n = *(int32_t*)packed[2];
+  TVMFFIAny* result = *(TVMFFIAny**)packed[3];
+  *(int*)packed[4] = testing_add_one_c(handle, args, n, result);
+}
+
+static int testing_get_mlir_add_one_c_symbol(void* self, const TVMFFIAny* args, int32_t n,
+                                             TVMFFIAny* result) {
+  *result = tether_any_int((int64_t)(intptr_t)&testing_mlir_add_one_c);
+  return 0;
+}
+
+/* optional_tensor_view_has_value(t: Optional[Tensor]) -> bool */
+static int testing_optional_tensor_view_has_value(void* self, const TVMFFIAny* args, int32_t n,
+                                                  TVMFFIAny* result) {
+  static const char fn[] = "testing.optional_tensor_view_has_value";
+  if (tether_check_nargs(fn, "(0: Optional<ffi.Tensor>) -> bool", n, 1) != 0) return -1;
+  int32_t t = args[0].type_index;
+  if (t != kTVMFFINone && t != kTVMFFITensor && t != kTVMFFIDLTensorPtr) {
+    return tether_raise("TypeError", "%s: argument 0 must be a Tensor or None, got `%s`", fn,
+                        tether_any_type_key(&args[0]));
+  }
+  *result = tether_any_bool(t != kTVMFFINone);
   return 0;
 }
 
@@ -369,7 +401,7 @@ static int testing_unregistered_v2_plus_two(void* self, const TVMFFIAny* args, i
 
 /* ---- registration -------------------------------------------------------------------------- */
 
-static int32_t testing_alloc_type(const char* key, int32_t parent, int32_t child_slots) {
+int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots) {
   const TVMFFITypeInfo* parent_info = TVMFFIGetTypeInfo(parent);
   TVMFFIByteArray k = {key, strlen(key)};
   return TVMFFITypeGetOrAllocIndex(&k, -1, parent_info->type_depth + 1, child_slots, 1, parent);
@@ -380,11 +412,11 @@ static int testing_register_types(void) {
             d_str = tether_any_raw_str("hello");
   const int64_t rw = kTVMFFIFieldFlagBitMaskWritable;
 
-  testing_int_pair_index = testing_alloc_type("testing.TestIntPair", kTVMFFIObject, 0);
-  testing_object_base_index = testing_alloc_type("testing.TestObjectBase", kTVMFFIObject, 1);
-  testing_object_derived_index = testing_alloc_type("testing.TestObjectDerived", testing_object_base_index, 0);
-  testing_unregistered_base_index = testing_alloc_type("testing.TestUnregisteredBaseObject", kTVMFFIObject, 1);
-  testing_unregistered_index = testing_alloc_type("testing.TestUnregisteredObject", testing_unregistered_base_index, 0);
+  testing_int_pair_index = testing__alloc_type("testing.TestIntPair", kTVMFFIObject, 0);
+  testing_object_base_index = testing__alloc_type("testing.TestObjectBase", kTVMFFIObject, 1);
+  testing_object_derived_index = testing__alloc_type("testing.TestObjectDerived", testing_object_base_index, 0);
+  testing_unregistered_base_index = testing__alloc_type("testing.TestUnregisteredBaseObject", kTVMFFIObject, 1);
+  testing_unregistered_index = testing__alloc_type("testing.TestUnregisteredObject", testing_unregistered_base_index, 0);
   if (testing_int_pair_index < 0 || testing_object_base_index < 0 || testing_object_derived_index < 0 ||
       testing_unregistered_base_index < 0 || testing_unregistered_index < 0) {
     return -1;
@@ -428,7 +460,8 @@ static int testing_register_types(void) {
   TVMFFIAny init_value = tether_any_object(init);
   int rc = TVMFFITypeRegisterAttr(testing_int_pair_index, &init_name, &init_value);
   TVMFFIObjectDecRef(init);
-  if (rc != 0) return -1;
+  /* As a `.ref<TestIntPair>()` registration, TestIntPair converts by __ffi_convert__. */
+  if (rc != 0 || tether_type_def_convert(testing_int_pair_index) != 0) return -1;
   for (size_t t = 0; t < sizeof(defs) / sizeof(defs[0]); ++t) {
     for (size_t i = 0; i < defs[t].num_fields; ++i) {
       if (tether_type_def_field(defs[t].index, &defs[t].fields[i]) != 0) return -1;
@@ -456,6 +489,8 @@ static const struct {
     {"testing.object_use_count", testing_object_use_count},
     {"testing.make_unregistered_object", testing_make_unregistered_object},
     {"testing.get_add_one_c_symbol", testing_get_add_one_c_symbol},
+    {"testing.get_mlir_add_one_c_symbol", testing_get_mlir_add_one_c_symbol},
+    {"testing.optional_tensor_view_has_value", testing_optional_tensor_view_has_value},
     {"testing.run_check_signal", testing_run_check_signal},
     {"testing.run_callback_in_threads", testing_run_callback_in_threads},
     {"testing.make_array_with_tensor", testing_make_array_with_tensor},
@@ -475,7 +510,10 @@ __attribute__((constructor)) static void testing_load(void) {
       goto fail;
     }
   }
-  if (testing_register_types() != 0) goto fail;
+  if (testing_register_types() != 0 || testing__register_types() != 0 ||
+      testing__register_typed() != 0) {
+    goto fail;
+  }
   TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_testing.add_one", (void*)&testing_add_one_c);
   return;
 fail : {

@@ -1,0 +1,20 @@
+/*
+ * testing.h -- what the sources of libtether_testing share (not installed, not API).
+ */
+#ifndef TETHER_TESTING_H_
+#define TETHER_TESTING_H_
+
+#include <tether/c_api.h>
+#include <tether/tether.h>
+
+/* Registers the typed globals (testing.schema_*) and testing.SchemaAllTypes (typed.c).
+ * 0, or -1 with the error raised. */
+int testing__register_typed(void);
+
+/* Registers the remaining reflected test types of types.c.  0, or -1 with the error raised. */
+int testing__register_types(void);
+
+/* The type index of the type named `key` whose parent is `parent` (allocated on first use). */
+int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots);
+
+#endif /* TETHER_TESTING_H_ */
