@@ -116,7 +116,7 @@ def test_python_defined_type_fields_and_construction():
     assert [f.name for f in info.fields] == ["a", "b", "s", "o"]
     assert [f.offset for f in info.fields] == [24, 32, 40, 56] and info.total_size == 72
     assert info.fields[2].c_default == "hi" and info.fields[0].c_default is core.MISSING
-    p = P(1, 2.5, "x", None)
+    p = P(1, 2.5, None, "x")  # positional order: required fields, then defaulted ones
     assert (p.a, p.b, p.s, p.o) == (1, 2.5, "x", None)
     assert P(a=3, b=1.0, o=4).s == "hi"
     p.a, p.b, p.o = 5, 3, [1, 2]
