@@ -17,6 +17,9 @@ needs_cxx_headers = pytest.mark.skipif(
 
 C_KERNEL = r"""
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
+/* an address taken of an ABI function: resolved when the library loads, not lazily */
+int (*const alloc_fn)(DLTensor*, TVMFFIObjectHandle*) = TVMFFIEnvTensorAlloc;
 TVM_FFI_DLL_EXPORT int __tvm_ffi_mul(void* self, const TVMFFIAny* args, int32_t n,
                                      TVMFFIAny* result) {
   result->type_index = kTVMFFIInt;

@@ -114,7 +114,11 @@ class _Plan:
         self.cudaflags = ["-std=c++17", "-O2", "-Xcompiler", "-fPIC", *extra_cuda_cflags] + \
             [f"-I{p}" for p in includes + cxx_inc]
         libdir = str(Path(libinfo.find_libtvm_ffi()).parent)
-        self.ldflags = ["-shared", f"-L{libdir}", "-ltvm_ffi", f"-Wl,-rpath,{libdir}"]
+        # --no-as-needed: the alias defines no symbol itself (libtether, its dependency,
+        # does), so an as-needed link would drop it, and a kernel whose references must be
+        # resolved at load (a TVMFFI* function whose address it takes) would not load.
+        self.ldflags = ["-shared", f"-L{libdir}", "-Wl,--push-state,--no-as-needed",
+                        "-ltvm_ffi", "-Wl,--pop-state", f"-Wl,-rpath,{libdir}"]
         if self.nvcc:
             cuda_lib = Path(self.nvcc).resolve().parent.parent / "lib64"
             self.ldflags += [f"-L{cuda_lib}", "-lcudart"]
