@@ -27,6 +27,14 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_mul(void* self, const TVMFFIAny* args, int32_t 
   result->v_int64 = args[0].v_int64 * args[1].v_int64;
   return 0;
 }
+TVM_FFI_DLL_EXPORT int __tvm_ffi_stream_of(void* self, const TVMFFIAny* args, int32_t n,
+                                           TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = (int64_t)TVMFFIEnvGetStream((int32_t)args[0].v_int64,
+                                                (int32_t)args[1].v_int64);
+  return 0;
+}
 """
 
 
@@ -47,6 +55,24 @@ def test_build_c_source_and_object(tmp_path):
     lib2 = tether.cpp.build("mul_from_obj", sources=[obj], build_directory=str(tmp_path / "b"))
     assert os.path.dirname(lib2) == str(tmp_path / "b")
     assert tether.load_module(lib2).mul(-3, 5) == -15
+
+
+def test_kernel_sees_the_stream_set_from_python(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text(C_KERNEL)
+    mod = tether.load_module(tether.cpp.build("k", sources=[str(src)]))
+    dev = tether.device("cuda:1")
+    kind = int(dev.dlpack_device_type())
+    assert mod.stream_of(kind, 1) == tether.get_raw_stream(dev) == 0
+    with tether.use_raw_stream(dev, 0x1234):
+        assert mod.stream_of(kind, 1) == tether.get_raw_stream(dev) == 0x1234
+        with tether.use_raw_stream(dev, 77):
+            assert mod.stream_of(kind, 1) == 77
+        assert mod.stream_of(kind, 0) == 0  # another device keeps its own
+        assert mod.stream_of(kind, 1) == 0x1234
+    assert tether.get_raw_stream(dev) == 0
+    with pytest.raises(ValueError, match="int or ctypes.c_void_p"):
+        tether.use_raw_stream(dev, "stream")
 
 
 def test_rebuild_only_when_sources_change(tmp_path):
