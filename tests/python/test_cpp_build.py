@@ -81,8 +81,10 @@ def test_rebuild_only_when_sources_change(tmp_path):
     out = str(tmp_path / "b")
     lib = tether.cpp.build("m", sources=[str(src)], build_directory=out)
     stamp = os.stat(os.path.join(out, "c_0.o")).st_mtime_ns
+    lib_stamp = os.stat(lib).st_mtime_ns
     tether.cpp.build("m", sources=[str(src)], build_directory=out)
     assert os.stat(os.path.join(out, "c_0.o")).st_mtime_ns == stamp
+    assert os.stat(lib).st_mtime_ns == lib_stamp  # not relinked either
     src.write_text(C_KERNEL.replace("args[0].v_int64 * args[1].v_int64",
                                     "args[0].v_int64 + args[1].v_int64"))
     os.utime(src, ns=(stamp + 10**9, stamp + 10**9))
