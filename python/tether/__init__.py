@@ -52,13 +52,14 @@ from .registry import (
 from .error import register_error
 from .container import Array, Dict, List, Map
 from .module import Module, load_module, system_lib
-# ---- tools: structural comparison and traversal, access paths ----
+# ---- tools: structural comparison and traversal, access paths, streams ----
 from . import access_path, structural
 from .structural import (
     DefRegionKind, InplaceMode, StructuralKey, StructuralMutator, StructuralVisitor,
     VisitInterrupt, WalkOrder, WalkResult, get_first_structural_mismatch, structural_equal,
     structural_hash, structural_map, structural_mutate, structural_visit, structural_walk,
 )
+from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
 
 
 def __getattr__(name):
@@ -82,6 +83,7 @@ __all__ = [
     "StructuralMutator", "StructuralVisitor", "VisitInterrupt", "WalkOrder", "WalkResult",
     "get_first_structural_mismatch", "structural_equal", "structural_hash", "structural_map",
     "structural_mutate", "structural_visit", "structural_walk",
+    "StreamContext", "get_raw_stream", "use_raw_stream", "use_torch_stream",
 ]
 
 

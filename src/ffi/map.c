@@ -236,7 +236,9 @@ static int tether__to_cxx(const TVMFFIAny* v, int depth, TVMFFIAny* out) {
     while (rc == 0 && done < n && tether__map_next(obj, &pos, &key, &value)) {
       TVMFFIAny none = tether_any_none();
       rc = tether__to_cxx(key != NULL ? key : &none, depth + 1, &items[2 * done]);
-      if (rc == 0) rc = tether__to_cxx(value != NULL ? value : &none, depth + 1, &items[2 * done + 1]);
+      if (rc == 0) {
+        rc = tether__to_cxx(value != NULL ? value : &none, depth + 1, &items[2 * done + 1]);
+      }
       ++done;
     }
   } else {
@@ -833,7 +835,8 @@ static int64_t tether__map_live_from(const tether_map_t* m, int64_t pos) {
 }
 
 static int tether__map_iter_past_end(void) {
-  return tether_raise("IndexError", "MapForwardIterFunctor: the iterator is past the end of the map");
+  return tether_raise("IndexError",
+                      "MapForwardIterFunctor: the iterator is past the end of the map");
 }
 
 static int tether__map_iter_bad_command(int64_t cmd) {

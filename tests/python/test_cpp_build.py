@@ -17,11 +17,22 @@ needs_cxx_headers = pytest.mark.skipif(
 
 C_KERNEL = r"""
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
+/* an address taken of an ABI function: resolved when the library loads, not lazily */
+int (*const alloc_fn)(DLTensor*, TVMFFIObjectHandle*) = TVMFFIEnvTensorAlloc;
 TVM_FFI_DLL_EXPORT int __tvm_ffi_mul(void* self, const TVMFFIAny* args, int32_t n,
                                      TVMFFIAny* result) {
   result->type_index = kTVMFFIInt;
   result->zero_padding = 0;
   result->v_int64 = args[0].v_int64 * args[1].v_int64;
+  return 0;
+}
+TVM_FFI_DLL_EXPORT int __tvm_ffi_stream_of(void* self, const TVMFFIAny* args, int32_t n,
+                                           TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = (int64_t)TVMFFIEnvGetStream((int32_t)args[0].v_int64,
+                                                (int32_t)args[1].v_int64);
   return 0;
 }
 """
@@ -46,14 +57,34 @@ def test_build_c_source_and_object(tmp_path):
     assert tether.load_module(lib2).mul(-3, 5) == -15
 
 
+def test_kernel_sees_the_stream_set_from_python(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text(C_KERNEL)
+    mod = tether.load_module(tether.cpp.build("k", sources=[str(src)]))
+    dev = tether.device("cuda:1")
+    kind = int(dev.dlpack_device_type())
+    assert mod.stream_of(kind, 1) == tether.get_raw_stream(dev) == 0
+    with tether.use_raw_stream(dev, 0x1234):
+        assert mod.stream_of(kind, 1) == tether.get_raw_stream(dev) == 0x1234
+        with tether.use_raw_stream(dev, 77):
+            assert mod.stream_of(kind, 1) == 77
+        assert mod.stream_of(kind, 0) == 0  # another device keeps its own
+        assert mod.stream_of(kind, 1) == 0x1234
+    assert tether.get_raw_stream(dev) == 0
+    with pytest.raises(ValueError, match="int or ctypes.c_void_p"):
+        tether.use_raw_stream(dev, "stream")
+
+
 def test_rebuild_only_when_sources_change(tmp_path):
     src = tmp_path / "mul.c"
     src.write_text(C_KERNEL)
     out = str(tmp_path / "b")
     lib = tether.cpp.build("m", sources=[str(src)], build_directory=out)
     stamp = os.stat(os.path.join(out, "c_0.o")).st_mtime_ns
+    lib_stamp = os.stat(lib).st_mtime_ns
     tether.cpp.build("m", sources=[str(src)], build_directory=out)
     assert os.stat(os.path.join(out, "c_0.o")).st_mtime_ns == stamp
+    assert os.stat(lib).st_mtime_ns == lib_stamp  # not relinked either
     src.write_text(C_KERNEL.replace("args[0].v_int64 * args[1].v_int64",
                                     "args[0].v_int64 + args[1].v_int64"))
     os.utime(src, ns=(stamp + 10**9, stamp + 10**9))

@@ -114,7 +114,11 @@ class _Plan:
         self.cudaflags = ["-std=c++17", "-O2", "-Xcompiler", "-fPIC", *extra_cuda_cflags] + \
             [f"-I{p}" for p in includes + cxx_inc]
         libdir = str(Path(libinfo.find_libtvm_ffi()).parent)
-        self.ldflags = ["-shared", f"-L{libdir}", "-ltvm_ffi", f"-Wl,-rpath,{libdir}"]
+        # --no-as-needed: the alias defines no symbol itself (libtether, its dependency,
+        # does), so an as-needed link would drop it, and a kernel whose references must be
+        # resolved at load (a TVMFFI* function whose address it takes) would not load.
+        self.ldflags = ["-shared", f"-L{libdir}", "-Wl,--push-state,--no-as-needed",
+                        "-ltvm_ffi", "-Wl,--pop-state", f"-Wl,-rpath,{libdir}"]
         if self.nvcc:
             cuda_lib = Path(self.nvcc).resolve().parent.parent / "lib64"
             self.ldflags += [f"-L{cuda_lib}", "-lcudart"]
@@ -222,12 +226,34 @@ def _execute(plan: _Plan, build_dir: Path) -> Path:
     if not objects:
         raise ValueError("tether.cpp.build: no sources to build")
     out = build_dir / plan.output
+    # The final step is skipped when its output is newer than every input and was made by
+    # the same command (a library this process has loaded is not rewritten needlessly).
+    final_key = "<final> " + plan.output
+    final_cmd = ["final", plan.cxx, *objects, *plan.ldflags, plan.output,
+                 *sorted(hashlib.sha256(v).hexdigest() for v in plan.embed_cubin.values())]
+    if recorded.get(final_key) == final_cmd and out.is_file():
+        built = out.stat().st_mtime
+        try:
+            if all((build_dir / o).stat().st_mtime <= built for o in objects):
+                return out.resolve()
+        except OSError:  # an input is gone: the step runs, and says so
+            pass
+    recorded.pop(final_key, None)
+    record_path.write_text(json.dumps(recorded))
     if plan.object_mode:
         if len(objects) == 1:
             shutil.copyfile(build_dir / objects[0], out)
         else:
             _run(["ld", "-r", "-o", plan.output, *objects], build_dir, "merging objects")
-        return out.resolve()
+    else:
+        _link(plan, build_dir, objects)
+    recorded[final_key] = final_cmd
+    record_path.write_text(json.dumps(recorded))
+    return out.resolve()
+
+
+def _link(plan: _Plan, build_dir: Path, objects: List[str]) -> None:
+    """Link `objects` (embedding the CUDA binaries first, if any) into plan.output."""
     if plan.embed_cubin:
         from ..utils.embed_cubin import embed_cubin
         _run(["ld", "-r", "-o", "merged.o", *objects], build_dir, "merging objects")
@@ -240,7 +266,6 @@ def _execute(plan: _Plan, build_dir: Path) -> Path:
             current = nxt
         objects = [current]
     _run([plan.cxx, *objects, *plan.ldflags, "-o", plan.output], build_dir, "linking")
-    return out.resolve()
 
 
 def _digest(*parts: object) -> str:
