@@ -20,6 +20,10 @@ finally:
     _sys.setdlopenflags(_flags)
 del _os, _sys, _flags
 
+# Type reflection (TypeInfo, TypeField, ...): written in Python, installed into tether.core.
+from . import _reflection
+_reflection._install()
+
 from .core import (
     DLDeviceType,
     Bytes,

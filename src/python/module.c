@@ -16,6 +16,7 @@
 #include "object.h"
 #include "signature.h"
 #include "tensor.h"
+#include "typeinfo.h"
 #include "value.h"
 
 #pragma weak tpy_tensor_init
@@ -132,7 +133,7 @@ PyMODINIT_FUNC PyInit_core(void) {
    * (MISSING/KWARGS), tensors. */
   if (tpy_value_init(m) != 0 || tpy_object_init(m) != 0 || tpy_error_init(m) != 0 ||
       tpy_function_init(m) != 0 || tpy_signature_init(m) != 0 || tpy_convert_init(m) != 0 ||
-      (tpy_tensor_init != NULL && tpy_tensor_init(m) != 0)) {
+      (tpy_tensor_init != NULL && tpy_tensor_init(m) != 0) || tpy_typeinfo_init(m) != 0) {
     tpy_module = NULL;
     Py_DECREF(m);
     return NULL;
