@@ -18,6 +18,14 @@ def _schema_of(raw: Union[str, Dict[str, Any]]) -> TypeSchema:
     return TypeSchema.from_json_obj(raw) if isinstance(raw, dict) else TypeSchema.from_json_str(raw)
 
 
+def _declared_schema(metadata: Any, unknown: str) -> TypeSchema:
+    """The ``type_schema`` of a field's or method's metadata; a member registered without
+    one has the schema ``unknown`` (``Any`` for a field, an untyped ``Callable`` for a
+    method, which renders as ``(*args: Any) -> Any``)."""
+    raw = metadata.get("type_schema") if metadata else None
+    return TypeSchema(unknown) if raw is None else _schema_of(raw)
+
+
 def _schema_init_kwargs(schema: TypeSchema) -> Dict[str, Any]:
     """The constructor arguments that rebuild ``schema`` (every field TypeSchema declares)."""
     if dataclasses.is_dataclass(TypeSchema):
@@ -92,7 +100,7 @@ class NamedTypeSchema(TypeSchema):
         factory = field.c_default_factory
         has_factory = factory is not MISSING
         return NamedTypeSchema(
-            field.name, _schema_of(field.metadata["type_schema"]),
+            field.name, _declared_schema(field.metadata, "Any"),
             size=field.size, alignment=field.alignment, offset=field.offset,
             default=factory if has_factory else field.c_default,
             default_is_factory=has_factory,
@@ -171,7 +179,7 @@ class ObjectInfo:
                             kw_only=field.c_kw_only, has_default=field.c_has_default))
         methods = [
             FuncInfo(NamedTypeSchema(C.FN_NAME_MAP.get(m.name, m.name),
-                                     _schema_of(m.metadata["type_schema"])),
+                                     _declared_schema(m.metadata, "Callable")),
                      is_member=not m.is_static)
             for m in type_info.methods
         ]

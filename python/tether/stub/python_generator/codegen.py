@@ -45,6 +45,9 @@ def _namer(ty_map: Dict[str, str], imports: List[ImportItem],
     last segment, aliased ``_<name>`` when a function of the block has that name."""
     def name_of(origin: str) -> str:
         target = ty_map.get(origin, origin)
+        if not all(part.isidentifier() for part in target.split(".")):
+            # A schema naming something that is not a Python name: annotate it as Any.
+            return name_of("Any") if origin != "Any" else "Any"
         if "." not in target:
             return target
         leaf = target.rpartition(".")[2]

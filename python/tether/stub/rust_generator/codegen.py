@@ -149,6 +149,8 @@ class _Binding:
             return self.use_mapped(self.ty_map[key], imports)
         if "." not in origin or origin.startswith("ctypes."):
             return None
+        if not all(part.isidentifier() for part in origin.split(".")):
+            return None  # not a type key (a malformed schema): no Rust type, read as Any
         if self.provider(origin) == "crate":
             return None  # an `ffi.*` type the crate has no Rust type for: read as Any
         return imports.record(self.generated_path(origin))
