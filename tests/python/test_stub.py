@@ -183,3 +183,31 @@ def test_command_line_module(tmp_path):
     usage = subprocess.run([sys.executable, "-m", "tether.stub"], capture_output=True,
                            text=True, env=env, timeout=120)
     assert usage.returncode == 1 and "usage: tvm-ffi-stubgen" in usage.stdout
+
+
+def test_a_schema_leaf_that_is_not_a_name_is_annotated_any():
+    """A malformed schema (a leaf such as "Optional<ffi.Object>") never reaches the text
+    as an import: Python annotates it Any, Rust reads the field as Any."""
+    from tether.stub.file_utils import CodeBlock
+    from tether.stub.generator import get_generator
+    from tether.stub.python_generator.codegen import generate_python_object
+    from tether.stub.python_generator.consts import TY_MAP_DEFAULTS
+    from tether.stub.rust_generator.codegen import generate_rust_object
+    from tether.stub.utils import NamedTypeSchema, ObjectInfo, Options
+
+    odd = core.TypeSchema("Optional", (core.TypeSchema("Optional<ffi.Object>"),))
+    info = ObjectInfo(fields=[NamedTypeSchema("v", odd)], methods=[], type_key="demo.Odd",
+                      parent_type_key="ffi.Object", ancestors=["ffi.Object"])
+    block = CodeBlock("object", "demo.Odd", 1, 2, [f"{PY.begin} object/demo.Odd", PY.end])
+    imports = []
+    generate_python_object(block, dict(TY_MAP_DEFAULTS), imports, Options(), info)
+    assert "v: Any | None" in block.lines
+    assert {item.full_name for item in imports} == {"typing.Any"}
+
+    rust = get_generator("rust")
+    block = CodeBlock("object", "demo.Odd", 1, 2, [f"{RS.begin} object/demo.Odd", RS.end])
+    rust_imports = rust.new_imports()
+    generate_rust_object(block, rust.default_ty_map(), rust_imports, Options(), info,
+                         {"demo.Odd": ("crate",)})
+    text = "\n".join(block.lines)
+    assert 'pub fn v(&self) -> Result<Any> {\n        FieldGetter::new(Self::type_index(), "v")?.get_any(self)' in text
