@@ -172,13 +172,6 @@ static PyObject* tpy_object_init_by_constructor(PyObject* self, PyObject* const*
   Py_RETURN_NONE;
 }
 
-/* Calls f(*views) and returns make_ret of the result; NULL with an exception set. */
-static PyObject* tpy_call_handle(TVMFFIObject* f, TVMFFIAny* views, int32_t n) {
-  TVMFFIAny result = tether_any_none();
-  if (TVMFFIFunctionCall(f, views, n, &result) != 0) return tpy_raise_ffi_error();
-  return tpy_from_any_steal(&result);
-}
-
 static int32_t tpy_index_of_key(PyObject* key);
 
 /* ---- reflected fields ---------------------------------------------------------------------- */
