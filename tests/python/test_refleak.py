@@ -163,7 +163,7 @@ def test_reflection_and_python_defined_fields():
     index = core._object_type_key_to_index("testing.TestIntPair")
 
     def body():
-        p = P(1, 2.0, "y", [1, 2])
+        p = P(1, 2.0, s="y", o=[1, 2])
         p.a, p.b, p.o = 3, 4, {"k": 1}
         try:
             p.a = "not an int"
