@@ -10,6 +10,8 @@
  */
 #include <dlfcn.h>
 
+#include <tether/reflection.h>
+
 #include "test.h"
 
 #if !defined(TETHER_MODTEST_A) || !defined(TETHER_MODTEST_B)

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <tether/reflection.h>
+
 #include "test.h"
 
 static TVMFFIByteArray bytes_of(const char* s) { return (TVMFFIByteArray){s, strlen(s)}; }
