@@ -70,7 +70,8 @@ int tether__type_register_native(int32_t type_index, int32_t total_size);
 
 /* true if objects of the type may be made as zeroed `total_size` bytes whose state is its
  * reflected fields (tether_object_new_reflected): it has metadata, a size holding at least
- * the header, and a layout not owned by libtether's C code.  `info` is borrowed.  Lock-free. */
+ * the header, and a layout not owned by libtether's C code.  `info` is borrowed and must be
+ * the table's own (TVMFFIGetTypeInfo, tether__type_info_or_null).  Lock-free. */
 bool tether__type_has_reflected_layout(const TVMFFITypeInfo* info);
 
 /* Calls fn(info, ctx) for every registered type in increasing index order.  `info` is
