@@ -34,6 +34,7 @@
 #include "map.h"
 #include "module.h"
 #include "object.h"
+#include "type.h"
 
 /* ---- the object ------------------------------------------------------------------------ */
 
@@ -937,6 +938,10 @@ int tether__module_init(void) {
                                       (int64_t)offsetof(tether_module_t, imports), 0,
                                       kTVMFFIArray, NULL, "modules imported by this module"};
   if (tether_type_def_field(kTVMFFIModule, &imports_field) != 0) return -1;
+  /* Its size is published like any reflected type's; objects come only from this file. */
+  if (tether__type_register_native(kTVMFFIModule, (int32_t)sizeof(tether_module_t)) != 0) {
+    return -1;
+  }
   /* ffi.Module admits no subtype in the type table (library modules are instances, not
    * derived types); tvm-ffi publishes that as `__ffi_type_final__`. */
   static const TVMFFIByteArray final_attr = {"__ffi_type_final__", 18};

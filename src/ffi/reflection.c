@@ -601,7 +601,7 @@ int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandle* out) {
   if (out == NULL) {
     return tether_raise("ValueError", "tether_object_new_reflected: argument `out` must not be NULL");
   }
-  if (info == NULL || info->metadata == NULL || info->metadata->total_size < (int32_t)sizeof(TVMFFIObject)) {
+  if (info == NULL || !tether__type_has_reflected_layout(info)) {
     return tether_raise("TypeError", "tether_object_new_reflected: type `%s` (index %d) has no "
                         "reflected layout to create objects from",
                         tether_type_key(type_index), (int)type_index);

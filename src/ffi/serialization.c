@@ -37,6 +37,7 @@
 #include "map.h"
 #include "string.h"
 #include "tensor.h"
+#include "type.h"
 
 /* Field kinds written inline (the field's declared type, not its value's). */
 static bool tether__graph_inline_field(int32_t static_type_index) {
@@ -73,7 +74,7 @@ static TVMFFIObject* tether__graph_hook(const char* column, int32_t type_index) 
 static bool tether__graph_has_creator(const TVMFFITypeInfo* info) {
   if (info->metadata != NULL && info->metadata->creator != NULL) return true;
   if (tether__graph_hook("__ffi_new__", info->type_index) != NULL) return true;
-  return info->metadata != NULL && info->metadata->total_size >= (int32_t)sizeof(TVMFFIObject);
+  return tether__type_has_reflected_layout(info);
 }
 
 /*

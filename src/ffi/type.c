@@ -61,6 +61,7 @@ typedef struct {
   tether_block_t* fields_block;  /* holds info.fields, then the arrays it replaced */
   tether_block_t* methods_block;
   TVMFFITypeMetadata metadata;   /* info.metadata points here once registered */
+  bool native_layout;            /* laid out by libtether's C code, not by its fields */
   char key[];                    /* NUL-terminated; info.type_key points here */
 } tether_type_entry_t;
 
@@ -739,8 +740,9 @@ unlock:
   return tether__type_raise(&err);
 }
 
-int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
-  static const char fn[] = "TVMFFITypeRegisterMetadata";
+/* Records the metadata of the type (once); `native` marks a layout owned by C code. */
+static int tether__register_metadata(const char* fn, int32_t type_index,
+                                     const TVMFFITypeMetadata* metadata, bool native) {
   if (metadata == NULL || !tether__bytes_ok(&metadata->doc)) {
     return tether_raise("ValueError", "%s: argument `metadata` must be metadata with a valid doc",
                         fn);
@@ -770,6 +772,7 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
   } else {
     e->metadata = *metadata;
     e->metadata.doc = (TVMFFIByteArray){doc, metadata->doc.size};
+    e->native_layout = native;
     __atomic_store_n(&e->info.metadata, &e->metadata, __ATOMIC_RELEASE);
     doc = NULL;
   }
@@ -777,6 +780,21 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
   if (err.kind == NULL) return 0;
   free(doc);
   return tether__type_raise(&err);
+}
+
+int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
+  return tether__register_metadata("TVMFFITypeRegisterMetadata", type_index, metadata, false);
+}
+
+int tether__type_register_native(int32_t type_index, int32_t total_size) {
+  TVMFFITypeMetadata md = {{NULL, 0}, NULL, total_size, kTVMFFISEqHashKindUnsupported};
+  return tether__register_metadata("tether__type_register_native", type_index, &md, true);
+}
+
+bool tether__type_has_reflected_layout(const TVMFFITypeInfo* info) {
+  const TVMFFITypeMetadata* md = __atomic_load_n(&info->metadata, __ATOMIC_ACQUIRE);
+  return md != NULL && !((const tether_type_entry_t*)info)->native_layout &&
+         md->total_size >= (int32_t)sizeof(TVMFFIObject);
 }
 
 /* ---- attribute columns ----------------------------------------------------------------- */
@@ -907,6 +925,11 @@ int tether__type_init(void) {
         break;
       case ROOT:
         got = TVMFFITypeGetOrAllocIndex(&key, statics[i].index, 0, 0, 1, -1);
+        /* its layout is the bare header every object starts with */
+        if (got == statics[i].index &&
+            tether__type_register_native(got, (int32_t)sizeof(TVMFFIObject)) != 0) {
+          got = -1;
+        }
         break;
       case OBJECT:
         got = tether__type_register_static(statics[i].key, statics[i].index);

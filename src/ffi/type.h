@@ -61,6 +61,19 @@ const TVMFFITypeInfo* tether__type_info_or_null(int32_t index);
  * Thread-safe. */
 int32_t tether__type_register_static(const char* key, int32_t index);
 
+/* Registers the metadata of a type whose objects libtether's C code lays out and creates
+ * itself (ffi.Object, ffi.Module): `total_size` bytes, no creator, no doc, structural
+ * equality unsupported.  Reflection never allocates such a type from its size (see
+ * tether__type_has_reflected_layout).  Returns 0, or -1 with an error raised (unknown
+ * index, metadata already registered, out of memory).  Thread-safe. */
+int tether__type_register_native(int32_t type_index, int32_t total_size);
+
+/* true if objects of the type may be made as zeroed `total_size` bytes whose state is its
+ * reflected fields (tether_object_new_reflected): it has metadata, a size holding at least
+ * the header, and a layout not owned by libtether's C code.  `info` is borrowed and must be
+ * the table's own (TVMFFIGetTypeInfo, tether__type_info_or_null).  Lock-free. */
+bool tether__type_has_reflected_layout(const TVMFFITypeInfo* info);
+
 /* Calls fn(info, ctx) for every registered type in increasing index order.  `info` is
  * borrowed.  Lock-free: fn may register types (those may or may not be visited). */
 void tether__type_for_each(void (*fn)(const TVMFFITypeInfo* info, void* ctx), void* ctx);

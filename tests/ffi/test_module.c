@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 
 #include <tether/container.h>
+#include <tether/reflection.h>
 
 #include "test.h"
 
@@ -491,8 +492,32 @@ static void test_type_final(void) {
                "is already registered for type index");
 }
 
+/* ffi.Module publishes its size (holding the reflected `imports_`) with no creator and
+ * structural equality unsupported, as tvm-ffi does; modules still come only from loading. */
+static void test_module_metadata(void) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(kTVMFFIModule);
+  const TVMFFITypeMetadata* md = info->metadata;
+  CHECK(md != NULL);
+  if (md == NULL) return;
+  CHECK(md->creator == NULL);
+  CHECK_EQ_INT(md->structural_eq_hash_kind, kTVMFFISEqHashKindUnsupported);
+  CHECK_EQ_INT(info->num_fields, 1);
+  CHECK(info->num_fields == 1 &&
+        info->fields[0].offset + info->fields[0].size <= (int64_t)md->total_size);
+  TVMFFIObjectHandle obj = NULL;
+  CHECK_RAISED(tether_object_new_reflected(kTVMFFIModule, &obj), "TypeError",
+               "type `ffi.Module` (index 73) has no reflected layout");
+  CHECK(obj == NULL);
+  TVMFFIAny key = tether_any_none(), out;
+  CHECK_OK(tether_any_str("ffi.Module", 10, &key));
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", &key, 1, &out), "TypeError",
+               "no reflected layout");
+  tether_any_release(&key);
+}
+
 TEST_MAIN(TEST_CASE(test_load_and_call), TEST_CASE(test_load_errors),
           TEST_CASE(test_bad_arguments), TEST_CASE(test_imports_and_cycles),
           TEST_CASE(test_library_lifetime), TEST_CASE(test_system_lib),
           TEST_CASE(test_context_symbols_and_ctx), TEST_CASE(test_lookup_from_imports),
-          TEST_CASE(test_maps_passed_in_cxx_layout), TEST_CASE(test_type_final))
+          TEST_CASE(test_maps_passed_in_cxx_layout), TEST_CASE(test_type_final),
+          TEST_CASE(test_module_metadata))

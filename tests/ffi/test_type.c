@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <tether/reflection.h>
+
 #include "test.h"
 
 static TVMFFIByteArray bytes_of(const char* s) { return (TVMFFIByteArray){s, strlen(s)}; }
@@ -448,6 +450,41 @@ static void test_metadata(void) {
   CHECK_RAISED(TVMFFITypeRegisterMetadata(t, NULL), "ValueError", "argument `metadata`");
 }
 
+/* ffi.Object carries metadata from load, as tvm-ffi's table does (observed): the header's
+ * size, no creator, no doc, structural equality unsupported.  Its other static children
+ * without a reflected layout carry none. */
+static void test_root_metadata(void) {
+  const TVMFFITypeMetadata* md = TVMFFIGetTypeInfo(kTVMFFIObject)->metadata;
+  CHECK(md != NULL);
+  if (md == NULL) return;
+  CHECK_EQ_INT(md->total_size, (int64_t)sizeof(TVMFFIObject));
+  CHECK_EQ_INT(md->total_size, 24);
+  CHECK(md->creator == NULL);
+  CHECK_EQ_INT((int64_t)md->doc.size, 0);
+  CHECK_EQ_INT(md->structural_eq_hash_kind, kTVMFFISEqHashKindUnsupported);
+  static const int32_t bare[] = {kTVMFFIStr,   kTVMFFIBytes, kTVMFFIError, kTVMFFIFunction,
+                                 kTVMFFIShape, kTVMFFITensor, kTVMFFIArray, kTVMFFIMap,
+                                 kTVMFFIList,  kTVMFFIDict};
+  for (size_t i = 0; i < sizeof(bare) / sizeof(bare[0]); ++i) {
+    CHECK(TVMFFIGetTypeInfo(bare[i])->metadata == NULL);
+  }
+  /* Registered once, like any type's. */
+  TVMFFITypeMetadata again = {bytes_of(""), NULL, 32, kTVMFFISEqHashKindTreeNode};
+  CHECK_RAISED(TVMFFITypeRegisterMetadata(kTVMFFIObject, &again), "RuntimeError",
+               "Overriding ffi.Object");
+  CHECK_EQ_INT(TVMFFIGetTypeInfo(kTVMFFIObject)->metadata->total_size, 24);
+  /* Its size is no recipe for making one: a bare header is not an object anyone uses. */
+  TVMFFIObjectHandle obj = NULL;
+  CHECK_RAISED(tether_object_new_reflected(kTVMFFIObject, &obj), "TypeError",
+               "type `ffi.Object` (index 64) has no reflected layout");
+  CHECK(obj == NULL);
+  TVMFFIAny key = tether_any_none(), out;
+  CHECK_OK(tether_any_str("ffi.Object", 10, &key));
+  CHECK_RAISED(call_global("ffi.MakeObjectFromPackedArgs", &key, 1, &out), "TypeError",
+               "no reflected layout");
+  tether_any_release(&key);
+}
+
 static const TVMFFITypeAttrColumn* column(const char* name) {
   TVMFFIByteArray n = bytes_of(name);
   return TVMFFIGetTypeAttrColumn(&n);
@@ -632,5 +669,6 @@ TEST_MAIN(TEST_CASE(test_pod_types_preregistered), TEST_CASE(test_object_types_p
           TEST_CASE(test_bad_allocation_arguments), TEST_CASE(test_subclass),
           TEST_CASE(test_key_to_index_errors), TEST_CASE(test_get_type_info_unknown_exits),
           TEST_CASE(test_fields), TEST_CASE(test_methods), TEST_CASE(test_metadata),
+          TEST_CASE(test_root_metadata),
           TEST_CASE(test_attr_columns), TEST_CASE(test_indices_listed_by_key_are_consistent),
           TEST_CASE(test_threads_register_distinct_keys))
