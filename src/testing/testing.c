@@ -68,11 +68,18 @@ static int testing_echo(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny*
   return TVMFFIAnyViewToOwnedAny(&args[0], result);
 }
 
-static int testing_apply(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+/* testing.apply(f, *args) -> f(*args).  Exported under this name (and never inlined) so that
+ * C backtraces passing through it show a "TestApply" frame. */
+TESTING_API __attribute__((noinline)) int TestApply(void* self, const TVMFFIAny* args, int32_t n,
+                                                    TVMFFIAny* result);
+TESTING_API __attribute__((noinline)) int TestApply(void* self, const TVMFFIAny* args, int32_t n,
+                                                    TVMFFIAny* result) {
   TVMFFIObject* f = NULL;
   if (n < 1) return tether_raise("TypeError", "testing.apply: expects a function and its arguments, got 0 arguments");
   if (tether_arg_object("testing.apply", args, 0, kTVMFFIFunction, &f) != 0) return -1;
-  return TVMFFIFunctionCall(f, (TVMFFIAny*)args + 1, n - 1, result);
+  int rc = TVMFFIFunctionCall(f, (TVMFFIAny*)args + 1, n - 1, result);
+  __asm__ volatile("" ::: "memory"); /* not a tail call: this frame stays on the stack */
+  return rc;
 }
 
 static int testing_add_one(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -482,7 +489,7 @@ static const struct {
 } testing_globals[] = {
     {"testing.nop", testing_nop},
     {"testing.echo", testing_echo},
-    {"testing.apply", testing_apply},
+    {"testing.apply", TestApply},
     {"testing.add_one", testing_add_one},
     {"testing.test_raise_error", TestRaiseError},
     {"testing.object_use_count", testing_object_use_count},

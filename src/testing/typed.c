@@ -463,7 +463,7 @@ static char* typed_metadata(const testing_typed_t* fn) {
 }
 
 static int typed_make_function(const testing_typed_t* fn, TVMFFIObjectHandle* out) {
-  return tether_func_create((void*)fn, testing_typed_call, NULL, TETHER_FUNC_KEEPS_GIL, out);
+  return tether_func_create((void*)fn, testing_typed_call, NULL, 0, out);
 }
 
 /* ---- implementations ------------------------------------------------------------------------ */
