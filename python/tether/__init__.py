@@ -47,6 +47,22 @@ from .registry import (
 from .error import register_error
 from .container import Array, Dict, List, Map
 from .module import Module, load_module, system_lib
+# ---- tools: structural comparison and traversal, access paths ----
+from . import access_path, structural
+from .structural import (
+    DefRegionKind, InplaceMode, StructuralKey, StructuralMutator, StructuralVisitor,
+    VisitInterrupt, WalkOrder, WalkResult, get_first_structural_mismatch, structural_equal,
+    structural_hash, structural_map, structural_mutate, structural_visit, structural_walk,
+)
+
+
+def __getattr__(name):
+    # tether.cpp and tether.utils are imported on first use (they pull in subprocess,
+    # hashlib, json, ... which `import tether` itself does not need).
+    if name in ("cpp", "utils"):
+        import importlib
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'tether' has no attribute {name!r}")
 
 __version__ = "0.1.0"
 
@@ -56,6 +72,11 @@ __all__ = [
     "from_dlpack", "get_global_func", "get_global_func_metadata", "init_ffi_api",
     "list_global_func_names", "load_module", "register_error", "register_global_func",
     "register_object", "remove_global_func", "system_lib",
+    # tools: structural comparison and traversal, access paths
+    "access_path", "cpp", "structural", "DefRegionKind", "InplaceMode", "StructuralKey",
+    "StructuralMutator", "StructuralVisitor", "VisitInterrupt", "WalkOrder", "WalkResult",
+    "get_first_structural_mismatch", "structural_equal", "structural_hash", "structural_map",
+    "structural_mutate", "structural_visit", "structural_walk",
 ]
 
 
@@ -67,6 +88,11 @@ except ImportError:  # an extension without its own device(): the constructor do
         Device) and an index (default 0), or from a string "name:index" such as "cuda:1"."""
         return Device(device_type, index)
 
+# ---- FFI dataclasses (@c_class, @py_class) and the @method marker ----
+from . import dataclasses
+from .dataclasses.py_class import method
+
+__all__ += ["dataclasses", "method"]
 
 # ---- up-values: dtype literals (tether.float32, ...), as tvm_ffi names them ----------------
 bool = dtype("bool")  # noqa: A001 (shadows the builtin inside this module only, as tvm_ffi)

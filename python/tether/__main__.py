@@ -12,10 +12,24 @@ import sys
 from . import __version__, libinfo
 
 
+def run_cli(prog: str, description: str, items, argv=None) -> int:
+    """Parse `argv` against `items`, a table of (flag, help, function), and print what the
+    function of each given flag returns, one line each, in table order (the usage when no
+    flag is given).  Shared with `python -m tether.config`."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    for flag, text, _ in items:
+        parser.add_argument(flag, action="store_true", help=text)
+    args = parser.parse_args(argv)
+    chosen = [fn for flag, _, fn in items if getattr(args, flag[2:].replace("-", "_"))]
+    if not chosen:
+        parser.print_help()
+        return 0
+    for fn in chosen:
+        print(fn())
+    return 0
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m tether",
-        description="Print the configuration needed to compile and link against tether")
     items = [
         ("--includedir", "Print the include directory (tether/*.h, tvm/ffi/c_api.h)",
          libinfo.find_includedir),
@@ -29,16 +43,9 @@ def main(argv=None) -> int:
         ("--ldflags", "Print the linker flags (library path and rpath)", libinfo.ldflags),
         ("--version", "Print the package version", lambda: __version__),
     ]
-    for flag, text, _ in items:
-        parser.add_argument(flag, action="store_true", help=text)
-    args = parser.parse_args(argv)
-    chosen = [fn for flag, _, fn in items if getattr(args, flag[2:].replace("-", "_"))]
-    if not chosen:
-        parser.print_help()
-        return 0
-    for fn in chosen:
-        print(fn())
-    return 0
+    return run_cli("python -m tether",
+                   "Print the configuration needed to compile and link against tether",
+                   items, argv)
 
 
 if __name__ == "__main__":

@@ -113,3 +113,80 @@ def register_object(type_key: Union[str, type, None] = None):
 _remove_global = core.get_global_func("ffi.FunctionRemoveGlobal")
 _list_names_functor = core.get_global_func("ffi.FunctionListGlobalNamesFunctor")
 _metadata = core.get_global_func("ffi.GetGlobalFuncMetadata")
+
+
+# ---- class attributes from reflection (used by register_object, @c_class, @py_class) ----
+
+def _add_class_attrs(type_cls: type, type_info: Any, type_attr_names: Any = ()) -> type:
+    """Put on `type_cls` a descriptor per reflected field and a method per reflected
+    method of `type_info` (names the class defines itself are kept), `__ffi_init__` when the
+    type has a constructor, and the type attributes named in `type_attr_names`."""
+    own = type_cls.__dict__
+    for f in type_info.fields:
+        if f.name not in own:
+            setattr(type_cls, f.name, f.as_property(type_cls))
+    ffi_init = None
+    for m in type_info.methods:
+        if m.name == "__ffi_init__":
+            ffi_init = m.func
+        elif not hasattr(type_cls, m.name):
+            setattr(type_cls, m.name, m.as_callable(type_cls))
+    if ffi_init is None:
+        ffi_init = core._lookup_type_attr(type_info.type_index, "__ffi_init__")
+    if ffi_init is not None:
+        _install_ffi_init_attr(type_cls, type_info, ffi_init)
+    _add_type_attr_class_attrs(type_cls, type_info, type_attr_names)
+    return type_cls
+
+
+def _add_type_attr_class_attrs(type_cls: type, type_info: Any, type_attr_names: Any) -> None:
+    """Copy the type attributes named in `type_attr_names` that the type has onto
+    `type_cls` (unless its body defines the name)."""
+    for name in type_attr_names or ():
+        value = core._lookup_type_attr(type_info.type_index, name)
+        if value is not None and name not in type_cls.__dict__:
+            setattr(type_cls, name, value)
+
+
+def _install_ffi_init_attr(cls: type, type_info: Any, ffi_init: Any) -> None:
+    """`cls.__ffi_init__(self, *args, **kwargs)`: build self through the type's constructor
+    (for a custom `__init__`); TypeError on an instance of another (sub)type."""
+    kwargs_marker = core.KWARGS
+    missing = core.MISSING
+    name = cls.__name__
+
+    def __ffi_init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
+        if type(self).__tvm_ffi_type_info__ is not type_info:
+            other = type(self).__name__
+            raise TypeError(f"Calling `{name}.__ffi_init__()` on a `{other}` instance is not "
+                            f"supported. Define `{other}` with init=True.")
+        packed = list(args)
+        if kwargs:
+            packed.append(kwargs_marker)
+            for key, value in kwargs.items():
+                if value is not missing:
+                    packed.append(key)
+                    packed.append(value)
+        self.__init_handle_by_constructor__(ffi_init, *packed)
+
+    __ffi_init__.__qualname__ = f"{cls.__qualname__}.__ffi_init__"
+    __ffi_init__.__module__ = cls.__module__
+    cls.__ffi_init__ = __ffi_init__
+
+
+def _warn_missing_field_annotations(cls: type, type_info: Any, *, stacklevel: int) -> None:
+    """UserWarning naming the reflected fields of `type_info` (its own) that the body of
+    `cls` does not annotate."""
+    import warnings
+
+    names = {f.name for f in type_info.fields}
+    if not names:
+        return
+    anns = cls.__dict__.get("__annotations__", {})
+    missing = sorted(names - set(anns))
+    if missing:
+        warnings.warn(
+            f"@c_class({type_info.type_key!r}): class `{cls.__qualname__}` does not annotate "
+            f"the following reflected field(s): {', '.join(missing)}. Add type annotations "
+            "(e.g. `field_name: type`) to the class body for IDE support and documentation.",
+            UserWarning, stacklevel=stacklevel)

@@ -25,9 +25,11 @@
 #include <tether/container.h>
 
 #include "internal.h"
+#include "array.h"
 #include "container.h"
 #include "error.h"
 #include "function.h"
+#include "list.h"
 #include "map.h"
 #include "object.h"
 
@@ -184,6 +186,81 @@ int tether__map_new_cxx(int32_t type_index, TVMFFIAny* kvs, int64_t n, TVMFFIObj
   m->data_deleter = NULL;
   *out = &m->header;
   return 0;
+}
+
+/* ---- handing values to C++ code built from tvm-ffi's headers ---------------------------- */
+
+static bool tether__is_container(const TVMFFIAny* v) {
+  int32_t ti = v->type_index;
+  return (ti == kTVMFFIMap || ti == kTVMFFIDict || ti == kTVMFFIArray || ti == kTVMFFIList) &&
+         v->v_obj != NULL;
+}
+
+static bool tether__needs_cxx(const TVMFFIAny* v, int depth) {
+  if (!tether__is_container(v) || depth > TETHER_CXX_LAYOUT_DEPTH) return false;
+  if (tether__map_is_map(v->v_obj)) {
+    if (tether__map_native(v->v_obj)) return true;
+    int64_t pos = 0;
+    const TVMFFIAny *key, *value;
+    while (tether__map_next(v->v_obj, &pos, &key, &value)) {
+      if ((key != NULL && tether__needs_cxx(key, depth + 1)) ||
+          (value != NULL && tether__needs_cxx(value, depth + 1))) {
+        return true;
+      }
+    }
+    return false;
+  }
+  const TVMFFISeqCell* cell = TETHER_CELL(TVMFFISeqCell, v->v_obj);
+  const TVMFFIAny* items = cell->data;
+  for (int64_t i = 0; i < cell->size; ++i) {
+    if (tether__needs_cxx(&items[i], depth + 1)) return true;
+  }
+  return false;
+}
+
+bool tether__any_needs_cxx_layout(const TVMFFIAny* v) { return tether__needs_cxx(v, 0); }
+
+static int tether__to_cxx(const TVMFFIAny* v, int depth, TVMFFIAny* out) {
+  if (!tether__needs_cxx(v, depth)) return TVMFFIAnyViewToOwnedAny(v, out);
+  TVMFFIObject* obj = v->v_obj;
+  bool is_map = tether__map_is_map(obj);
+  int64_t n = is_map ? tether__map_size(obj) : TETHER_CELL(TVMFFISeqCell, obj)->size;
+  size_t slots = (size_t)n * (is_map ? 2 : 1);
+  TVMFFIAny* items = calloc(slots > 0 ? slots : 1, sizeof(TVMFFIAny)); /* all None */
+  if (items == NULL) return tether_raise("MemoryError", "tether__any_to_cxx_layout: out of memory");
+  int rc = 0;
+  int64_t done = 0;
+  if (is_map) {
+    int64_t pos = 0;
+    const TVMFFIAny *key, *value;
+    while (rc == 0 && done < n && tether__map_next(obj, &pos, &key, &value)) {
+      TVMFFIAny none = tether_any_none();
+      rc = tether__to_cxx(key != NULL ? key : &none, depth + 1, &items[2 * done]);
+      if (rc == 0) rc = tether__to_cxx(value != NULL ? value : &none, depth + 1, &items[2 * done + 1]);
+      ++done;
+    }
+  } else {
+    const TVMFFIAny* src = TETHER_CELL(TVMFFISeqCell, obj)->data;
+    for (; rc == 0 && done < n; ++done) rc = tether__to_cxx(&src[done], depth + 1, &items[done]);
+  }
+  TVMFFIObject* made = NULL;
+  if (rc == 0) {
+    if (is_map) {
+      rc = tether__map_new_cxx(v->type_index, items, done, &made); /* takes the pairs */
+    } else if (v->type_index == kTVMFFIArray) {
+      rc = tether__array_new_steal(items, done, &made);
+    } else {
+      rc = tether__list_new(items, done, &made);
+    }
+  }
+  for (size_t i = 0; i < slots; ++i) tether_any_release(&items[i]);
+  free(items);
+  if (rc == 0) *out = tether_any_object(made);
+  return rc;
+}
+
+int tether__any_to_cxx_layout(const TVMFFIAny* v, TVMFFIAny* out) {
+  return tether__to_cxx(v, 0, out);
 }
 
 /* The slot holding `key` (already normalised, with hash `hash`), or -1. */
@@ -386,7 +463,24 @@ void tether__map_clear(TVMFFIObject* map) {
   free(entries);
 }
 
+/* tether__map_copy of a map in tvm-ffi's C++ layout, entry by entry. */
+static int tether__map_copy_cxx(const TVMFFIObject* src, int32_t type_index, TVMFFIObject** out) {
+  TVMFFIObject* copy = NULL;
+  if (tether__map_new(type_index, tether__map_size(src), &copy) != 0) return -1;
+  int64_t pos = 0;
+  const TVMFFIAny *key, *value;
+  while (tether__map_next(src, &pos, &key, &value)) {
+    if (tether__map_set(copy, key, value) != 0) {
+      TVMFFIObjectDecRef(copy);
+      return -1;
+    }
+  }
+  *out = copy;
+  return 0;
+}
+
 int tether__map_copy(const TVMFFIObject* src, int32_t type_index, TVMFFIObject** out) {
+  if (!tether__map_native(src)) return tether__map_copy_cxx(src, type_index, out);
   const tether_map_t* s = tether__map(src);
   TVMFFIObject* copy = NULL;
   if (tether__map_new(type_index, s->size, &copy) != 0) return -1;
@@ -421,7 +515,9 @@ int tether__map_new_from_pairs(int32_t type_index, const TVMFFIAny* kvs, int64_t
 /* Gives the caller a private copy of a shared Map (Dicts are shared on purpose). */
 static int tether__map_make_writable(TVMFFIObject** map) {
   TVMFFIObject* old = *map;
-  if (old->type_index != kTVMFFIMap || tether_object_use_count(old) == 1) return 0;
+  if (old->type_index != kTVMFFIMap) return 0;
+  /* a map in C++ layout is always copied (into libtether's), even when not shared */
+  if (tether_object_use_count(old) == 1 && tether__map_native(old)) return 0;
   TVMFFIObject* copy = NULL;
   if (tether__map_copy(old, kTVMFFIMap, &copy) != 0) return -1;
   TVMFFIObjectDecRef(old);
@@ -473,6 +569,16 @@ bool tether__map_next(const TVMFFIObject* map, int64_t* pos, const TVMFFIAny** k
 
 /* ---- public API --------------------------------------------------------------------- */
 
+/* A Dict that C++ code built from tvm-ffi's headers made is in that code's layout, which
+ * libtether reads but does not change: changing one in place is a TypeError. */
+static int tether__map_check_writable(const char* fname, const TVMFFIObject* dict) {
+  if (tether__map_native(dict)) return 0;
+  return tether_raise("TypeError",
+                      "%s: this %s was made by C++ code in tvm-ffi's layout, which tether does "
+                      "not change in place; copy it first (e.g. into a new Dict)",
+                      fname, tether_type_key(dict->type_index));
+}
+
 static int tether__map_check(const char* fname, TVMFFIObjectHandle map, bool dict_only) {
   const TVMFFIObject* obj = map;
   bool ok = dict_only ? (obj != NULL && obj->type_index == kTVMFFIDict)
@@ -482,7 +588,7 @@ static int tether__map_check(const char* fname, TVMFFIObjectHandle map, bool dic
                         dict_only ? "ffi.Dict" : "ffi.Map or ffi.Dict",
                         obj == NULL ? "NULL" : tether_type_key(obj->type_index));
   }
-  return 0;
+  return dict_only ? tether__map_check_writable(fname, obj) : 0;
 }
 
 static int tether__map_new_public(const char* fname, int32_t type_index, const TVMFFIAny* kvs,
@@ -643,8 +749,11 @@ static const tether_map_kind_t kDictKind = {
 static int tether__map_args(const tether_map_kind_t* kind, const char* sig, bool mutating,
                             const TVMFFIAny* args, int32_t n, int32_t arity, TVMFFIObject** map) {
   if (tether_check_nargs(sig, NULL, n, arity) != 0) return -1;
-  return tether__container_arg_object(sig, args, 0, kind->type_index,
-                                      mutating ? kind->rw : kind->ro, map);
+  if (tether__container_arg_object(sig, args, 0, kind->type_index,
+                                   mutating ? kind->rw : kind->ro, map) != 0) {
+    return -1;
+  }
+  return mutating && (*map)->type_index == kTVMFFIDict ? tether__map_check_writable(sig, *map) : 0;
 }
 
 static int tether__map_ctor(const tether_map_kind_t* kind, const TVMFFIAny* args, int32_t n,
@@ -723,6 +832,39 @@ static int64_t tether__map_live_from(const tether_map_t* m, int64_t pos) {
   return pos < m->used ? pos : m->used;
 }
 
+static int tether__map_iter_past_end(void) {
+  return tether_raise("IndexError", "MapForwardIterFunctor: the iterator is past the end of the map");
+}
+
+static int tether__map_iter_bad_command(int64_t cmd) {
+  return tether_raise("ValueError",
+                      "MapForwardIterFunctor: unknown command %lld, expected 0 (key), "
+                      "1 (value) or 2 (advance)",
+                      (long long)cmd);
+}
+
+/* The iterator over a map in tvm-ffi's C++ layout: pos is tether__map_next's position of
+ * the current entry (maps C++ code made are not changed by libtether). */
+static int tether__cxx_map_iter_step(tether_map_iter_t* it, int64_t cmd, TVMFFIAny* result) {
+  int64_t peek = it->pos;
+  const TVMFFIAny *key = NULL, *value = NULL;
+  bool live = tether__map_next(it->map, &peek, &key, &value);
+  switch (cmd) {
+    case 0:
+    case 1:
+      if (!live) return tether__map_iter_past_end();
+      tether_any_copy(cmd == 0 ? key : value, result);
+      return 0;
+    case 2:
+      if (live) it->pos = peek;
+      peek = it->pos;
+      *result = tether_any_bool(tether__map_next(it->map, &peek, NULL, NULL));
+      return 0;
+    default:
+      return tether__map_iter_bad_command(cmd);
+  }
+}
+
 static int tether__map_iter_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   tether_map_iter_t* it = self;
   int64_t cmd = 0;
@@ -730,16 +872,14 @@ static int tether__map_iter_call(void* self, const TVMFFIAny* args, int32_t n, T
       tether_arg_int(kIterSig, args, 0, &cmd) != 0) {
     return -1;
   }
+  if (!tether__map_native(it->map)) return tether__cxx_map_iter_step(it, cmd, result);
   const tether_map_t* m = tether__map(it->map);
   it->pos = tether__map_live_from(m, it->pos);
   bool at_end = it->pos >= m->used;
   switch (cmd) {
     case 0:
     case 1:
-      if (at_end) {
-        return tether_raise("IndexError",
-                            "MapForwardIterFunctor: the iterator is past the end of the map");
-      }
+      if (at_end) return tether__map_iter_past_end();
       tether_any_copy(cmd == 0 ? &m->entries[it->pos].key : &m->entries[it->pos].value, result);
       return 0;
     case 2:
@@ -747,10 +887,7 @@ static int tether__map_iter_call(void* self, const TVMFFIAny* args, int32_t n, T
       *result = tether_any_bool(it->pos < m->used);
       return 0;
     default:
-      return tether_raise("ValueError",
-                          "MapForwardIterFunctor: unknown command %lld, expected 0 (key), "
-                          "1 (value) or 2 (advance)",
-                          (long long)cmd);
+      return tether__map_iter_bad_command(cmd);
   }
 }
 
@@ -768,7 +905,7 @@ static int tether__map_g_iter(const tether_map_kind_t* kind, const TVMFFIAny* ar
   if (it == NULL) return tether_raise("MemoryError", "%s: out of memory", kind->iter_sig);
   TVMFFIObjectIncRef(map);
   it->map = map;
-  it->pos = tether__map_live_from(tether__map(map), 0);
+  it->pos = tether__map_native(map) ? tether__map_live_from(tether__map(map), 0) : 0;
   TVMFFIObjectHandle fn = NULL;
   if (TVMFFIFunctionCreate(it, tether__map_iter_call, tether__map_iter_free, &fn) != 0) {
     tether__map_iter_free(it);

@@ -35,6 +35,16 @@ bool tether__map_native(const TVMFFIObject* obj);
  * reset to None, released on failure).  New reference in *out. */
 int tether__map_new_cxx(int32_t type_index, TVMFFIAny* kvs, int64_t n, TVMFFIObject** out);
 
+/* true if the view `v` is, or holds within Arrays, Lists, Maps and Dicts (to a depth of
+ * TETHER_CXX_LAYOUT_DEPTH containers), a Map or Dict laid out by libtether: a value that C++
+ * code built from tvm-ffi's headers cannot read. */
+enum { TETHER_CXX_LAYOUT_DEPTH = 64 };
+bool tether__any_needs_cxx_layout(const TVMFFIAny* v);
+/* Owning copy of the view `v` in which every such map, and every container on the way to
+ * one, is rebuilt (a new object; maps in tvm-ffi's C++ small layout); the rest is shared.
+ * A Dict or List rebuilt this way is a copy: changes made to it do not reach `v`. */
+int tether__any_to_cxx_layout(const TVMFFIAny* v, TVMFFIAny* out);
+
 /* New empty map of `type_index` (kTVMFFIMap or kTVMFFIDict) with room for `capacity`
  * entries.  New reference in *out; -1 with MemoryError. */
 int tether__map_new(int32_t type_index, int64_t capacity, TVMFFIObject** out);

@@ -31,6 +31,7 @@
 #include "bind.h"
 #include "env.h"
 #include "error.h"
+#include "map.h"
 #include "module.h"
 #include "object.h"
 
@@ -204,9 +205,55 @@ typedef struct {
   TVMFFISafeCallType fn;
 } tether_library_function_t;
 
+/* The call with the arguments from `first` on that need it handed over in tvm-ffi's C++
+ * map layout (tether__any_to_cxx_layout); the others are passed as they are. */
+static int tether__library_call_cxx(TVMFFISafeCallType fn, const TVMFFIAny* args,
+                                    int32_t num_args, int32_t first, TVMFFIAny* result) {
+  enum { SMALL = 8 };
+  TVMFFIAny small_args[SMALL];
+  bool small_owned[SMALL];
+  TVMFFIAny* call_args =
+      num_args <= SMALL ? small_args : malloc((size_t)num_args * sizeof(TVMFFIAny));
+  bool* owned = num_args <= SMALL ? small_owned : calloc((size_t)num_args, sizeof(bool));
+  int rc = -1;
+  if (call_args == NULL || owned == NULL) {
+    tether_raise("MemoryError", "ffi.Module: out of memory passing %d arguments", num_args);
+    goto fail;
+  }
+  for (int32_t i = 0; i < num_args; ++i) {
+    owned[i] = i >= first && tether__any_needs_cxx_layout(&args[i]);
+    if (!owned[i]) {
+      call_args[i] = args[i];
+    } else if (tether__any_to_cxx_layout(&args[i], &call_args[i]) != 0) {
+      owned[i] = false;
+      for (int32_t j = 0; j < i; ++j) {
+        if (owned[j]) tether_any_release(&call_args[j]);
+      }
+      goto fail;
+    }
+  }
+  rc = fn(NULL, call_args, num_args, result);
+  for (int32_t i = 0; i < num_args; ++i) {
+    if (owned[i]) tether_any_release(&call_args[i]);
+  }
+fail:
+  if (call_args != small_args) free(call_args);
+  if (owned != small_owned) free(owned);
+  return rc;
+}
+
+/* Library code may be C++ built from tvm-ffi's headers, which reads maps in place in its
+ * own layout; maps libtether laid out (and the containers holding them) are handed over
+ * rebuilt in that layout.  Other arguments, the common case, go straight through. */
 static int tether__library_function_call(void* self, const TVMFFIAny* args, int32_t num_args,
                                          TVMFFIAny* result) {
-  return ((tether_library_function_t*)self)->fn(NULL, args, num_args, result);
+  TVMFFISafeCallType fn = ((tether_library_function_t*)self)->fn;
+  for (int32_t i = 0; i < num_args; ++i) {
+    if (tether__any_needs_cxx_layout(&args[i])) {
+      return tether__library_call_cxx(fn, args, num_args, i, result);
+    }
+  }
+  return fn(NULL, args, num_args, result);
 }
 
 static void tether__library_function_free(void* self) {

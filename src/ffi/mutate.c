@@ -392,6 +392,11 @@ static TVMFFIAny tether__dyn_remap_set(tether_mutator* m, TVMFFIAny var, TVMFFIA
   return tether_any_none();
 }
 
+static bool tether__is_text(int32_t type_index) {
+  return type_index == kTVMFFIStr || type_index == kTVMFFISmallStr ||
+         type_index == kTVMFFIBytes || type_index == kTVMFFISmallBytes;
+}
+
 /* StructuralMap: runs the first matching callback on `value`; false when none matches. */
 static bool tether__map_link(tether_dyn_mutator* self, TVMFFIAny value, TVMFFIAny* out) {
   TVMFFIObject* entry = tether__find_callback(self->callbacks, value.type_index);
@@ -404,6 +409,13 @@ static bool tether__map_link(tether_dyn_mutator* self, TVMFFIAny value, TVMFFIAn
   TVMFFIAny args[2] = {value, tether_any_int(self->base.def_region_kind)};
   *out = tether__mutate_call(tether__callback_fn(entry), args, nargs);
   if (out->type_index == kTVMFFIError) tether__visit_error_context_push(out, value);
+  /* Strings and bytes are values: a callback that hands back equal contents (a binding may
+   * not give back the very object it received) left the value unchanged. */
+  if (tether__is_text(value.type_index) && tether__is_text(out->type_index) &&
+      tether_any_equal(&value, out)) {
+    tether_any_release(out);
+    *out = tether__unchanged();
+  }
   return true;
 }
 

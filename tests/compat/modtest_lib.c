@@ -12,9 +12,14 @@
  *   <n>_lookup(name: str, x) -> any         TVMFFIEnvModLookupFromImports(ctx, name), then
  *                                           calls the function found with x
  *   <n>_lookup_handle(name: str) -> void*   the (borrowed) handle that lookup returns
+ *   <n>_map_sum(x) -> int                   the sum of the int values of every map in x (a
+ *                                           map, or an Array of maps), read in place the way
+ *                                           tvm-ffi's C++ headers read MapObj (small layout:
+ *                                           pairs at `data`; dense layout refused)
  *   <n>_missing()                           only with MODTEST_MISSING=<symbol>: calls that
  *                                           symbol, which nothing defines
  */
+#include <stdint.h>
 #include <string.h>
 
 #include <tvm/ffi/c_api.h>
@@ -136,6 +141,50 @@ TVM_FFI_DLL_EXPORT int EXPORT(_lookup_handle)(void* h, const TVMFFIAny* args, in
   if (n != 1 || get_str(&args[0], name, sizeof(name)) != 0) return -1;
   if (TVMFFIEnvModLookupFromImports(__tvm_ffi__library_ctx, name, &f) != 0) return -1;
   set_ptr(result, f);
+  return 0;
+}
+
+/* tvm-ffi's MapBaseObj after the object header: data, size, slots (top bit: small layout). */
+typedef struct {
+  TVMFFIObject header;
+  void* data;
+  uint64_t size;
+  uint64_t slots;
+} modtest_cxx_map;
+
+static int map_sum(const TVMFFIAny* v, int64_t* total) {
+  if (v->type_index == kTVMFFIArray) {
+    const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)v->v_obj + sizeof(TVMFFIObject));
+    for (int64_t i = 0; i < cell->size; ++i) {
+      if (map_sum((const TVMFFIAny*)cell->data + i, total) != 0) return -1;
+    }
+    return 0;
+  }
+  if (v->type_index != kTVMFFIMap && v->type_index != kTVMFFIDict) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "modtest map_sum: expected maps");
+    return -1;
+  }
+  const modtest_cxx_map* m = (const modtest_cxx_map*)v->v_obj;
+  if ((m->slots & (UINT64_C(1) << 63)) == 0) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "modtest map_sum: not in the small C++ layout");
+    return -1;
+  }
+  const TVMFFIAny* kv = m->data;
+  for (uint64_t i = 0; i < m->size; ++i) {
+    if (kv[2 * i + 1].type_index == kTVMFFIInt) *total += kv[2 * i + 1].v_int64;
+  }
+  return 0;
+}
+
+TVM_FFI_DLL_EXPORT int EXPORT(_map_sum)(void* h, const TVMFFIAny* args, int32_t n,
+                                        TVMFFIAny* result) {
+  (void)h;
+  int64_t total = 0;
+  if (n != 1 || map_sum(&args[0], &total) != 0) {
+    if (n != 1) TVMFFIErrorSetRaisedFromCStr("TypeError", "modtest map_sum: one argument");
+    return -1;
+  }
+  set_int(result, total);
   return 0;
 }
 

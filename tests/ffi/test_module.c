@@ -10,6 +10,8 @@
  */
 #include <dlfcn.h>
 
+#include <tether/container.h>
+
 #include "test.h"
 
 #if !defined(TETHER_MODTEST_A) || !defined(TETHER_MODTEST_B)
@@ -436,6 +438,42 @@ done:
   TVMFFIObjectDecRef(b);
 }
 
+/* A library function receives the maps libtether made (at the top level and inside an
+ * Array) in tvm-ffi's C++ layout, as C++ code built from tvm-ffi's headers reads them. */
+static void test_maps_passed_in_cxx_layout(void) {
+  TVMFFIObjectHandle mod = load(TETHER_MODTEST_A);
+  if (mod == NULL) return;
+  TVMFFIAny kvs[4] = {tether_any_raw_str("x"), tether_any_int(40), tether_any_raw_str("y"),
+                      tether_any_int(2)};
+  TVMFFIObjectHandle map = NULL, dict = NULL, arr = NULL;
+  CHECK_OK(tether_map_new(kvs, 2, &map));
+  CHECK_OK(tether_dict_new(kvs, 1, &dict));
+  if (map == NULL || dict == NULL) goto done;
+  TVMFFIAny arg = tether_any_object(map), result;
+  CHECK_OK(call_fn(mod, "a_map_sum", &arg, 1, &result));
+  CHECK(result.type_index == kTVMFFIInt && result.v_int64 == 42);
+  TVMFFIAny items[3] = {tether_any_object(map), tether_any_object(dict), tether_any_object(map)};
+  CHECK_OK(tether_array_new(items, 3, &arr));
+  if (arr == NULL) goto done;
+  arg = tether_any_object(arr);
+  CHECK_OK(call_fn(mod, "a_map_sum", &arg, 1, &result));
+  CHECK(result.type_index == kTVMFFIInt && result.v_int64 == 124);
+  /* the arguments themselves are untouched (the call got converted copies) */
+  CHECK_EQ_INT(tether_object_use_count(map), 3); /* ours and the Array's two */
+  TVMFFIAny size;
+  TVMFFIAny one = tether_any_object(dict);
+  CHECK_OK(call_global("ffi.DictSize", &one, 1, &size));
+  CHECK(size.type_index == kTVMFFIInt && size.v_int64 == 1);
+  /* a value the kernel cannot take still fails as the kernel says */
+  arg = tether_any_int(3);
+  CHECK_RAISED(call_fn(mod, "a_map_sum", &arg, 1, &result), "TypeError", "expected maps");
+done:
+  TVMFFIObjectDecRef(arr);
+  TVMFFIObjectDecRef(dict);
+  TVMFFIObjectDecRef(map);
+  TVMFFIObjectDecRef(mod);
+}
+
 /* ffi.Module is published final (`__ffi_type_final__` True), as tvm-ffi's is. */
 static void test_type_final(void) {
   TVMFFIByteArray name = {"__ffi_type_final__", 18};
@@ -457,4 +495,4 @@ TEST_MAIN(TEST_CASE(test_load_and_call), TEST_CASE(test_load_errors),
           TEST_CASE(test_bad_arguments), TEST_CASE(test_imports_and_cycles),
           TEST_CASE(test_library_lifetime), TEST_CASE(test_system_lib),
           TEST_CASE(test_context_symbols_and_ctx), TEST_CASE(test_lookup_from_imports),
-          TEST_CASE(test_type_final))
+          TEST_CASE(test_maps_passed_in_cxx_layout), TEST_CASE(test_type_final))

@@ -27,6 +27,10 @@ class _AliasLoader(importlib.abc.Loader):
         sys.modules[fullname] = module
         return module
 
+    def get_code(self, fullname):
+        """The code of `tether[.X]` itself, for `python -m tvm_ffi.X` (runpy asks for it)."""
+        return importlib.util.find_spec(self.target).loader.get_code(self.target)
+
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
