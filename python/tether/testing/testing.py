@@ -19,9 +19,21 @@ if TYPE_CHECKING:
     from typing import Any
 
 try:
-    from ..dataclasses import IntEnum, StrEnum, c_class, entry
-except ImportError:  # tether.dataclasses absent: bind with register_object, no enums
+    from ..dataclasses import c_class
+except ImportError:  # tether.dataclasses absent: bind with register_object
     c_class = None
+try:
+    from ..dataclasses import IntEnum, StrEnum, entry
+except ImportError:  # no FFI enums: the enum test types stay unbound
+    IntEnum = None
+
+
+def _type_exists(type_key: str) -> bool:
+    try:
+        core._type_key_to_index(type_key)
+    except ValueError:
+        return False
+    return True
 
 
 def _bind(type_key: str, **options: Any):
@@ -213,7 +225,7 @@ __all__ = [
     "requires_py310", "requires_py312", "requires_py313",
 ]
 
-if c_class is not None:
+if c_class is not None and IntEnum is not None and _type_exists("testing.TestCxxIntEnum"):
     class _TestCxxIntEnum(IntEnum, type_key="testing.TestCxxIntEnum"):
         low = entry(value=10)
         high = entry(value=20)
