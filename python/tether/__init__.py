@@ -20,6 +20,10 @@ finally:
     _sys.setdlopenflags(_flags)
 del _os, _sys, _flags
 
+# Type reflection (TypeInfo, TypeField, ...): written in Python, installed into tether.core.
+from . import _reflection
+_reflection._install()
+
 from .core import (
     CContainerBase,
     DLDeviceType,
@@ -87,6 +91,24 @@ except ImportError:  # an extension without its own device(): the constructor do
         """A Device from a type (a name such as "cpu" or "cuda", a DLDeviceType / int, or a
         Device) and an index (default 0), or from a string "name:index" such as "cuda:1"."""
         return Device(device_type, index)
+
+
+# ---- type schemas (typeschema.py): the cold half of tvm_ffi.core's TypeSchema lives in
+# Python; its converter is C (tether.core._build_converter).  ObjectConvertible and the
+# DataType name are installed only where no other part of the package defines them.
+from . import typeschema as _typeschema
+
+core.TypeSchema = _typeschema.TypeSchema
+if not hasattr(core, "ObjectConvertible"):
+    core.ObjectConvertible = _typeschema.ObjectConvertible
+if not hasattr(core, "DataType"):
+    core.DataType = core.dtype
+# Container classes are generic in annotations (Array[int], Map[str, int]) for the schemas
+# they give; installed unless the container module provides its own.
+for _cls in (Array, List, Map, Dict):
+    if "__class_getitem__" not in _cls.__dict__:
+        _cls.__class_getitem__ = classmethod(_typeschema._generic_alias)
+del _cls
 
 # ---- FFI dataclasses (@c_class, @py_class) and the @method marker ----
 from . import dataclasses

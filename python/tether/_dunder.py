@@ -17,7 +17,9 @@ from . import core
 
 
 def _global(name: str) -> Any:
-    return core.get_global_func(name)
+    from .registry import get_global_func
+
+    return get_global_func(name)
 
 
 def _type_chain(type_info: Any) -> List[Any]:
@@ -288,7 +290,11 @@ def _install_dataclass_dunders(cls: type, *, init: bool, repr: bool, eq: bool, o
             cls.__init__ = _allocating_init(own["__init__"], ffi_new)
 
     if repr and "__repr__" not in own:
-        cls.__repr__ = core.object_repr
+        object_repr = core.object_repr
+
+        def __repr__(self: Any) -> str:
+            return object_repr(self)
+        cls.__repr__ = __repr__
     if eq and not {"__eq__", "__ne__"} & own.keys():
         impl = _global("ffi.RecursiveEq")
         cls.__eq__ = _comparison(impl)

@@ -14,11 +14,12 @@ from . import core
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import types
+    from collections.abc import Collection, Sequence
     from typing import Any, Callable, Dict, List, Optional, Union
 
 __all__ = ["get_global_func", "register_global_func", "remove_global_func",
            "list_global_func_names", "get_global_func_metadata", "init_ffi_api",
-           "register_object"]
+           "register_object", "get_registered_type_keys"]
 
 get_global_func = core.get_global_func
 
@@ -89,16 +90,28 @@ def init_ffi_api(namespace: str, target_module: Union[str, types.ModuleType, Non
         setattr(module, short, f)
 
 
-def register_object(type_key: Union[str, type, None] = None):
+def register_object(type_key: Union[str, type, None] = None, *, init: bool = True):
     """Class decorator binding a Python subclass of Object to the FFI type `type_key`:
     results of that type come back as instances of the class, which gets properties for
-    the reflected fields, the reflected methods and an __init__ from __ffi_init__.
+    the reflected fields, the reflected methods, ``__tvm_ffi_type_info__`` (its TypeInfo),
+    ``__ffi_init__`` and, when `init` and the class body defines none, an ``__init__``
+    from the type's ``__ffi_init__``.
 
     ``@register_object("ns.Type")``, or ``@register_object`` to use the class's name.
     Raises ValueError if the type key is unknown.
     """
     def register(cls: type, key: Optional[str] = None) -> type:
-        return core._register_object(key if key is not None else cls.__name__, cls)
+        name = key if key is not None else cls.__name__
+        index = core._object_type_key_to_index(name)
+        if index is None:
+            raise ValueError(f"Cannot find object type index for {name}")
+        core._register_object(name, cls, init)
+        info = core._register_object_by_index(index, cls)
+        setattr(cls, "__tvm_ffi_type_info__", info)
+        ffi_init = _ffi_init_of(info)
+        if ffi_init is not None:
+            _install_ffi_init_attr(cls, info, ffi_init)
+        return cls
 
     if isinstance(type_key, str):
         return lambda cls: register(cls, type_key)
@@ -110,38 +123,33 @@ def register_object(type_key: Union[str, type, None] = None):
                     f"{type(type_key).__name__}")
 
 
-_remove_global = core.get_global_func("ffi.FunctionRemoveGlobal")
-_list_names_functor = core.get_global_func("ffi.FunctionListGlobalNamesFunctor")
-_metadata = core.get_global_func("ffi.GetGlobalFuncMetadata")
-
-
-# ---- class attributes from reflection (used by register_object, @c_class, @py_class) ----
-
-def _add_class_attrs(type_cls: type, type_info: Any, type_attr_names: Any = ()) -> type:
-    """Put on `type_cls` a descriptor per reflected field and a method per reflected
-    method of `type_info` (names the class defines itself are kept), `__ffi_init__` when the
-    type has a constructor, and the type attributes named in `type_attr_names`."""
-    own = type_cls.__dict__
-    for f in type_info.fields:
-        if f.name not in own:
-            setattr(type_cls, f.name, f.as_property(type_cls))
-    ffi_init = None
+def _ffi_init_of(type_info: Any) -> Any:
+    """The type's __ffi_init__: its reflected method, else its type attribute, else None."""
     for m in type_info.methods:
         if m.name == "__ffi_init__":
-            ffi_init = m.func
-        elif not hasattr(type_cls, m.name):
+            return m.func
+    return core._lookup_type_attr(type_info.type_index, "__ffi_init__")
+
+
+def _add_class_attrs(type_cls: type, type_info: Any, type_attr_names: Collection = ()) -> type:
+    """Install the type's own fields and methods (where the class defines no such name),
+    ``__ffi_init__``, and the type attributes named in `type_attr_names`."""
+    for f in type_info.fields:
+        if f.name not in type_cls.__dict__:
+            setattr(type_cls, f.name, f.as_property(type_cls))
+    for m in type_info.methods:
+        if m.name != "__ffi_init__" and not hasattr(type_cls, m.name):
             setattr(type_cls, m.name, m.as_callable(type_cls))
-    if ffi_init is None:
-        ffi_init = core._lookup_type_attr(type_info.type_index, "__ffi_init__")
+    ffi_init = _ffi_init_of(type_info)
     if ffi_init is not None:
         _install_ffi_init_attr(type_cls, type_info, ffi_init)
     _add_type_attr_class_attrs(type_cls, type_info, type_attr_names)
     return type_cls
 
 
-def _add_type_attr_class_attrs(type_cls: type, type_info: Any, type_attr_names: Any) -> None:
-    """Copy the type attributes named in `type_attr_names` that the type has onto
-    `type_cls` (unless its body defines the name)."""
+def _add_type_attr_class_attrs(type_cls: type, type_info: Any, type_attr_names: Collection) -> None:
+    """Set each named type attribute of the type as a class attribute (unless the class
+    body defines it)."""
     for name in type_attr_names or ():
         value = core._lookup_type_attr(type_info.type_index, name)
         if value is not None and name not in type_cls.__dict__:
@@ -149,24 +157,22 @@ def _add_type_attr_class_attrs(type_cls: type, type_info: Any, type_attr_names: 
 
 
 def _install_ffi_init_attr(cls: type, type_info: Any, ffi_init: Any) -> None:
-    """`cls.__ffi_init__(self, *args, **kwargs)`: build self through the type's constructor
-    (for a custom `__init__`); TypeError on an instance of another (sub)type."""
-    kwargs_marker = core.KWARGS
-    missing = core.MISSING
-    name = cls.__name__
+    """Give `cls` ``__ffi_init__(self, *args, **kwargs)``: self adopts the object that the
+    type's constructor builds (keyword arguments travel after KWARGS; MISSING ones are
+    dropped).  Calling it on an instance of another FFI type raises TypeError."""
+    kwargs_marker, missing, type_name = core.KWARGS, core.MISSING, cls.__name__
 
     def __ffi_init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
         if type(self).__tvm_ffi_type_info__ is not type_info:
-            other = type(self).__name__
-            raise TypeError(f"Calling `{name}.__ffi_init__()` on a `{other}` instance is not "
-                            f"supported. Define `{other}` with init=True.")
+            raise TypeError(f"Calling `{type_name}.__ffi_init__()` on a `{type(self).__name__}` "
+                            f"instance is not supported. Define `{type(self).__name__}` with "
+                            "init=True.")
         packed = list(args)
         if kwargs:
             packed.append(kwargs_marker)
-            for key, value in kwargs.items():
-                if value is not missing:
-                    packed.append(key)
-                    packed.append(value)
+            for k, v in kwargs.items():
+                if v is not missing:
+                    packed += (k, v)
         self.__init_handle_by_constructor__(ffi_init, *packed)
 
     __ffi_init__.__qualname__ = f"{cls.__qualname__}.__ffi_init__"
@@ -175,18 +181,25 @@ def _install_ffi_init_attr(cls: type, type_info: Any, ffi_init: Any) -> None:
 
 
 def _warn_missing_field_annotations(cls: type, type_info: Any, *, stacklevel: int) -> None:
-    """UserWarning naming the reflected fields of `type_info` (its own) that the body of
-    `cls` does not annotate."""
-    import warnings
-
+    """Warn when the class body annotates none of some of the type's own reflected fields."""
     names = {f.name for f in type_info.fields}
     if not names:
         return
-    anns = cls.__dict__.get("__annotations__", {})
-    missing = sorted(names - set(anns))
+    missing = sorted(names - set(cls.__dict__.get("__annotations__", {})))
     if missing:
-        warnings.warn(
-            f"@c_class({type_info.type_key!r}): class `{cls.__qualname__}` does not annotate "
-            f"the following reflected field(s): {', '.join(missing)}. Add type annotations "
-            "(e.g. `field_name: type`) to the class body for IDE support and documentation.",
-            UserWarning, stacklevel=stacklevel)
+        import warnings
+
+        warnings.warn(f"@c_class({type_info.type_key!r}): class `{cls.__qualname__}` does not "
+                      f"annotate the following reflected field(s): {', '.join(missing)}. "
+                      "Add type annotations (e.g. `field_name: type`) to the class body "
+                      "for IDE support and documentation.", UserWarning, stacklevel=stacklevel)
+
+
+def get_registered_type_keys() -> Sequence[str]:
+    """The type keys of every type registered in the FFI type table."""
+    return core.get_global_func("ffi.GetRegisteredTypeKeys")()
+
+
+_remove_global = core.get_global_func("ffi.FunctionRemoveGlobal")
+_list_names_functor = core.get_global_func("ffi.FunctionListGlobalNamesFunctor")
+_metadata = core.get_global_func("ffi.GetGlobalFuncMetadata")

@@ -56,7 +56,8 @@
   X(recursive)               \
   X(repr)                   \
   X(json)                    \
-  X(serialization)
+  X(serialization)           \
+  X(cast)
 
 #define TETHER__DECLARE_SUBSYSTEM(name) \
   int tether__##name##_init(void);      \

@@ -7,7 +7,8 @@
  *
  * Field storage follows the static type index, as in tvm-ffi: int64, double, bool, void*,
  * DLDataType, DLDevice as themselves; Any (or None) as an owning TVMFFIAny, except an
- * 8-byte one, which (like every object type) is an owning object pointer or NULL.
+ * 8-byte one, which (like every object type) is an owning object pointer or NULL; an
+ * object-typed field of 16 bytes (a C parent's string held as an Any) is an owning Any.
  */
 #include <tether/reflection.h>
 
@@ -23,7 +24,9 @@ static tether_py_storage tether__py_storage(int32_t ti, int64_t size) {
   if (ti == kTVMFFIAny || ti == kTVMFFINone) {
     return size == (int64_t)sizeof(void*) ? TETHER_PY_OBJECT : TETHER_PY_ANY;
   }
-  return ti >= kTVMFFIStaticObjectBegin ? TETHER_PY_OBJECT : TETHER_PY_POD;
+  if (ti < kTVMFFIStaticObjectBegin) return TETHER_PY_POD;
+  /* an object-typed field of Any's size (a string of a C parent type) is held as an Any */
+  return size == (int64_t)sizeof(TVMFFIAny) ? TETHER_PY_ANY : TETHER_PY_OBJECT;
 }
 
 /* ---- getters and setters ------------------------------------------------------------------ */

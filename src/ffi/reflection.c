@@ -842,8 +842,10 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
     const TVMFFIFieldInfo* f = all.items[j];
     if (is_set[j]) continue;
     if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
-      tether_raise("TypeError", "%.*s.__ffi_init__() missing required argument '%.*s'", key_len,
-                   key, (int)f->name.size, f->name.data);
+      if (f->flags & kTVMFFIFieldFlagBitMaskInitOff) continue; /* keeps its creator value */
+      tether_raise("TypeError", "%.*s.__ffi_init__() missing required %sargument: '%.*s'",
+                   key_len, key, (f->flags & kTVMFFIFieldFlagBitMaskKwOnly) ? "keyword-only " : "",
+                   (int)f->name.size, f->name.data);
       goto fail;
     }
     if (tether_field_set_default(obj, f) != 0) goto fail;

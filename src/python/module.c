@@ -17,7 +17,9 @@
 #include "pycontainer.h"
 #include "signature.h"
 #include "tensor.h"
+#include "typeinfo.h"
 #include "value.h"
+#include "typeschema.h"
 
 #pragma weak tpy_tensor_init
 
@@ -137,7 +139,13 @@ PyMODINIT_FUNC PyInit_core(void) {
   if (tpy_value_init(m) != 0 || tpy_object_init(m) != 0 || tpy_error_init(m) != 0 ||
       tpy_function_init(m) != 0 || tpy_signature_init(m) != 0 || tpy_convert_init(m) != 0 ||
       tpy_pycontainer_init(m) != 0 ||
-      (tpy_tensor_init != NULL && tpy_tensor_init(m) != 0)) {
+      (tpy_tensor_init != NULL && tpy_tensor_init(m) != 0) || tpy_typeinfo_init(m) != 0) {
+    tpy_module = NULL;
+    Py_DECREF(m);
+    return NULL;
+  }
+  /* Type schemas and their converters (CAny, _build_converter, _to_py_class_value). */
+  if (tpy_typeschema_init(m) != 0) {
     tpy_module = NULL;
     Py_DECREF(m);
     return NULL;

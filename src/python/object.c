@@ -20,6 +20,7 @@ static PyObject* tpy_str_init;  /* interned "__init__" */
 
 PyTypeObject** tpy_class_table;
 int32_t tpy_class_table_size;
+PyObject* tpy_fallback_maker; /* owned, or NULL: makes the class of an unregistered type */
 
 /* ---- the metaclass ------------------------------------------------------------------------- */
 
@@ -98,7 +99,7 @@ static const char* tpy_short_name(PyTypeObject* t) {
   return dot ? dot + 1 : t->tp_name;
 }
 
-static PyObject* tpy_object_repr(PyObject* self) {
+PyObject* tpy_object_repr(PyObject* self) {
   TVMFFIObject* h = ((TpyObject*)self)->handle;
   if (h == NULL) return PyUnicode_FromFormat("%s(chandle=None)", tpy_short_name(Py_TYPE(self)));
   TVMFFIAny v = tether_any_object(h), out = tether_any_none();
@@ -464,8 +465,33 @@ static PyObject* tpy_object_deepcopy(PyObject* self, PyObject* memo) {
   return tpy_object_like(self, out.v_obj, "__deepcopy__");
 }
 
+/* obj.__move_handle_from__(other): obj takes other's handle; other is left without one. */
+static PyObject* tpy_object_move_handle_from(PyObject* self, PyObject* other) {
+  if (!tpy_is_object(other)) {
+    PyErr_Format(PyExc_TypeError, "__move_handle_from__: expected an FFI object, got %.200s",
+                 Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  TVMFFIObject* h = ((TpyObject*)other)->handle;
+  ((TpyObject*)other)->handle = NULL;
+  tpy_object_adopt(self, h);
+  Py_RETURN_NONE;
+}
+
+static PyObject* tpy_object_get_id(PyObject* self, void* unused) {
+  return PyLong_FromVoidPtr(((TpyObject*)self)->handle);
+}
+
+static PyGetSetDef tpy_object_getset[] = {
+    {"id_", tpy_object_get_id, NULL, "the handle's address (0 if none)", NULL},
+    {NULL},
+};
+
 static PyMethodDef tpy_object_methods[] = {
     {"same_as", tpy_object_same_as, METH_O, "same_as(other): whether both hold the same object"},
+    {"is_", tpy_object_same_as, METH_O, "is_(other): whether both hold the same object"},
+    {"__move_handle_from__", tpy_object_move_handle_from, METH_O,
+     "__move_handle_from__(other): take other's handle, leaving other without one"},
     {"__chandle__", tpy_object_chandle, METH_NOARGS, "the handle's address (0 if none)"},
     {"_move", tpy_object_move, METH_NOARGS, "pass this object as an rvalue reference"},
     {"__init_handle_by_constructor__", (PyCFunction)(void (*)(void))tpy_object_init_by_constructor,
@@ -492,6 +518,7 @@ PyTypeObject TpyObject_Type = {
     .tp_hash = tpy_object_hash,
     .tp_richcompare = tpy_object_richcompare,
     .tp_methods = tpy_object_methods,
+    .tp_getset = tpy_object_getset,
 };
 
 /* ---- ObjectRValueRef ------------------------------------------------------------------------ */
@@ -536,6 +563,7 @@ typedef struct {
   PyObject_HEAD
   TVMFFIFieldInfo info; /* a copy: the type's field array may move as fields are added */
   int32_t owner_index;
+  int frozen; /* plain assignment raises (field.set still writes) */
   PyObject* name;
   PyObject* doc;
 } TpyField;
@@ -596,7 +624,7 @@ static int tpy_field_set(PyObject* self, PyObject* obj, PyObject* value) {
     PyErr_Format(PyExc_AttributeError, "cannot delete field '%U'", f->name);
     return -1;
   }
-  if (!(f->info.flags & kTVMFFIFieldFlagBitMaskWritable)) {
+  if (f->frozen) {
     PyErr_Format(PyExc_AttributeError, "property '%U' of '%s' object has no setter", f->name,
                  tpy_short_name(Py_TYPE(obj)));
     return -1;
@@ -633,7 +661,21 @@ static PyObject* tpy_field_get_name(PyObject* self, void* c) {
   return Py_NewRef(((TpyField*)self)->name);
 }
 static PyObject* tpy_field_get_writable(PyObject* self, void* c) {
-  return PyBool_FromLong((((TpyField*)self)->info.flags & kTVMFFIFieldFlagBitMaskWritable) != 0);
+  return PyBool_FromLong(!((TpyField*)self)->frozen);
+}
+
+/* field._get(obj): the field's value (what `fget` calls). */
+static PyObject* tpy_field_get_method(PyObject* self, PyObject* obj) {
+  return tpy_field_get(self, obj, NULL);
+}
+
+/* fget: the bound `_get`; fset: the bound `set`, or None for a frozen field. */
+static PyObject* tpy_field_get_fget(PyObject* self, void* c) {
+  return PyObject_GetAttrString(self, "_get");
+}
+static PyObject* tpy_field_get_fset(PyObject* self, void* c) {
+  if (((TpyField*)self)->frozen) Py_RETURN_NONE;
+  return PyObject_GetAttrString(self, "set");
 }
 static PyObject* tpy_field_get_metadata(PyObject* self, void* c) {
   return tpy_str_from_bytes(((TpyField*)self)->info.metadata);
@@ -644,12 +686,15 @@ static PyGetSetDef tpy_field_getset[] = {
     {"name", tpy_field_get_name, NULL, "field name", NULL},
     {"writable", tpy_field_get_writable, NULL, "whether plain assignment is allowed", NULL},
     {"metadata", tpy_field_get_metadata, NULL, "the field's metadata JSON", NULL},
+    {"fget", tpy_field_get_fget, NULL, "fget(obj): the field's value", NULL},
+    {"fset", tpy_field_get_fset, NULL, "fset(obj, value), or None when the field is frozen", NULL},
     {NULL},
 };
 
 static PyMethodDef tpy_field_methods[] = {
     {"set", (PyCFunction)(void (*)(void))tpy_field_set_method, METH_FASTCALL,
      "set(obj, value): write the field even when it is read-only"},
+    {"_get", tpy_field_get_method, METH_O, "_get(obj): the field's value"},
     {NULL},
 };
 
@@ -666,6 +711,25 @@ static PyTypeObject TpyField_Type = {
     .tp_methods = tpy_field_methods,
 };
 
+PyObject* tpy_field_new(int32_t owner_index, const TVMFFIFieldInfo* fi, int frozen) {
+  TpyField* f = PyObject_New(TpyField, &TpyField_Type);
+  if (f == NULL) return NULL;
+  f->info = *fi;
+  f->owner_index = owner_index;
+  f->frozen = frozen;
+  f->doc = NULL;
+  f->name = tpy_str_from_bytes(fi->name);
+  if (f->name == NULL) {
+    Py_DECREF(f);
+    return NULL;
+  }
+  if (fi->doc.size) {
+    f->doc = tpy_str_from_bytes(fi->doc);
+    if (f->doc == NULL) PyErr_Clear();
+  }
+  return (PyObject*)f;
+}
+
 /* ---- method and __init__ descriptors ------------------------------------------------------- */
 
 enum { TPY_METHOD_PLAIN = 0, TPY_METHOD_INIT = 1, TPY_METHOD_NO_INIT = 2 };
@@ -675,6 +739,7 @@ typedef struct {
   vectorcallfunc vectorcall;
   PyObject* func; /* a Function (NULL for NO_INIT) */
   PyObject* name;
+  PyObject* doc;  /* str or NULL */
   int kind;
 } TpyMethod;
 
@@ -748,6 +813,7 @@ static PyObject* tpy_method_descr_get(PyObject* self, PyObject* obj, PyObject* t
 static void tpy_method_dealloc(PyObject* self) {
   Py_XDECREF(((TpyMethod*)self)->func);
   Py_XDECREF(((TpyMethod*)self)->name);
+  Py_XDECREF(((TpyMethod*)self)->doc);
   PyObject_Free(self);
 }
 
@@ -763,7 +829,13 @@ static PyObject* tpy_method_get_name(PyObject* self, void* c) {
   return Py_NewRef(((TpyMethod*)self)->name);
 }
 
+static PyObject* tpy_method_get_doc(PyObject* self, void* c) {
+  PyObject* d = ((TpyMethod*)self)->doc;
+  return Py_NewRef(d ? d : Py_None);
+}
+
 static PyGetSetDef tpy_method_getset[] = {
+    {"__doc__", tpy_method_get_doc, NULL, NULL, NULL},
     {"__func__", tpy_method_get_func, NULL, "the underlying Function", NULL},
     {"__name__", tpy_method_get_name, NULL, NULL, NULL},
     {NULL},
@@ -789,8 +861,16 @@ static PyObject* tpy_method_new(PyObject* func, PyObject* name, int kind) {
   m->vectorcall = kind == TPY_METHOD_PLAIN ? tpy_method_call : tpy_init_call;
   m->func = Py_XNewRef(func);
   m->name = Py_NewRef(name);
+  m->doc = NULL;
   m->kind = kind;
   return (PyObject*)m;
+}
+
+PyObject* tpy_method_descr_new(PyObject* func, PyObject* name, PyObject* doc, int is_static) {
+  if (is_static) return PyStaticMethod_New(func);
+  PyObject* m = tpy_method_new(func, name, TPY_METHOD_PLAIN);
+  if (m != NULL && doc != NULL && doc != Py_None) ((TpyMethod*)m)->doc = Py_NewRef(doc);
+  return m;
 }
 
 /* ---- installing reflection on a class ------------------------------------------------------ */
@@ -819,18 +899,10 @@ static int tpy_install_members(PyTypeObject* cls, const TVMFFITypeInfo* t, bool 
       if (present < 0) return -1;
       continue;
     }
-    TpyField* f = PyObject_New(TpyField, &TpyField_Type);
-    if (f == NULL) {
-      Py_DECREF(name);
-      return -1;
-    }
-    f->info = *fi;
-    f->owner_index = t->type_index;
-    f->name = name;
-    f->doc = fi->doc.size ? tpy_str_from_bytes(fi->doc) : NULL;
-    if (fi->doc.size && f->doc == NULL) PyErr_Clear();
-    int rc = PyObject_SetAttr((PyObject*)cls, name, (PyObject*)f);
-    Py_DECREF(f);
+    PyObject* f = tpy_field_new(t->type_index, fi, !(fi->flags & kTVMFFIFieldFlagBitMaskWritable));
+    int rc = f != NULL ? PyObject_SetAttr((PyObject*)cls, name, f) : -1;
+    Py_DECREF(name);
+    Py_XDECREF(f);
     if (rc != 0) return -1;
   }
   for (int32_t i = 0; i < t->num_methods; ++i) {
@@ -847,11 +919,14 @@ static int tpy_install_members(PyTypeObject* cls, const TVMFFITypeInfo* t, bool 
     TVMFFIObjectIncRef(mi->method.v_obj);
     PyObject* func = tpy_function_wrap_steal(mi->method.v_obj);
     PyObject* qual = func ? tpy_qualified(t->type_key, mi->name) : NULL;
-    PyObject* descr = NULL;
+    PyObject *descr = NULL, *doc = NULL;
     if (qual != NULL) {
       Py_XSETREF(((TpyFunction*)func)->name, qual);
-      descr = (mi->flags & kTVMFFIFieldFlagBitMaskIsStaticMethod) ? PyStaticMethod_New(func)
-                                                                  : tpy_method_new(func, name, TPY_METHOD_PLAIN);
+      doc = mi->doc.size ? tpy_str_from_bytes(mi->doc) : NULL;
+      if (mi->doc.size && doc == NULL) PyErr_Clear();
+      descr = tpy_method_descr_new(func, name, doc,
+                                   (mi->flags & kTVMFFIFieldFlagBitMaskIsStaticMethod) != 0);
+      Py_XDECREF(doc);
     }
     int rc = descr ? PyObject_SetAttr((PyObject*)cls, name, descr) : -1;
     Py_XDECREF(descr);
@@ -875,11 +950,13 @@ static const TVMFFIAny* tpy_ffi_init_entry(int32_t index) {
   return e->type_index == kTVMFFIFunction ? e : NULL;
 }
 
-static int tpy_install_reflection(PyTypeObject* cls, const TVMFFITypeInfo* info) {
+/* Installs fields, methods and (when `init`) an __init__ from __ffi_init__ on `cls`. */
+static int tpy_install_reflection(PyTypeObject* cls, const TVMFFITypeInfo* info, bool init) {
   if (tpy_install_members(cls, info, true) != 0) return -1;
   for (int32_t d = info->type_depth - 1; d >= 0; --d) {
     if (tpy_install_members(cls, info->type_ancestors[d], false) != 0) return -1;
   }
+  if (!init) return 0;
   int has_init = PyDict_Contains(cls->tp_dict, tpy_str_init);
   if (has_init != 0) return has_init < 0 ? -1 : 0;
   const TVMFFIAny* entry = tpy_ffi_init_entry(info->type_index);
@@ -956,7 +1033,7 @@ static PyTypeObject* tpy_make_auto_class(const TVMFFITypeInfo* info, PyTypeObjec
     goto done;
   }
   cls = PyObject_CallFunction((PyObject*)Py_TYPE(parent), "O(O)O", name, (PyObject*)parent, ns);
-  if (cls != NULL && tpy_install_reflection((PyTypeObject*)cls, info) != 0) Py_CLEAR(cls);
+  if (cls != NULL && tpy_install_reflection((PyTypeObject*)cls, info, true) != 0) Py_CLEAR(cls);
 done:
   Py_XDECREF(ns);
   Py_XDECREF(name);
@@ -973,6 +1050,18 @@ PyTypeObject* tpy_class_resolve(int32_t type_index) {
   if (strcmp(tether_type_key(type_index), "<unknown>") == 0) {
     PyErr_Format(PyExc_TypeError, "type index %d is not a registered object type", (int)type_index);
     return NULL;
+  }
+  if (tpy_fallback_maker != NULL) {
+    PyObject* cls = PyObject_CallFunction(tpy_fallback_maker, "i", (int)type_index);
+    if (cls == NULL) return NULL;
+    int ok = PyType_Check(cls) && PyType_IsSubtype((PyTypeObject*)cls, &TpyObject_Type);
+    int rc = ok ? tpy_table_set(type_index, (PyTypeObject*)cls) : -1;
+    if (!ok) {
+      PyErr_Format(PyExc_TypeError, "the fallback class maker returned %.200R for type `%s`, "
+                   "not a subclass of Object", cls, tether_type_key(type_index));
+    }
+    Py_DECREF(cls);
+    return rc == 0 ? tpy_class_table[type_index] : NULL;
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   int32_t parent_index = info->type_depth > 0 ? info->type_ancestors[info->type_depth - 1]->type_index
@@ -1005,12 +1094,14 @@ static int32_t tpy_index_of_key(PyObject* key) {
   return index;
 }
 
-/* _register_object(type_key, cls) -> cls */
+/* _register_object(type_key, cls, init=True) -> cls */
 PyObject* tpy_py_register_object(PyObject* self, PyObject* const* args, Py_ssize_t n) {
-  if (n != 2 || !PyUnicode_Check(args[0]) || !PyType_Check(args[1])) {
-    PyErr_SetString(PyExc_TypeError, "_register_object(type_key: str, cls: type)");
+  if (n < 2 || n > 3 || !PyUnicode_Check(args[0]) || !PyType_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "_register_object(type_key: str, cls: type, init: bool = True)");
     return NULL;
   }
+  int init = n == 3 ? PyObject_IsTrue(args[2]) : 1;
+  if (init < 0) return NULL;
   PyTypeObject* cls = (PyTypeObject*)args[1];
   if (!PyType_IsSubtype(cls, &TpyObject_Type)) {
     PyErr_Format(PyExc_TypeError, "_register_object: %.200s does not derive from tether.core.Object",
@@ -1029,7 +1120,7 @@ PyObject* tpy_py_register_object(PyObject* self, PyObject* const* args, Py_ssize
     int rc = idx ? PyObject_SetAttrString((PyObject*)cls, "__ffi_type_index__", idx) : -1;
     Py_XDECREF(idx);
     if (rc != 0 || PyObject_SetAttrString((PyObject*)cls, "__ffi_type_key__", args[0]) != 0 ||
-        tpy_install_reflection(cls, info) != 0) {
+        tpy_install_reflection(cls, info, init != 0) != 0) {
       return NULL;
     }
   }

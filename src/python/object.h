@@ -42,6 +42,9 @@ static inline bool tpy_is_object(PyObject* obj) {
  * after the type key and parented on the parent type's class.  NULL with an error set. */
 PyTypeObject* tpy_class_resolve(int32_t type_index);
 extern PyTypeObject** tpy_class_table;
+/* Callable (owned, or NULL) that tpy_class_resolve calls with a type index to make the class
+ * of a type no class was registered for; without it a class is made in C. */
+extern PyObject* tpy_fallback_maker;
 extern int32_t tpy_class_table_size;
 static inline PyTypeObject* tpy_class_for_index(int32_t type_index) {
   if (type_index >= 0 && type_index < tpy_class_table_size && tpy_class_table[type_index]) {
@@ -70,6 +73,18 @@ PyObject* tpy_py_object_type_index(PyObject* self, PyObject* arg);
 PyObject* tpy_py_object_fields(PyObject* self, PyObject* obj);
 PyObject* tpy_py_new_object(PyObject* self, PyObject* cls);
 PyObject* tpy_py_type_fields(PyObject* self, PyObject* arg);
+
+/* A new FFIProperty for field `fi` (copied) of type `owner_index`; `frozen` makes plain
+ * assignment raise AttributeError.  New reference or NULL. */
+PyObject* tpy_field_new(int32_t owner_index, const TVMFFIFieldInfo* fi, int frozen);
+
+/* A new method descriptor calling `func` (borrowed) with the instance first, or a
+ * staticmethod of it when `is_static`; `name`, `doc` (str or None) borrowed.  NULL on error. */
+PyObject* tpy_method_descr_new(PyObject* func, PyObject* name, PyObject* doc, int is_static);
+
+/* repr(obj) as Object defines it (ffi.ReprPrint), whatever the class overrides.  New
+ * reference or NULL. */
+PyObject* tpy_object_repr(PyObject* self);
 
 int tpy_object_init(PyObject* module);
 

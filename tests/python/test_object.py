@@ -64,7 +64,7 @@ def test_auto_class_init_from_reflected_fields():
     cls = type(make_unregistered())
     o = cls(v1=1, v2=2)  # the automatic __ffi_init__ of the reflected fields
     assert type(o) is cls and (o.v1, o.v2) == (1, 2)
-    with pytest.raises(TypeError, match="missing required argument 'v1'"):
+    with pytest.raises(TypeError, match="missing required argument: 'v1'"):
         cls()
 
 

@@ -9,8 +9,14 @@ import functools
 from collections import namedtuple
 from typing import Any, Callable, Iterable, Tuple
 
+from .. import core
 from ..container import Array, Dict, List, Map
 from .field import Field
+
+# Looked up here, not at each call, so tests and tools can substitute them on this module
+# (None while the core in use has no type converter).
+TypeSchema = getattr(core, "TypeSchema", None)
+_to_py_class_value = getattr(core, "_to_py_class_value", None)
 
 __all__ = ["asdict", "astuple", "fields", "is_dataclass", "replace"]
 
@@ -130,11 +136,11 @@ def _make_namedtuple(typename: str, field_specs: Tuple[Field, ...]) -> Any:
     """A named tuple class with one required item per Field (in the given order) whose
     constructor, `_make` and `_replace` convert each item by the field's type schema, as
     setting that field would.  The Fields are not modified."""
-    from ..core import TypeSchema, _to_py_class_value
-
+    schema_cls = TypeSchema if TypeSchema is not None else core.TypeSchema
+    to_value = _to_py_class_value if _to_py_class_value is not None else core._to_py_class_value
     klass: Any = namedtuple(typename, [f.name for f in field_specs])
     names = klass._fields
-    schemas = tuple(TypeSchema.from_annotation(f.type) if f._ty_schema is None else f._ty_schema
+    schemas = tuple(schema_cls.from_annotation(f.type) if f._ty_schema is None else f._ty_schema
                     for f in field_specs)
     klass.__annotations__ = {f.name: f.type for f in field_specs if f.type is not None}
     plain_new = klass.__new__
@@ -146,7 +152,7 @@ def _make_namedtuple(typename: str, field_specs: Tuple[Field, ...]) -> Any:
         converted = []
         for name, schema, value in zip(names, schemas, values):
             try:
-                converted.append(_to_py_class_value(schema.convert(value)))
+                converted.append(to_value(schema.convert(value)))
             except TypeError as err:
                 raise TypeError(f"{typename}.{name}: {err}") from err
         return plain_new(cls, *converted)
