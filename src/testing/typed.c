@@ -10,6 +10,7 @@
  * become floats, bools ints, ...), and a value that does not fit raises TypeError.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,28 @@ static int any_own(const TVMFFIAny* v, TVMFFIAny* out) { return TVMFFIAnyViewToO
 
 static int ty_convert(const testing_ty_t* t, const TVMFFIAny* v, TVMFFIAny* out);
 
+/* A device written "name" or "name:index" ("cpu", "cuda:1"): 0 converted, 1 not a device. */
+static int device_from_str(const TVMFFIAny* v, TVMFFIAny* out) {
+  TVMFFIByteArray text;
+  if (!tether_any_get_str(v, &text)) return 1;
+  const char* colon = memchr(text.data, ':', text.size);
+  size_t name_len = colon != NULL ? (size_t)(colon - text.data) : text.size;
+  int32_t type = tether_device_type_from_name(text.data, name_len);
+  int64_t index = 0;
+  if (colon != NULL) {
+    const char* end = text.data + text.size;
+    const char* p = colon + 1;
+    if (p == end) return 1;
+    for (; p < end; ++p) {
+      if (*p < '0' || *p > '9' || index > INT32_MAX / 10) return 1;
+      index = index * 10 + (*p - '0');
+    }
+  }
+  if (type < 0) return 1;
+  *out = tether_any_device(type, (int32_t)index);
+  return 0;
+}
+
 /* Converts the elements of a sequence `v` (an Array or List) into a new container of kind
  * t->kind, or hands `v` back when it is of that kind already and no element changes.
  * 0 converted, 1 does not fit, -1 error. */
@@ -302,9 +325,11 @@ static int ty_convert(const testing_ty_t* t, const TVMFFIAny* v, TVMFFIAny* out)
       *out = tether_any_bool(v->v_int64 != 0);
       return 0;
     case TY_DEVICE:
-      if (ti != kTVMFFIDevice) return 1;
-      *out = *v;
-      return 0;
+      if (ti == kTVMFFIDevice) {
+        *out = *v;
+        return 0;
+      }
+      return any_is_str(v) ? device_from_str(v, out) : 1;
     case TY_DTYPE:
       if (ti == kTVMFFIDataType) {
         *out = *v;
