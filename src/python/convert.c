@@ -568,7 +568,7 @@ static int tpy_reject_foreign(PyObject* obj) {
 
 /* core._OPAQUE_PTR_HANDLERS: {exact class: handler}; an instance of such a class passes as
  * the opaque pointer handler(instance) returns (an int).  Filled during setup by users. */
-static PyObject* tpy_opaque_ptr_handlers;
+PyObject* tpy_opaque_ptr_handlers;
 
 /* The protocol checks of spec 6.3 (items 6, 8-9, 23-34), after the builtin types. */
 static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
