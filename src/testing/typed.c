@@ -710,26 +710,8 @@ static int testing_schema_packed(void* self, const TVMFFIAny* args, int32_t n, T
 
 /* ---- registration ------------------------------------------------------------------------- */
 
-static int register_typed_global(const testing_typed_t* fn) {
-  TVMFFIObjectHandle f = NULL;
-  char* meta = typed_metadata(fn);
-  if (meta == NULL || typed_make_function(fn, &f) != 0) {
-    free(meta);
-    return -1;
-  }
-  TVMFFIMethodInfo info;
-  memset(&info, 0, sizeof(info));
-  info.name = (TVMFFIByteArray){fn->name, strlen(fn->name)};
-  info.doc = (TVMFFIByteArray){fn->doc ? fn->doc : "", fn->doc ? strlen(fn->doc) : 0};
-  info.metadata = (TVMFFIByteArray){meta, strlen(meta)};
-  info.method = tether_any_object(f);
-  int rc = TVMFFIFunctionSetGlobalFromMethodInfo(&info, 1);
-  TVMFFIObjectDecRef(f);
-  free(meta);
-  return rc;
-}
-
-static int register_typed_method(int32_t type_index, const testing_typed_t* fn, bool is_static) {
+/* Registers `fn` as global fn->name (type_index < 0) or as a method of type_index. */
+static int register_typed(const testing_typed_t* fn, int32_t type_index, bool is_static) {
   TVMFFIObjectHandle f = NULL;
   char* meta = typed_metadata(fn);
   if (meta == NULL || typed_make_function(fn, &f) != 0) {
@@ -743,7 +725,8 @@ static int register_typed_method(int32_t type_index, const testing_typed_t* fn, 
   info.metadata = (TVMFFIByteArray){meta, strlen(meta)};
   info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
   info.method = tether_any_object(f);
-  int rc = TVMFFITypeRegisterMethod(type_index, &info);
+  int rc = type_index < 0 ? TVMFFIFunctionSetGlobalFromMethodInfo(&info, 1)
+                          : TVMFFITypeRegisterMethod(type_index, &info);
   TVMFFIObjectDecRef(f);
   free(meta);
   return rc;
@@ -823,14 +806,14 @@ static int register_schema_all_types(void) {
   }
   if (tether_type_def_finish(index, sizeof(testing_schema_all_t), NULL) != 0) return -1;
   for (size_t i = 0; i < sizeof(testing_schema_all_methods) / sizeof(testing_schema_all_methods[0]); ++i) {
-    if (register_typed_method(index, &testing_schema_all_methods[i], false) != 0) return -1;
+    if (register_typed(&testing_schema_all_methods[i], index, false) != 0) return -1;
   }
-  return register_typed_method(index, &testing_schema_all_make_with, true);
+  return register_typed(&testing_schema_all_make_with, index, true);
 }
 
 int testing__register_typed(void) {
   for (size_t i = 0; i < sizeof(testing_typed_globals) / sizeof(testing_typed_globals[0]); ++i) {
-    if (register_typed_global(&testing_typed_globals[i]) != 0) return -1;
+    if (register_typed(&testing_typed_globals[i], -1, false) != 0) return -1;
   }
   if (tether_func_register("testing.schema_packed", testing_schema_packed, NULL,
                            "{\"type_schema\": \"{\\\"type\\\":\\\"ffi.Function\\\"}\"}", 1) != 0) {
