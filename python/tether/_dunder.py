@@ -167,7 +167,8 @@ def _make_init(type_cls: type, type_info: Any, ffi_init: Any,
         name = type_cls.__name__
 
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-            if type(self).__tvm_ffi_type_info__ is not type_info:
+            # (compared by index: binding a class to the type again makes a new TypeInfo)
+            if type(self).__tvm_ffi_type_info__.type_index != type_info.type_index:
                 raise TypeError(
                     f"`super().__init__()` cannot construct @c_class `{name}` for a "
                     f"`{type(self).__name__}`: give `{type(self).__name__}` its own __init__ "
