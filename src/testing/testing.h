@@ -14,6 +14,11 @@ int testing__register_typed(void);
 /* Registers the remaining reflected test types of types.c.  0, or -1 with the error raised. */
 int testing__register_types(void);
 
+/* {"type_schema": "<schema, as a JSON string>"[, extra]}: the metadata JSON of a function
+ * whose type schema is the JSON text `schema`; `extra` (or NULL) holds more members.  New
+ * malloc'd text, or NULL with MemoryError raised. */
+char* testing__metadata_json(const char* schema, const char* extra);
+
 /* The type index of the type named `key` whose parent is `parent` (allocated on first use). */
 int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots);
 

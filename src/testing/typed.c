@@ -462,29 +462,35 @@ done:
   return rc;
 }
 
-/* The metadata JSON of `fn`: {"type_schema": "<signature JSON as a string>", extras}. */
-static char* typed_metadata(const testing_typed_t* fn) {
-  testing_buf_t sig = {0}, meta = {0};
-  ty_json_signature(&sig, fn->ret, fn->params, fn->nparams);
+char* testing__metadata_json(const char* schema, const char* extra) {
+  testing_buf_t meta = {0};
   buf_put(&meta, "{\"type_schema\": \"");
-  for (size_t i = 0; !sig.oom && i < sig.size; ++i) {
-    char c[3] = {'\\', sig.data[i], 0};
-    buf_put(&meta, sig.data[i] == '"' || sig.data[i] == '\\' ? c : c + 1);
+  for (const char* p = schema; *p != '\0'; ++p) {
+    char c[3] = {'\\', *p, 0};
+    buf_put(&meta, *p == '"' || *p == '\\' ? c : c + 1);
   }
   buf_put(&meta, "\"");
-  if (fn->extra_metadata != NULL) {
+  if (extra != NULL) {
     buf_put(&meta, ", ");
-    buf_put(&meta, fn->extra_metadata);
+    buf_put(&meta, extra);
   }
   buf_put(&meta, "}");
-  bool oom = sig.oom || meta.oom;
-  free(sig.data);
-  if (oom) {
+  if (meta.oom) {
     free(meta.data);
-    tether_raise("MemoryError", "%s: out of memory building its metadata", fn->name);
+    tether_raise("MemoryError", "testing: out of memory building metadata");
     return NULL;
   }
   return meta.data;
+}
+
+/* The metadata JSON of `fn`: its signature as the type schema, and its extra members. */
+static char* typed_metadata(const testing_typed_t* fn) {
+  testing_buf_t sig = {0};
+  ty_json_signature(&sig, fn->ret, fn->params, fn->nparams);
+  char* meta = sig.oom ? NULL : testing__metadata_json(sig.data, fn->extra_metadata);
+  if (sig.oom) tether_raise("MemoryError", "%s: out of memory building its metadata", fn->name);
+  free(sig.data);
+  return meta;
 }
 
 static int typed_make_function(const testing_typed_t* fn, TVMFFIObjectHandle* out) {
@@ -815,9 +821,11 @@ int testing__register_typed(void) {
   for (size_t i = 0; i < sizeof(testing_typed_globals) / sizeof(testing_typed_globals[0]); ++i) {
     if (register_typed(&testing_typed_globals[i], -1, false) != 0) return -1;
   }
-  if (tether_func_register("testing.schema_packed", testing_schema_packed, NULL,
-                           "{\"type_schema\": \"{\\\"type\\\":\\\"ffi.Function\\\"}\"}", 1) != 0) {
-    return -1;
-  }
+  char* meta = testing__metadata_json("{\"type\":\"ffi.Function\"}", NULL);
+  int rc = meta != NULL ? tether_func_register("testing.schema_packed", testing_schema_packed,
+                                               NULL, meta, 1)
+                        : -1;
+  free(meta);
+  if (rc != 0) return -1;
   return register_schema_all_types();
 }
