@@ -502,7 +502,6 @@ static const struct {
     {"testing.nop", testing_nop, PACKED},
     {"testing.echo", testing_echo, PACKED},
     {"testing.apply", TestApply, PACKED},
-    {"testing.add_one", testing_add_one, SIG(TY("int"), TY("int"))},
     {"testing.test_raise_error", TestRaiseError,
      SIG(TY("None"), TY("ffi.String") "," TY("ffi.String"))},
     {"testing.object_use_count", testing_object_use_count, SIG(TY("int"), TY("ffi.Object"))},

@@ -1,6 +1,6 @@
 /*
- * typed.c -- globals and methods with declared types: testing.schema_* and the methods of
- * testing.SchemaAllTypes.
+ * typed.c -- globals and methods with declared types: testing.add_one, testing.schema_* and
+ * the methods of testing.SchemaAllTypes.
  *
  * Each function is one row of a table: its name, the declared types of its parameters and
  * result (a small tree of testing_ty_t), and an implementation over converted values.  The
@@ -503,6 +503,11 @@ static int impl_none(const testing_typed_t* fn, TVMFFIAny* args, int32_t n, TVMF
   return 0;
 }
 
+static int impl_add_one(const testing_typed_t* fn, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  *result = tether_any_int(args[0].v_int64 + 1);
+  return 0;
+}
+
 static int impl_one(const testing_typed_t* fn, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   *result = tether_any_int(1);
   return 0;
@@ -655,6 +660,7 @@ static int impl_make_with(const testing_typed_t* fn, TVMFFIAny* args, int32_t n,
 #define TESTING_META_ATTRS "\"bool_attr\": true, \"int_attr\": 1, \"str_attr\": \"hello\""
 
 static const testing_typed_t testing_typed_globals[] = {
+    {"testing.add_one", &ty_int, 1, {&ty_int}, impl_add_one, NULL, NULL},
     {"testing.schema_id_int", &ty_int, 1, {&ty_int}, NULL, NULL, TESTING_META_ATTRS},
     {"testing.schema_id_float", &ty_float, 1, {&ty_float}, NULL, NULL, NULL},
     {"testing.schema_id_bool", &ty_bool, 1, {&ty_bool}, NULL, NULL, NULL},
