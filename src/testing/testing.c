@@ -409,6 +409,27 @@ static int testing_unregistered_v2_plus_two(void* self, const TVMFFIAny* args, i
 
 /* ---- registration -------------------------------------------------------------------------- */
 
+int testing__init_as_method(int32_t type_index) {
+  TVMFFIByteArray name = {"__ffi_init__", 12};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  const TVMFFIAny* init = NULL;
+  if (col != NULL && type_index >= col->begin_index && type_index - col->begin_index < col->size) {
+    init = &col->data[type_index - col->begin_index];
+  }
+  if (init == NULL || init->type_index != kTVMFFIFunction) {
+    return tether_raise("RuntimeError", "testing: type `%s` has no __ffi_init__ to expose",
+                        tether_type_key(type_index));
+  }
+  TVMFFIMethodInfo info;
+  memset(&info, 0, sizeof(info));
+  info.name = name;
+  info.doc = (TVMFFIByteArray){"Constructor", 11};
+  info.metadata = (TVMFFIByteArray){"", 0};
+  info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+  info.method = *init;
+  return TVMFFITypeRegisterMethod(type_index, &info);
+}
+
 int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots) {
   const TVMFFITypeInfo* parent_info = TVMFFIGetTypeInfo(parent);
   TVMFFIByteArray k = {key, strlen(key)};
@@ -475,6 +496,7 @@ static int testing_register_types(void) {
     }
     if (tether_type_def_finish(defs[t].index, defs[t].total_size, NULL) != 0) return -1;
   }
+  if (testing__init_as_method(testing_int_pair_index) != 0) return -1;
   if (tether_type_def_method(testing_int_pair_index, "sum", testing_int_pair_sum, false,
                              "Method to compute sum of a and b") != 0 ||
       tether_type_def_method(testing_object_base_index, "add_i64", testing_object_base_add_i64, false, "add_i64 method") != 0 ||

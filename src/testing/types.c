@@ -203,6 +203,7 @@ static const struct {
 /* How a type is constructed. */
 typedef enum {
   INIT_AUTO,         /* the automatic __ffi_init__ from the fields; shallow-copyable */
+  INIT_EXPLICIT,     /* the same, declared as the type's constructor: also a static method */
   INIT_NONE,         /* no __ffi_init__ (metadata only) */
   INIT_ONE_INT_ONLY, /* __ffi_init__(value: int) of its own; no shallow copy */
 } testing_init_kind;
@@ -235,11 +236,11 @@ static const testing_type_row_t testing_types[] = {
     {"testing.TestCxxNoAutoInit", NULL, 0, sizeof(testing_i64s_t), INIT_NONE},
     {"testing.TestDeepCopyEdges", NULL, 0, sizeof(testing_deep_copy_edges_t), INIT_AUTO},
     {"testing.TestNonCopyable", NULL, 0, sizeof(testing_one_i64_t), INIT_ONE_INT_ONLY},
-    {"testing.TestCompare", NULL, 0, sizeof(testing_keyed_t), INIT_AUTO},
-    {"testing.TestHash", NULL, 0, sizeof(testing_keyed_t), INIT_AUTO},
-    {"testing.TestCustomHash", NULL, 0, sizeof(testing_keyed_t), INIT_AUTO},
-    {"testing.TestCustomCompare", NULL, 0, sizeof(testing_keyed_t), INIT_AUTO},
-    {"testing.TestEqWithoutHash", NULL, 0, sizeof(testing_keyed_t), INIT_AUTO},
+    {"testing.TestCompare", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestCustomHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestCustomCompare", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestEqWithoutHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
 };
 
 static int32_t index_of(const char* key) {
@@ -306,6 +307,9 @@ static int define_type(const testing_type_row_t* t) {
     if (tether_type_def_field(index, &def) != 0) return -1;
   }
   if (t->init == INIT_AUTO) return tether_type_def_finish(index, t->size, NULL);
+  if (t->init == INIT_EXPLICIT) {
+    return tether_type_def_finish(index, t->size, NULL) == 0 ? testing__init_as_method(index) : -1;
+  }
   TVMFFITypeMetadata meta;
   memset(&meta, 0, sizeof(meta));
   meta.total_size = t->size;
