@@ -119,7 +119,13 @@ from .dataclasses.py_class import method
 
 __all__ += ["dataclasses", "method"]
 
-# ---- up-values: dtype literals (tether.float32, ...), as tvm_ffi names them ----------------
+# ---- up-values: convert_func, and dtype literals (tether.float32, ...), as tvm_ffi names them ----------------
+from ._convert import convert_func
+from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
+
+__all__ += ["convert_func", "StreamContext", "get_raw_stream", "use_raw_stream",
+            "use_torch_stream"]
+
 bool = dtype("bool")  # noqa: A001 (shadows the builtin inside this module only, as tvm_ffi)
 int8, int16, int32, int64 = (dtype(f"int{b}") for b in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (dtype(f"uint{b}") for b in (8, 16, 32, 64))

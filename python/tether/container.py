@@ -91,11 +91,11 @@ def _index(container: Any, idx: Any, size: int) -> int:
 def _seq_eq(a: Any, b: Any) -> Any:
     if a is b:
         return True
-    if not isinstance(b, (Array, List)):
+    if not (isinstance(b, type(a)) or isinstance(a, type(b))):
         if isinstance(b, (str, bytes, bytearray, Mapping)) or not isinstance(b, Sequence):
             return NotImplemented
         try:
-            b = type(a)(b)
+            b = type(a)(b)  # a list, a tuple, or the other container kind
         except (TypeError, ValueError):
             return NotImplemented
     return bool(_recursive_eq(a, b))

@@ -566,10 +566,27 @@ static int tpy_reject_foreign(PyObject* obj) {
   return -1;
 }
 
+/* core._OPAQUE_PTR_HANDLERS: {exact class: handler}; an instance of such a class passes as
+ * the opaque pointer handler(instance) returns (an int).  Filled during setup by users. */
+PyObject* tpy_opaque_ptr_handlers;
+
 /* The protocol checks of spec 6.3 (items 6, 8-9, 23-34), after the builtin types. */
 static int tpy_arg_protocols(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
   static PyObject *c_void_p, *np_dtype, *torch_dtype, *numbers_integral, *numbers_real;
   bool found;
+  if (PyDict_GET_SIZE(tpy_opaque_ptr_handlers) != 0) {
+    PyObject* handler = PyDict_GetItemWithError(tpy_opaque_ptr_handlers, (PyObject*)Py_TYPE(obj));
+    if (handler != NULL) {
+      PyObject* addr = PyObject_CallOneArg(handler, obj);
+      void* p = addr != NULL && addr != Py_None ? PyLong_AsVoidPtr(addr) : NULL;
+      Py_XDECREF(addr);
+      if (addr == NULL || (p == NULL && PyErr_Occurred())) return -1;
+      out->type_index = kTVMFFIOpaquePtr;
+      out->v_ptr = p;
+      return 0;
+    }
+    if (PyErr_Occurred()) return -1;
+  }
   if (tpy_reject_foreign(obj) != 0) return -1;
   PyObject* r = tpy_call_protocol(obj, "__tvm_ffi_object__", &found);
   if (found) return tpy_arg_from_owned_py(r, out, temps);
@@ -836,7 +853,7 @@ static inline bool tpy_type_index_known(int32_t index) {
   return strcmp(tether_type_key(index), "<unknown>") != 0;
 }
 
-static PyObject* tpy_void_p(void* p) {
+PyObject* tpy_void_p(void* p) {
   static PyObject* c_void_p = NULL;
   if (c_void_p == NULL) {
     PyObject* ctypes = PyImport_ImportModule("ctypes");
@@ -991,6 +1008,11 @@ PyObject* tpy_from_any_view(const TVMFFIAny* v) {
 }
 
 int tpy_convert_init(PyObject* module) {
+  tpy_opaque_ptr_handlers = PyDict_New();
+  if (tpy_opaque_ptr_handlers == NULL ||
+      PyModule_AddObjectRef(module, "_OPAQUE_PTR_HANDLERS", tpy_opaque_ptr_handlers) != 0) {
+    return -1;
+  }
   static const char* names[2] = {"ffi.GetInvalidObject", "ffi.GetKwargsObject"};
   static const char* attrs[2] = {"MISSING", "KWARGS"};
   TVMFFIObject** slots[2] = {&tpy_missing_handle, &tpy_kwargs_handle};

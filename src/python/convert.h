@@ -78,6 +78,13 @@ PyObject* tpy_from_any_view(const TVMFFIAny* value);
  * list -> Array, ...).  0 or -1 with a Python error set. */
 int tpy_to_owned_any(PyObject* obj, TVMFFIAny* out);
 
+/* core._OPAQUE_PTR_HANDLERS (a dict {exact class: handler returning an address}); borrowed,
+ * set at import. */
+extern PyObject* tpy_opaque_ptr_handlers;
+
+/* A ctypes.c_void_p holding `p` (None for NULL).  New reference or NULL. */
+PyObject* tpy_void_p(void* p);
+
 /* Deleter of objects whose payload is a strong reference to a Python object (callback
  * closures, OpaquePyObject): releases it under the GIL (no-op after finalization). */
 void tpy_decref_deleter(void* pyobj);

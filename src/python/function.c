@@ -150,8 +150,17 @@ PyObject* tpy_function_wrap_steal(TVMFFIObject* func) {
 static PyObject* tpy_function_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
   PyObject* callable = NULL;
   static char* kwlist[] = {"func", NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Function", kwlist, &callable)) return NULL;
+  if (type != &TpyFunction_Type) { /* a subclass: its __init__ takes the arguments */
+    if (PyTuple_GET_SIZE(args) >= 1) callable = PyTuple_GET_ITEM(args, 0);
+  } else if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Function", kwlist, &callable)) {
+    return NULL;
+  }
   TVMFFIObject* h = NULL;
+  if (type != &TpyFunction_Type && callable != NULL && !PyCallable_Check(callable)) {
+    /* A subclass's own constructor arguments: the instance starts without a handle (one
+     * is moved in later with __move_handle_from__). */
+    callable = NULL;
+  }
   if (callable != NULL && callable != Py_None) {
     if (PyObject_TypeCheck(callable, &TpyFunction_Type) && ((TpyObject*)callable)->handle) {
       h = ((TpyObject*)callable)->handle;
@@ -252,6 +261,75 @@ static PyObject* tpy_function_from_extern_c(PyObject* cls, PyObject* args, PyObj
   return tpy_function_wrap_steal(h);
 }
 
+/* A function in the MLIR packed calling convention: fn(void** packed) with packed = {&handle,
+ * &args, &num_args, &result, &return_code}, and what keeps its code alive. */
+typedef struct {
+  void (*fn)(void** packed);
+  PyObject* keep_alive; /* owned, or NULL */
+} tpy_mlir_closure;
+
+static int tpy_mlir_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  tpy_mlir_closure* c = self;
+  void* handle = NULL;
+  int rc = 0;
+  void* packed[5] = {&handle, &args, &n, &result, &rc};
+  c->fn(packed);
+  return rc;
+}
+
+static void tpy_mlir_free(void* self) {
+  tpy_mlir_closure* c = self;
+  PyObject* keep = c->keep_alive;
+  PyMem_RawFree(c);
+  if (keep != NULL) tpy_decref_deleter(keep);
+}
+
+/* Function.__from_mlir_packed_safe_call__(address, keep_alive_object=None). */
+static PyObject* tpy_function_from_mlir(PyObject* cls, PyObject* args, PyObject* kwds) {
+  PyObject *addr = NULL, *keep = Py_None;
+  static char* kwlist[] = {"address", "keep_alive_object", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:__from_mlir_packed_safe_call__", kwlist,
+                                   &addr, &keep)) {
+    return NULL;
+  }
+  void* p = PyLong_AsVoidPtr(addr);
+  if (p == NULL) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_ValueError, "__from_mlir_packed_safe_call__: NULL address");
+    }
+    return NULL;
+  }
+  tpy_mlir_closure* c = PyMem_RawMalloc(sizeof(*c));
+  if (c == NULL) return PyErr_NoMemory();
+  c->fn = (void (*)(void**))p;
+  c->keep_alive = keep == Py_None ? NULL : Py_NewRef(keep);
+  TVMFFIObjectHandle h = NULL;
+  if (TVMFFIFunctionCreate(c, tpy_mlir_call, tpy_mlir_free, &h) != 0) {
+    Py_XDECREF(c->keep_alive);
+    PyMem_RawFree(c);
+    return tpy_raise_ffi_error();
+  }
+  return tpy_function_wrap_steal(h);
+}
+
+/* f.__move_handle_from__(other): f takes over other's function (other is left empty). */
+static PyObject* tpy_function_move_handle_from(PyObject* self, PyObject* other) {
+  if (!PyObject_TypeCheck(other, &TpyFunction_Type)) {
+    PyErr_Format(PyExc_TypeError, "__move_handle_from__: expected a Function, got %.200s",
+                 Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  TpyFunction* f = (TpyFunction*)self;
+  TpyFunction* g = (TpyFunction*)other;
+  TVMFFIObject* old = f->base.handle;
+  TVMFFIObject* h = g->base.handle;
+  tpy_function_set_handle(g, NULL);
+  tpy_function_set_handle(f, h);
+  if (f->name == NULL && g->name != NULL) f->name = Py_NewRef(g->name);
+  if (old != NULL) TVMFFIObjectDecRef(old);
+  Py_RETURN_NONE;
+}
+
 static PyGetSetDef tpy_function_getset[] = {
     {"release_gil", tpy_function_get_release_gil, tpy_function_set_release_gil,
      "whether calls release the GIL while the C function runs", NULL},
@@ -263,6 +341,12 @@ static PyMethodDef tpy_function_methods[] = {
     {"__from_extern_c__", (PyCFunction)(void (*)(void))tpy_function_from_extern_c,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "__from_extern_c__(address, keep_alive_object=None): Function of a SafeCall address"},
+    {"__from_mlir_packed_safe_call__", (PyCFunction)(void (*)(void))tpy_function_from_mlir,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "__from_mlir_packed_safe_call__(address, keep_alive_object=None): Function of a function "
+     "taking MLIR's packed argument array"},
+    {"__move_handle_from__", tpy_function_move_handle_from, METH_O,
+     "__move_handle_from__(other): take over other's function, leaving other empty"},
     {NULL},
 };
 

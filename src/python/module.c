@@ -112,6 +112,10 @@ static PyObject* tpy_py_env_get_current_stream(PyObject* self, PyObject* args) {
 static PyMethodDef tpy_methods[] = {
     {"_set_class_device", tpy_py_set_class_device, METH_O,
      "_set_class_device(cls): make Device results instances of `cls`"},
+    {"_env_set_current_stream", TPY_FASTCALL(tpy_py_env_set_current_stream), METH_FASTCALL,
+     "_env_set_current_stream(device_type, device_id, stream) -> previous stream"},
+    {"_env_get_current_stream", TPY_FASTCALL(tpy_py_env_get_current_stream), METH_FASTCALL,
+     "_env_get_current_stream(device_type, device_id) -> current stream"},
     {"get_global_func", TPY_FASTCALL(tpy_py_get_global_func), METH_FASTCALL | METH_KEYWORDS,
      "get_global_func(name, allow_missing=False) -> Function | None"},
     {"_register_global_func", TPY_FASTCALL(tpy_py_register_global_func), METH_FASTCALL,

@@ -138,6 +138,11 @@ static PyObject* tpy_object_chandle(PyObject* self, PyObject* unused) {
   return PyLong_FromVoidPtr(((TpyObject*)self)->handle);
 }
 
+/* __ctypes_handle__(): the handle as a ctypes.c_void_p (value None when there is none). */
+static PyObject* tpy_object_ctypes_handle(PyObject* self, PyObject* unused) {
+  return tpy_void_p(((TpyObject*)self)->handle);
+}
+
 static PyObject* tpy_object_move(PyObject* self, PyObject* unused) {
   TpyRValueRef* r = PyObject_New(TpyRValueRef, &TpyRValueRef_Type);
   if (r != NULL) r->obj = Py_NewRef(self);
@@ -486,6 +491,8 @@ static PyMethodDef tpy_object_methods[] = {
     {"__move_handle_from__", tpy_object_move_handle_from, METH_O,
      "__move_handle_from__(other): take other's handle, leaving other without one"},
     {"__chandle__", tpy_object_chandle, METH_NOARGS, "the handle's address (0 if none)"},
+    {"__ctypes_handle__", tpy_object_ctypes_handle, METH_NOARGS,
+     "the handle as a ctypes.c_void_p (value None if none)"},
     {"_move", tpy_object_move, METH_NOARGS, "pass this object as an rvalue reference"},
     {"__init_handle_by_constructor__", (PyCFunction)(void (*)(void))tpy_object_init_by_constructor,
      METH_FASTCALL, "adopt the object returned by fconstructor(*args)"},

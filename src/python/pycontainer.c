@@ -49,6 +49,35 @@ PyObject* tpy_from_any_steal_api(TVMFFIAny* value, const DLPackExchangeAPI* api)
   return r;
 }
 
+/* _tensor_to_framework(tensor, api_capsule): the framework tensor (through the exchange API
+ * in the "dlpack_exchange_api" capsule) sharing `tensor`'s memory. */
+static PyObject* tpy_py_tensor_to_framework(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, "_tensor_to_framework(tensor, api_capsule) takes 2 arguments");
+    return NULL;
+  }
+  TVMFFIObject* h = tpy_is_object(args[0]) ? ((TpyObject*)args[0])->handle : NULL;
+  if (h == NULL || h->type_index != kTVMFFITensor) {
+    PyErr_Format(PyExc_TypeError, "_tensor_to_framework: argument 0 must be a Tensor, got %.200s",
+                 Py_TYPE(args[0])->tp_name);
+    return NULL;
+  }
+  const DLPackExchangeAPI* api = PyCapsule_GetPointer(args[1], "dlpack_exchange_api");
+  if (api == NULL) return NULL;
+  if (api->managed_tensor_to_py_object_no_sync == NULL) {
+    PyErr_SetString(PyExc_TypeError, "_tensor_to_framework: the exchange API cannot make tensors");
+    return NULL;
+  }
+  TVMFFIObjectIncRef(h);
+  return tpy_framework_tensor_steal(h, api);
+}
+
+static PyMethodDef tpy_pycontainer_methods[] = {
+    {"_tensor_to_framework", (PyCFunction)(void (*)(void))tpy_py_tensor_to_framework,
+     METH_FASTCALL, "_tensor_to_framework(tensor, api_capsule): the framework's tensor"},
+    {NULL, NULL, 0, NULL},
+};
+
 void tpy_note_container_arg(PyObject* obj, tpy_temps* temps) {
   if (temps->dlpack_api == NULL && PyObject_TypeCheck(obj, &TpyContainer_Type)) {
     temps->dlpack_api = ((TpyContainer*)obj)->dlpack_api;
@@ -57,6 +86,9 @@ void tpy_note_container_arg(PyObject* obj, tpy_temps* temps) {
 
 int tpy_pycontainer_init(PyObject* module) {
   TpyContainer_Type.tp_base = &TpyObject_Type;
-  if (PyType_Ready(&TpyContainer_Type) != 0) return -1;
+  if (PyType_Ready(&TpyContainer_Type) != 0 ||
+      PyModule_AddFunctions(module, tpy_pycontainer_methods) != 0) {
+    return -1;
+  }
   return PyModule_AddObjectRef(module, "CContainerBase", (PyObject*)&TpyContainer_Type);
 }

@@ -384,7 +384,9 @@ static int tsc_conv_opaque_ptr(TpyTypeConverter* c, PyObject* value, TVMFFIAny* 
     out->v_ptr = NULL;
     return 0;
   }
-  if (tsc_type_has(value, tsc_s_opaque_ptr) || tsc_type_has(value, tsc_s_cuda_stream)) {
+  if (tsc_type_has(value, tsc_s_opaque_ptr) || tsc_type_has(value, tsc_s_cuda_stream) ||
+      (PyDict_GET_SIZE(tpy_opaque_ptr_handlers) != 0 &&
+       PyDict_Contains(tpy_opaque_ptr_handlers, (PyObject*)Py_TYPE(value)) == 1)) {
     *changed = true;
     return tsc_pack(value, c->hint, value, out);
   }

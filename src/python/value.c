@@ -8,6 +8,7 @@
  */
 #include "value.h"
 
+#include "error.h"
 #include "object.h"
 
 /* ---- String / Bytes / Shape -------------------------------------------------------------- */
@@ -631,6 +632,48 @@ PyTypeObject TpyDevice_Type = {
     .tp_getset = tpy_device_getset,
     .tp_methods = tpy_device_methods,
 };
+
+/* ---- the environment's current stream per device --------------------------------------------- */
+
+/* _env_set_current_stream(device_type, device_id, stream) -> the previous stream (int). */
+PyObject* tpy_py_env_set_current_stream(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+  if (n != 3) {
+    PyErr_SetString(PyExc_TypeError,
+                    "_env_set_current_stream(device_type, device_id, stream) takes 3 arguments");
+    return NULL;
+  }
+  long type = PyLong_AsLong(args[0]);
+  long id = type == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(args[1]);
+  if (PyErr_Occurred()) return NULL;
+  void* stream = NULL;
+  if (args[2] != Py_None) {
+    PyObject* v = PyObject_HasAttrString(args[2], "value") && !PyLong_Check(args[2])
+                      ? PyObject_GetAttrString(args[2], "value") /* a ctypes.c_void_p */
+                      : Py_NewRef(args[2]);
+    if (v == NULL) return NULL;
+    stream = v == Py_None ? NULL : PyLong_AsVoidPtr(v);
+    Py_DECREF(v);
+    if (PyErr_Occurred()) return NULL;
+  }
+  TVMFFIStreamHandle prev = NULL;
+  if (TVMFFIEnvSetStream((int32_t)type, (int32_t)id, stream, &prev) != 0) {
+    return tpy_raise_ffi_error();
+  }
+  return PyLong_FromVoidPtr(prev);
+}
+
+/* _env_get_current_stream(device_type, device_id) -> the current stream (int, 0 if none). */
+PyObject* tpy_py_env_get_current_stream(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, "_env_get_current_stream(device_type, device_id) takes 2 "
+                    "arguments");
+    return NULL;
+  }
+  long type = PyLong_AsLong(args[0]);
+  long id = type == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(args[1]);
+  if (PyErr_Occurred()) return NULL;
+  return PyLong_FromVoidPtr(TVMFFIEnvGetStream((int32_t)type, (int32_t)id));
+}
 
 /* ---- DLDeviceType ------------------------------------------------------------------------- */
 

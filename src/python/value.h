@@ -55,6 +55,10 @@ PyObject* tpy_device_wrap(DLDevice d);
 /* Parses "cpu", "cuda:1", ... into *out.  0 or -1 with ValueError set. */
 int tpy_device_parse(PyObject* str, DLDevice* out);
 
+/* Module functions _env_set_current_stream / _env_get_current_stream (value.c). */
+PyObject* tpy_py_env_set_current_stream(PyObject* self, PyObject* const* args, Py_ssize_t n);
+PyObject* tpy_py_env_get_current_stream(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
 /* Module function _set_class_device(cls). */
 PyObject* tpy_py_set_class_device(PyObject* self, PyObject* cls);
 

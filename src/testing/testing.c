@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,11 +69,18 @@ static int testing_echo(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny*
   return TVMFFIAnyViewToOwnedAny(&args[0], result);
 }
 
-static int testing_apply(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+/* testing.apply(f, *args) -> f(*args).  Exported under this name (and never inlined) so that
+ * C backtraces passing through it show a "TestApply" frame. */
+TESTING_API __attribute__((noinline)) int TestApply(void* self, const TVMFFIAny* args, int32_t n,
+                                                    TVMFFIAny* result);
+TESTING_API __attribute__((noinline)) int TestApply(void* self, const TVMFFIAny* args, int32_t n,
+                                                    TVMFFIAny* result) {
   TVMFFIObject* f = NULL;
   if (n < 1) return tether_raise("TypeError", "testing.apply: expects a function and its arguments, got 0 arguments");
   if (tether_arg_object("testing.apply", args, 0, kTVMFFIFunction, &f) != 0) return -1;
-  return TVMFFIFunctionCall(f, (TVMFFIAny*)args + 1, n - 1, result);
+  int rc = TVMFFIFunctionCall(f, (TVMFFIAny*)args + 1, n - 1, result);
+  __asm__ volatile("" ::: "memory"); /* not a tail call: this frame stays on the stack */
+  return rc;
 }
 
 static int testing_add_one(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
@@ -381,11 +389,11 @@ static int testing_object_base_add_i64(void* self, const TVMFFIAny* args, int32_
 
 static int testing_unregistered_v1_plus_one(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   TVMFFIObject* obj = NULL;
-  if (tether_check_nargs("testing.TestUnregisteredObject.get_v1_plus_one", "(0: testing.TestUnregisteredObject) -> int", n, 1) != 0 ||
-      tether_arg_object("testing.TestUnregisteredObject.get_v1_plus_one", args, 0, testing_unregistered_index, &obj) != 0) {
+  if (tether_check_nargs("testing.TestUnregisteredBaseObject.get_v1_plus_one", "(0: testing.TestUnregisteredBaseObject) -> int", n, 1) != 0 ||
+      tether_arg_object("testing.TestUnregisteredBaseObject.get_v1_plus_one", args, 0, testing_unregistered_base_index, &obj) != 0) {
     return -1;
   }
-  *result = tether_any_int(((testing_unregistered_t*)obj)->base.v1 + 1);
+  *result = tether_any_int(((testing_unregistered_base_t*)obj)->v1 + 1);
   return 0;
 }
 
@@ -400,6 +408,27 @@ static int testing_unregistered_v2_plus_two(void* self, const TVMFFIAny* args, i
 }
 
 /* ---- registration -------------------------------------------------------------------------- */
+
+int testing__init_as_method(int32_t type_index) {
+  TVMFFIByteArray name = {"__ffi_init__", 12};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  const TVMFFIAny* init = NULL;
+  if (col != NULL && type_index >= col->begin_index && type_index - col->begin_index < col->size) {
+    init = &col->data[type_index - col->begin_index];
+  }
+  if (init == NULL || init->type_index != kTVMFFIFunction) {
+    return tether_raise("RuntimeError", "testing: type `%s` has no __ffi_init__ to expose",
+                        tether_type_key(type_index));
+  }
+  TVMFFIMethodInfo info;
+  memset(&info, 0, sizeof(info));
+  info.name = name;
+  info.doc = (TVMFFIByteArray){"Constructor", 11};
+  info.metadata = (TVMFFIByteArray){"", 0};
+  info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+  info.method = *init;
+  return TVMFFITypeRegisterMethod(type_index, &info);
+}
 
 int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots) {
   const TVMFFITypeInfo* parent_info = TVMFFIGetTypeInfo(parent);
@@ -423,8 +452,8 @@ static int testing_register_types(void) {
   }
 
   const tether_field_def_t int_pair_fields[] = {
-      {"a", TETHER_FIELD_INT64, offsetof(testing_int_pair_t, a), 0, 0, NULL, "first"},
-      {"b", TETHER_FIELD_INT64, offsetof(testing_int_pair_t, b), 0, 0, NULL, "second"},
+      {"a", TETHER_FIELD_INT64, offsetof(testing_int_pair_t, a), 0, 0, NULL, "Field `a`"},
+      {"b", TETHER_FIELD_INT64, offsetof(testing_int_pair_t, b), 0, 0, NULL, "Field `b`"},
   };
   const tether_field_def_t base_fields[] = {
       {"v_i64", TETHER_FIELD_INT64, offsetof(testing_object_base_t, v_i64), rw, 0, &d_i64, "i64 field"},
@@ -468,47 +497,78 @@ static int testing_register_types(void) {
     }
     if (tether_type_def_finish(defs[t].index, defs[t].total_size, NULL) != 0) return -1;
   }
-  if (tether_type_def_method(testing_int_pair_index, "sum", testing_int_pair_sum, false, "a + b") != 0 ||
+  if (testing__init_as_method(testing_int_pair_index) != 0) return -1;
+  if (tether_type_def_method(testing_int_pair_index, "sum", testing_int_pair_sum, false,
+                             "Method to compute sum of a and b") != 0 ||
       tether_type_def_method(testing_object_base_index, "add_i64", testing_object_base_add_i64, false, "add_i64 method") != 0 ||
-      tether_type_def_method(testing_unregistered_index, "get_v1_plus_one", testing_unregistered_v1_plus_one, false, NULL) != 0 ||
-      tether_type_def_method(testing_unregistered_index, "get_v2_plus_two", testing_unregistered_v2_plus_two, false, NULL) != 0) {
+      tether_type_def_method(testing_unregistered_base_index, "get_v1_plus_one", testing_unregistered_v1_plus_one, false,
+                             "Get (v1 + 1) from TestUnregisteredBaseObject") != 0 ||
+      tether_type_def_method(testing_unregistered_index, "get_v2_plus_two", testing_unregistered_v2_plus_two, false,
+                             "Get (v2 + 2) from TestUnregisteredObject") != 0) {
     return -1;
   }
   return 0;
 }
 
+/* Type schemas (JSON) of the globals' signatures. */
+#define TY(name) "{\"type\":\"" name "\"}"
+#define TY_OF(name, args) "{\"type\":\"" name "\",\"args\":[" args "]}"
+#define SIG(ret, params) \
+  "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" ret "],\"params\":[" params "]}}"
+#define PACKED TY("ffi.Function")
+
 static const struct {
   const char* name;
   TVMFFISafeCallType fn;
+  const char* schema;
 } testing_globals[] = {
-    {"testing.nop", testing_nop},
-    {"testing.echo", testing_echo},
-    {"testing.apply", testing_apply},
-    {"testing.add_one", testing_add_one},
-    {"testing.test_raise_error", TestRaiseError},
-    {"testing.object_use_count", testing_object_use_count},
-    {"testing.make_unregistered_object", testing_make_unregistered_object},
-    {"testing.get_add_one_c_symbol", testing_get_add_one_c_symbol},
-    {"testing.get_mlir_add_one_c_symbol", testing_get_mlir_add_one_c_symbol},
-    {"testing.optional_tensor_view_has_value", testing_optional_tensor_view_has_value},
-    {"testing.run_check_signal", testing_run_check_signal},
-    {"testing.run_callback_in_threads", testing_run_callback_in_threads},
-    {"testing.make_array_with_tensor", testing_make_array_with_tensor},
-    {"testing.make_array_with_mixed", testing_make_array_with_mixed},
-    {"testing.make_nested_array_with_tensor", testing_make_nested_array_with_tensor},
-    {"testing.make_list_with_tensor", testing_make_list_with_tensor},
-    {"testing.make_map_with_tensor", testing_make_map_with_tensor},
-    {"testing.make_dict_with_tensor", testing_make_dict_with_tensor},
-    {"testing.make_empty_array_with_tensor_input", testing_make_empty_array_with_tensor_input},
-    {"testing.make_nested_map_with_tensor", testing_make_nested_map_with_tensor},
-    {"testing.TestIntPairSum", testing_int_pair_sum},
+    {"testing.nop", testing_nop, PACKED},
+    {"testing.echo", testing_echo, PACKED},
+    {"testing.apply", TestApply, PACKED},
+    {"testing.test_raise_error", TestRaiseError,
+     SIG(TY("None"), TY("ffi.String") "," TY("ffi.String"))},
+    {"testing.object_use_count", testing_object_use_count, SIG(TY("int"), TY("ffi.Object"))},
+    {"testing.make_unregistered_object", testing_make_unregistered_object,
+     SIG(TY("ffi.Object"), "")},
+    {"testing.get_add_one_c_symbol", testing_get_add_one_c_symbol, SIG(TY("int"), "")},
+    {"testing.get_mlir_add_one_c_symbol", testing_get_mlir_add_one_c_symbol, SIG(TY("int"), "")},
+    {"testing.optional_tensor_view_has_value", testing_optional_tensor_view_has_value,
+     SIG(TY("bool"), TY_OF("Optional", TY("DLTensor*")))},
+    {"testing.run_check_signal", testing_run_check_signal, SIG(TY("None"), TY("int"))},
+    {"testing.run_callback_in_threads", testing_run_callback_in_threads,
+     SIG(TY("int"), TY("ffi.Function") "," TY("int") "," TY("int"))},
+    {"testing.make_array_with_tensor", testing_make_array_with_tensor,
+     SIG(TY_OF("ffi.Array", TY("Any")), TY("ffi.Tensor"))},
+    {"testing.make_array_with_mixed", testing_make_array_with_mixed,
+     SIG(TY_OF("ffi.Array", TY("Any")), TY("ffi.Tensor") "," TY("int"))},
+    {"testing.make_nested_array_with_tensor", testing_make_nested_array_with_tensor,
+     SIG(TY_OF("ffi.Array", TY("Any")), TY("ffi.Tensor"))},
+    {"testing.make_list_with_tensor", testing_make_list_with_tensor,
+     SIG(TY_OF("ffi.List", TY("Any")), TY("ffi.Tensor") "," TY("int"))},
+    {"testing.make_map_with_tensor", testing_make_map_with_tensor,
+     SIG(TY_OF("ffi.Map", TY("ffi.String") "," TY("Any")), TY("ffi.Tensor"))},
+    {"testing.make_dict_with_tensor", testing_make_dict_with_tensor,
+     SIG(TY_OF("ffi.Dict", TY("ffi.String") "," TY("Any")), TY("ffi.Tensor"))},
+    {"testing.make_empty_array_with_tensor_input", testing_make_empty_array_with_tensor_input,
+     SIG(TY_OF("ffi.Array", TY("Any")), TY("ffi.Tensor"))},
+    {"testing.make_nested_map_with_tensor", testing_make_nested_map_with_tensor,
+     SIG(TY_OF("ffi.Map", TY("ffi.String") "," TY("Any")), TY("ffi.Tensor") "," TY("ffi.Tensor"))},
+    {"testing.TestIntPairSum", testing_int_pair_sum, SIG(TY("int"), TY("testing.TestIntPair"))},
 };
+
+#undef TY
+#undef TY_OF
+#undef SIG
+#undef PACKED
 
 __attribute__((constructor)) static void testing_load(void) {
   for (size_t i = 0; i < sizeof(testing_globals) / sizeof(testing_globals[0]); ++i) {
-    if (tether_func_register(testing_globals[i].name, testing_globals[i].fn, NULL, NULL, 1) != 0) {
-      goto fail;
-    }
+    char* meta = testing__metadata_json(testing_globals[i].schema, NULL);
+    int rc = meta != NULL ? tether_func_register(testing_globals[i].name, testing_globals[i].fn,
+                                                 NULL, meta, 1)
+                          : -1;
+    free(meta);
+    if (rc != 0) goto fail;
   }
   if (testing_register_types() != 0 || testing__register_types() != 0 ||
       testing__register_typed() != 0) {

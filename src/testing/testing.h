@@ -14,6 +14,15 @@ int testing__register_typed(void);
 /* Registers the remaining reflected test types of types.c.  0, or -1 with the error raised. */
 int testing__register_types(void);
 
+/* {"type_schema": "<schema, as a JSON string>"[, extra]}: the metadata JSON of a function
+ * whose type schema is the JSON text `schema`; `extra` (or NULL) holds more members.  New
+ * malloc'd text, or NULL with MemoryError raised. */
+char* testing__metadata_json(const char* schema, const char* extra);
+
+/* Registers the type's `__ffi_init__` attribute also as its static method `__ffi_init__`
+ * (how a type with a declared constructor shows it).  0, or -1 with the error raised. */
+int testing__init_as_method(int32_t type_index);
+
 /* The type index of the type named `key` whose parent is `parent` (allocated on first use). */
 int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots);
 

@@ -1,6 +1,6 @@
 /*
- * typed.c -- globals and methods with declared types: testing.schema_* and the methods of
- * testing.SchemaAllTypes.
+ * typed.c -- globals and methods with declared types: testing.add_one, testing.schema_* and
+ * the methods of testing.SchemaAllTypes.
  *
  * Each function is one row of a table: its name, the declared types of its parameters and
  * result (a small tree of testing_ty_t), and an implementation over converted values.  The
@@ -10,6 +10,7 @@
  * become floats, bools ints, ...), and a value that does not fit raises TypeError.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,28 @@ static int any_own(const TVMFFIAny* v, TVMFFIAny* out) { return TVMFFIAnyViewToO
 
 static int ty_convert(const testing_ty_t* t, const TVMFFIAny* v, TVMFFIAny* out);
 
+/* A device written "name" or "name:index" ("cpu", "cuda:1"): 0 converted, 1 not a device. */
+static int device_from_str(const TVMFFIAny* v, TVMFFIAny* out) {
+  TVMFFIByteArray text;
+  if (!tether_any_get_str(v, &text)) return 1;
+  const char* colon = memchr(text.data, ':', text.size);
+  size_t name_len = colon != NULL ? (size_t)(colon - text.data) : text.size;
+  int32_t type = tether_device_type_from_name(text.data, name_len);
+  int64_t index = 0;
+  if (colon != NULL) {
+    const char* end = text.data + text.size;
+    const char* p = colon + 1;
+    if (p == end) return 1;
+    for (; p < end; ++p) {
+      if (*p < '0' || *p > '9' || index > INT32_MAX / 10) return 1;
+      index = index * 10 + (*p - '0');
+    }
+  }
+  if (type < 0) return 1;
+  *out = tether_any_device(type, (int32_t)index);
+  return 0;
+}
+
 /* Converts the elements of a sequence `v` (an Array or List) into a new container of kind
  * t->kind, or hands `v` back when it is of that kind already and no element changes.
  * 0 converted, 1 does not fit, -1 error. */
@@ -302,9 +325,11 @@ static int ty_convert(const testing_ty_t* t, const TVMFFIAny* v, TVMFFIAny* out)
       *out = tether_any_bool(v->v_int64 != 0);
       return 0;
     case TY_DEVICE:
-      if (ti != kTVMFFIDevice) return 1;
-      *out = *v;
-      return 0;
+      if (ti == kTVMFFIDevice) {
+        *out = *v;
+        return 0;
+      }
+      return any_is_str(v) ? device_from_str(v, out) : 1;
     case TY_DTYPE:
       if (ti == kTVMFFIDataType) {
         *out = *v;
@@ -437,38 +462,49 @@ done:
   return rc;
 }
 
-/* The metadata JSON of `fn`: {"type_schema": "<signature JSON as a string>", extras}. */
-static char* typed_metadata(const testing_typed_t* fn) {
-  testing_buf_t sig = {0}, meta = {0};
-  ty_json_signature(&sig, fn->ret, fn->params, fn->nparams);
+char* testing__metadata_json(const char* schema, const char* extra) {
+  testing_buf_t meta = {0};
   buf_put(&meta, "{\"type_schema\": \"");
-  for (size_t i = 0; !sig.oom && i < sig.size; ++i) {
-    char c[3] = {'\\', sig.data[i], 0};
-    buf_put(&meta, sig.data[i] == '"' || sig.data[i] == '\\' ? c : c + 1);
+  for (const char* p = schema; *p != '\0'; ++p) {
+    char c[3] = {'\\', *p, 0};
+    buf_put(&meta, *p == '"' || *p == '\\' ? c : c + 1);
   }
   buf_put(&meta, "\"");
-  if (fn->extra_metadata != NULL) {
+  if (extra != NULL) {
     buf_put(&meta, ", ");
-    buf_put(&meta, fn->extra_metadata);
+    buf_put(&meta, extra);
   }
   buf_put(&meta, "}");
-  bool oom = sig.oom || meta.oom;
-  free(sig.data);
-  if (oom) {
+  if (meta.oom) {
     free(meta.data);
-    tether_raise("MemoryError", "%s: out of memory building its metadata", fn->name);
+    tether_raise("MemoryError", "testing: out of memory building metadata");
     return NULL;
   }
   return meta.data;
 }
 
+/* The metadata JSON of `fn`: its signature as the type schema, and its extra members. */
+static char* typed_metadata(const testing_typed_t* fn) {
+  testing_buf_t sig = {0};
+  ty_json_signature(&sig, fn->ret, fn->params, fn->nparams);
+  char* meta = sig.oom ? NULL : testing__metadata_json(sig.data, fn->extra_metadata);
+  if (sig.oom) tether_raise("MemoryError", "%s: out of memory building its metadata", fn->name);
+  free(sig.data);
+  return meta;
+}
+
 static int typed_make_function(const testing_typed_t* fn, TVMFFIObjectHandle* out) {
-  return tether_func_create((void*)fn, testing_typed_call, NULL, TETHER_FUNC_KEEPS_GIL, out);
+  return tether_func_create((void*)fn, testing_typed_call, NULL, 0, out);
 }
 
 /* ---- implementations ------------------------------------------------------------------------ */
 
 static int impl_none(const testing_typed_t* fn, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  return 0;
+}
+
+static int impl_add_one(const testing_typed_t* fn, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  *result = tether_any_int(args[0].v_int64 + 1);
   return 0;
 }
 
@@ -624,6 +660,7 @@ static int impl_make_with(const testing_typed_t* fn, TVMFFIAny* args, int32_t n,
 #define TESTING_META_ATTRS "\"bool_attr\": true, \"int_attr\": 1, \"str_attr\": \"hello\""
 
 static const testing_typed_t testing_typed_globals[] = {
+    {"testing.add_one", &ty_int, 1, {&ty_int}, impl_add_one, NULL, NULL},
     {"testing.schema_id_int", &ty_int, 1, {&ty_int}, NULL, NULL, TESTING_META_ATTRS},
     {"testing.schema_id_float", &ty_float, 1, {&ty_float}, NULL, NULL, NULL},
     {"testing.schema_id_bool", &ty_bool, 1, {&ty_bool}, NULL, NULL, NULL},
@@ -685,26 +722,8 @@ static int testing_schema_packed(void* self, const TVMFFIAny* args, int32_t n, T
 
 /* ---- registration ------------------------------------------------------------------------- */
 
-static int register_typed_global(const testing_typed_t* fn) {
-  TVMFFIObjectHandle f = NULL;
-  char* meta = typed_metadata(fn);
-  if (meta == NULL || typed_make_function(fn, &f) != 0) {
-    free(meta);
-    return -1;
-  }
-  TVMFFIMethodInfo info;
-  memset(&info, 0, sizeof(info));
-  info.name = (TVMFFIByteArray){fn->name, strlen(fn->name)};
-  info.doc = (TVMFFIByteArray){fn->doc ? fn->doc : "", fn->doc ? strlen(fn->doc) : 0};
-  info.metadata = (TVMFFIByteArray){meta, strlen(meta)};
-  info.method = tether_any_object(f);
-  int rc = TVMFFIFunctionSetGlobalFromMethodInfo(&info, 1);
-  TVMFFIObjectDecRef(f);
-  free(meta);
-  return rc;
-}
-
-static int register_typed_method(int32_t type_index, const testing_typed_t* fn, bool is_static) {
+/* Registers `fn` as global fn->name (type_index < 0) or as a method of type_index. */
+static int register_typed(const testing_typed_t* fn, int32_t type_index, bool is_static) {
   TVMFFIObjectHandle f = NULL;
   char* meta = typed_metadata(fn);
   if (meta == NULL || typed_make_function(fn, &f) != 0) {
@@ -718,7 +737,8 @@ static int register_typed_method(int32_t type_index, const testing_typed_t* fn, 
   info.metadata = (TVMFFIByteArray){meta, strlen(meta)};
   info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
   info.method = tether_any_object(f);
-  int rc = TVMFFITypeRegisterMethod(type_index, &info);
+  int rc = type_index < 0 ? TVMFFIFunctionSetGlobalFromMethodInfo(&info, 1)
+                          : TVMFFITypeRegisterMethod(type_index, &info);
   TVMFFIObjectDecRef(f);
   free(meta);
   return rc;
@@ -798,18 +818,20 @@ static int register_schema_all_types(void) {
   }
   if (tether_type_def_finish(index, sizeof(testing_schema_all_t), NULL) != 0) return -1;
   for (size_t i = 0; i < sizeof(testing_schema_all_methods) / sizeof(testing_schema_all_methods[0]); ++i) {
-    if (register_typed_method(index, &testing_schema_all_methods[i], false) != 0) return -1;
+    if (register_typed(&testing_schema_all_methods[i], index, false) != 0) return -1;
   }
-  return register_typed_method(index, &testing_schema_all_make_with, true);
+  return register_typed(&testing_schema_all_make_with, index, true);
 }
 
 int testing__register_typed(void) {
   for (size_t i = 0; i < sizeof(testing_typed_globals) / sizeof(testing_typed_globals[0]); ++i) {
-    if (register_typed_global(&testing_typed_globals[i]) != 0) return -1;
+    if (register_typed(&testing_typed_globals[i], -1, false) != 0) return -1;
   }
-  if (tether_func_register("testing.schema_packed", testing_schema_packed, NULL,
-                           "{\"type_schema\": \"{\\\"type\\\":\\\"ffi.Function\\\"}\"}", 1) != 0) {
-    return -1;
-  }
+  char* meta = testing__metadata_json("{\"type\":\"ffi.Function\"}", NULL);
+  int rc = meta != NULL ? tether_func_register("testing.schema_packed", testing_schema_packed,
+                                               NULL, meta, 1)
+                        : -1;
+  free(meta);
+  if (rc != 0) return -1;
   return register_schema_all_types();
 }

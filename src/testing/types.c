@@ -8,6 +8,7 @@
  * gets the automatic __ffi_init__) plus its fields; the hooks are registered after.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <tether/c_api.h>
@@ -199,39 +200,47 @@ static const struct {
 
 /* ---- types ----------------------------------------------------------------------------------- */
 
+/* How a type is constructed. */
+typedef enum {
+  INIT_AUTO,         /* the automatic __ffi_init__ from the fields; shallow-copyable */
+  INIT_EXPLICIT,     /* the same, declared as the type's constructor: also a static method */
+  INIT_NONE,         /* no __ffi_init__ (metadata only) */
+  INIT_ONE_INT_ONLY, /* __ffi_init__(value: int) of its own; no shallow copy */
+} testing_init_kind;
+
 typedef struct {
   const char* key;
   const char* parent; /* NULL: ffi.Object */
   int32_t child_slots;
   int32_t size;
-  bool auto_init; /* false: metadata only, no __ffi_init__ */
+  testing_init_kind init;
 } testing_type_row_t;
 
 static const testing_type_row_t testing_types[] = {
-    {"testing.TestFrozenCxx", NULL, 0, sizeof(TVMFFIObject) + 24, false},
-    {"testing.TestObjectPtrHolder", NULL, 0, sizeof(testing_ptr_holder_t), true},
-    {"testing.TestCxxClassBase", NULL, 1, sizeof(testing_cxx_base_t), true},
-    {"testing.TestCxxClassDerived", "testing.TestCxxClassBase", 1, sizeof(testing_cxx_derived_t), true},
+    {"testing.TestFrozenCxx", NULL, 0, sizeof(TVMFFIObject) + 24, INIT_NONE},
+    {"testing.TestObjectPtrHolder", NULL, 0, sizeof(testing_ptr_holder_t), INIT_AUTO},
+    {"testing.TestCxxClassBase", NULL, 1, sizeof(testing_cxx_base_t), INIT_AUTO},
+    {"testing.TestCxxClassDerived", "testing.TestCxxClassBase", 1, sizeof(testing_cxx_derived_t), INIT_AUTO},
     {"testing.TestCxxClassDerivedDerived", "testing.TestCxxClassDerived", 0,
-     sizeof(testing_cxx_derived2_t), true},
-    {"testing.TestCxxClassHiddenField", NULL, 0, sizeof(testing_hidden_field_t), true},
-    {"testing.TestCxxClassPolymorphic", NULL, 0, sizeof(testing_one_i64_t), true},
-    {"testing.TestCxxInitSubset", NULL, 0, sizeof(testing_init_subset_t), true},
-    {"testing.TestCxxKwOnly", NULL, 0, sizeof(testing_i64s_t), true},
-    {"testing.TestCxxAutoInit", NULL, 0, sizeof(testing_i64s_t), true},
-    {"testing.TestCxxAutoInitSimple", NULL, 0, sizeof(testing_i64s_t), true},
-    {"testing.TestCxxAutoInitAllInitOff", NULL, 0, sizeof(testing_i64s_t), true},
-    {"testing.TestCxxAutoInitKwOnlyDefaults", NULL, 0, sizeof(testing_i64s_t), true},
-    {"testing.TestCxxAutoInitParent", NULL, 1, sizeof(testing_parent_t), true},
-    {"testing.TestCxxAutoInitChild", "testing.TestCxxAutoInitParent", 0, sizeof(testing_child_t), true},
-    {"testing.TestCxxNoAutoInit", NULL, 0, sizeof(testing_i64s_t), false},
-    {"testing.TestDeepCopyEdges", NULL, 0, sizeof(testing_deep_copy_edges_t), true},
-    {"testing.TestNonCopyable", NULL, 0, sizeof(testing_one_i64_t), true},
-    {"testing.TestCompare", NULL, 0, sizeof(testing_keyed_t), true},
-    {"testing.TestHash", NULL, 0, sizeof(testing_keyed_t), true},
-    {"testing.TestCustomHash", NULL, 0, sizeof(testing_keyed_t), true},
-    {"testing.TestCustomCompare", NULL, 0, sizeof(testing_keyed_t), true},
-    {"testing.TestEqWithoutHash", NULL, 0, sizeof(testing_keyed_t), true},
+     sizeof(testing_cxx_derived2_t), INIT_AUTO},
+    {"testing.TestCxxClassHiddenField", NULL, 0, sizeof(testing_hidden_field_t), INIT_AUTO},
+    {"testing.TestCxxClassPolymorphic", NULL, 0, sizeof(testing_one_i64_t), INIT_AUTO},
+    {"testing.TestCxxInitSubset", NULL, 0, sizeof(testing_init_subset_t), INIT_AUTO},
+    {"testing.TestCxxKwOnly", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
+    {"testing.TestCxxAutoInit", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
+    {"testing.TestCxxAutoInitSimple", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
+    {"testing.TestCxxAutoInitAllInitOff", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
+    {"testing.TestCxxAutoInitKwOnlyDefaults", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
+    {"testing.TestCxxAutoInitParent", NULL, 1, sizeof(testing_parent_t), INIT_AUTO},
+    {"testing.TestCxxAutoInitChild", "testing.TestCxxAutoInitParent", 0, sizeof(testing_child_t), INIT_AUTO},
+    {"testing.TestCxxNoAutoInit", NULL, 0, sizeof(testing_i64s_t), INIT_NONE},
+    {"testing.TestDeepCopyEdges", NULL, 0, sizeof(testing_deep_copy_edges_t), INIT_AUTO},
+    {"testing.TestNonCopyable", NULL, 0, sizeof(testing_one_i64_t), INIT_ONE_INT_ONLY},
+    {"testing.TestCompare", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestCustomHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestCustomCompare", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestEqWithoutHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
 };
 
 static int32_t index_of(const char* key) {
@@ -248,6 +257,23 @@ static const char* field_name(const testing_field_row_t* row) {
     }
   }
   return row->name;
+}
+
+/* __ffi_init__(value: int) of a type whose object is one int64 after the header (the
+ * type is found from the function's own row: testing.TestNonCopyable). */
+static int one_int_init(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  static const char fname[] = "testing.TestNonCopyable.__ffi_init__";
+  int64_t value;
+  TVMFFIObjectHandle obj = NULL;
+  if (tether_check_nargs(fname, "(0: int) -> testing.TestNonCopyable", n, 1) != 0 ||
+      tether_arg_int(fname, args, 0, &value) != 0) {
+    return -1;
+  }
+  int32_t index = index_of("testing.TestNonCopyable");
+  if (index < 0 || tether_object_new_reflected(index, &obj) != 0) return -1;
+  ((testing_one_i64_t*)obj)->v_i64 = value;
+  *result = tether_any_object(obj);
+  return 0;
 }
 
 static int define_type(const testing_type_row_t* t) {
@@ -280,11 +306,27 @@ static int define_type(const testing_type_row_t* t) {
                               NULL, NULL, NULL};
     if (tether_type_def_field(index, &def) != 0) return -1;
   }
-  if (t->auto_init) return tether_type_def_finish(index, t->size, NULL);
+  if (t->init == INIT_AUTO) return tether_type_def_finish(index, t->size, NULL);
+  if (t->init == INIT_EXPLICIT) {
+    return tether_type_def_finish(index, t->size, NULL) == 0 ? testing__init_as_method(index) : -1;
+  }
   TVMFFITypeMetadata meta;
   memset(&meta, 0, sizeof(meta));
   meta.total_size = t->size;
-  return TVMFFITypeRegisterMetadata(index, &meta);
+  meta.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  if (TVMFFITypeRegisterMetadata(index, &meta) != 0) return -1;
+  if (t->init == INIT_NONE) return 0;
+  /* The constructor as a static method and as the type attribute bindings look up. */
+  TVMFFIObjectHandle f = NULL;
+  if (tether_type_def_method(index, "__ffi_init__", one_int_init, true, "Constructor") != 0 ||
+      TVMFFIFunctionCreate(NULL, one_int_init, NULL, &f) != 0) {
+    return -1;
+  }
+  TVMFFIByteArray attr = {"__ffi_init__", 12};
+  TVMFFIAny value = tether_any_object(f);
+  int rc = TVMFFITypeRegisterAttr(index, &attr, &value);
+  TVMFFIObjectDecRef(f);
+  return rc;
 }
 
 /* ---- hooks: equality, ordering and hashing on `key` alone ---------------------------------- */

@@ -1275,7 +1275,8 @@ static void define_point_type(void) {
   tether_field_def_t abc = {"abc", TETHER_FIELD_INT64, offsetof(harden_point_t, abc),
                             kTVMFFIFieldFlagBitMaskWritable, 0, &zero, NULL};
   tether_field_def_t name = {"name", TETHER_FIELD_STRING, offsetof(harden_point_t, name),
-                             kTVMFFIFieldFlagBitMaskWritable, 0, &p, NULL};
+                             kTVMFFIFieldFlagBitMaskWritable, 0, &p, NULL, NULL,
+                             "\"unit\": \"chars\""};
   if (point_index < 0 || tether_type_def_field(point_index, &abc) != 0 ||
       tether_type_def_field(point_index, &name) != 0 ||
       tether_type_def_finish(point_index, sizeof(harden_point_t), "a test type") != 0) {
@@ -1335,6 +1336,16 @@ static void test_reflection_helpers(void) {
   CHECK(tether_type_find_field(point_index, "nope", 4) == NULL);
   const TVMFFIFieldInfo* abc = tether_type_find_field(point_index, "abc", 3);
   CHECK(abc != NULL);
+  /* extra metadata members follow the type schema in the field's metadata object */
+  const TVMFFIFieldInfo* name_field = tether_type_find_field(point_index, "name", 4);
+  CHECK(name_field != NULL);
+  if (name_field != NULL) {
+    static const char want[] = "{\"type_schema\": \"{\\\"type\\\":\\\"ffi.String\\\"}\", "
+                               "\"unit\": \"chars\"}";
+    CHECK_EQ_INT(name_field->metadata.size, sizeof(want) - 1);
+    CHECK(name_field->metadata.size == sizeof(want) - 1 &&
+          memcmp(name_field->metadata.data, want, sizeof(want) - 1) == 0);
+  }
 
   EXPECT_FAIL("tether_object_new_reflected", tether_object_new_reflected(point_index, NULL));
   static const int32_t not_reflected[] = {-1, kTVMFFINone, kTVMFFIInt, kTVMFFIObject, kTVMFFIStr,

@@ -231,12 +231,13 @@ def test_list_is_shared_not_copied():
     assert holder[0].same_as(l)
 
 
-def test_list_equality_and_unhashable():
+def test_list_equality_and_hash():
     assert List([1, 2]) == [1, 2] and List([1, 2]) == Array([1, 2])
     assert List([1, 2]) != [2, 1]
     assert not (List([1]) != List([1]))
-    with pytest.raises(TypeError):
-        hash(List([1]))
+    # hashing is structural, as equality is (tvm-ffi hashes the mutable containers too)
+    assert hash(List([1, "a"])) == hash(List([1, "a"]))
+    assert hash(List([1])) != hash(List([2]))
 
 
 def test_list_concat():
@@ -251,8 +252,10 @@ def test_map_construct_and_type():
     assert type(m) is Map
     assert isinstance(m, abc.Mapping) and not isinstance(m, abc.MutableMapping)
     assert len(Map()) == 0 and len(Map({})) == 0
-    assert Map([("x", 1), ("y", 2)]) == {"x": 1, "y": 2}
-    assert Map(Map({"k": "v"})) == {"k": "v"}
+    assert dict(Map([("x", 1), ("y", 2)])) == {"x": 1, "y": 2}
+    assert dict(Map(Map({"k": "v"}))) == {"k": "v"}
+    with pytest.raises(AttributeError):
+        Map(1)  # neither a mapping nor pairs
     assert type(tether.convert({"a": 1})) is Map
     assert type(echo({"a": 1})) is Map
 
@@ -282,10 +285,11 @@ def test_map_iteration_views():
 
 def test_map_equality_and_hash():
     m = Map({"a": 1, "b": [1, 2]})
-    assert m == {"a": 1, "b": [1, 2]}
-    assert {"a": 1, "b": [1, 2]} == m
+    # a Map compares (structurally) with Maps only: a dict gets NotImplemented, so == is False
+    assert m.__eq__({"a": 1, "b": [1, 2]}) is NotImplemented
+    assert m != {"a": 1, "b": [1, 2]} and {"a": 1, "b": [1, 2]} != m
     assert m == Map({"b": [1, 2], "a": 1})
-    assert m != {"a": 1} and m != {"a": 2, "b": [1, 2]} and m != {"a": 1, "c": [1, 2]}
+    assert m != Map({"a": 1}) and m != Map({"a": 2, "b": [1, 2]})
     assert not (m != Map({"a": 1, "b": [1, 2]}))
     assert m != [1] and m != "a"
     assert hash(Map({"a": 1})) == hash(Map({"a": 1}))
@@ -311,9 +315,9 @@ def test_dict_protocol():
     assert type(d) is Dict and isinstance(d, abc.MutableMapping)
     d["b"] = 2
     d["a"] = 10
-    assert d == {"a": 10, "b": 2} and len(d) == 2
+    assert dict(d) == {"a": 10, "b": 2} and len(d) == 2
     del d["a"]
-    assert d == {"b": 2}
+    assert dict(d) == {"b": 2}
     with pytest.raises(KeyError) as info:
         del d["a"]
     assert info.value.args == ("a",)
@@ -323,7 +327,7 @@ def test_dict_protocol():
     assert d.pop("b", None) is None
     assert d.setdefault("x", 5) == 5 and d.setdefault("x", 6) == 5
     d.update({"y": 1}, z=2)
-    assert d == {"x": 5, "y": 1, "z": 2}
+    assert dict(d) == {"x": 5, "y": 1, "z": 2}
     k, v = d.popitem()
     assert k in ("x", "y", "z") and len(d) == 2
     d.clear()
@@ -343,12 +347,12 @@ def test_dict_shared_mutation_and_iteration_snapshot():
     assert sorted(d.items()) == [(0, 0), (2, 4), (4, 16), (6, 36), (8, 64)]
 
 
-def test_dict_equality_unhashable():
-    assert Dict({"a": 1}) == {"a": 1} and Dict({"a": 1}) == Map({"a": 1})
-    assert Map({"a": 1}) == Dict({"a": 1})
-    assert Dict({"a": 1}) != {"a": 2}
-    with pytest.raises(TypeError):
-        hash(Dict())
+def test_dict_equality_and_hash():
+    assert Dict({"a": 1}) == Dict({"a": 1}) and Dict({"a": 1}) != Dict({"a": 2})
+    # a Dict compares with Dicts only: not with a dict, nor with a Map
+    assert Dict({"a": 1}).__eq__({"a": 1}) is NotImplemented
+    assert Dict({"a": 1}) != Map({"a": 1}) and Map({"a": 1}) != Dict({"a": 1})
+    assert hash(Dict({"a": 1})) == hash(Dict({"a": 1}))
 
 
 def test_dict_get_contains():
@@ -365,13 +369,16 @@ def test_nested_python_values_convert():
     assert type(m) is Map
     assert type(m["list"]) is Array and type(m["list"][1]) is Array
     assert type(m["map"]) is Map and type(m["map"]["x"]) is Array
-    assert m == value
+    assert m == tether.convert(value)  # structurally equal to the converted value
+    assert m != value  # a Map never equals a plain dict (NotImplemented on both sides)
 
 
 def test_nested_containers_compare_deeply():
     a = Array([Map({"a": List([1, 2])}), Dict({"b": Array([])})])
-    assert a == [{"a": [1, 2]}, {"b": []}]
-    assert a != [{"a": [1, 3]}, {"b": []}]
+    assert a == [Map({"a": List([1, 2])}), Dict({"b": Array([])})]
+    assert a != [Map({"a": List([1, 3])}), Dict({"b": Array([])})]
+    # the kinds count: a List is not an Array, a Dict is not a Map
+    assert a != [{"a": [1, 2]}, {"b": []}]
 
 
 def test_containers_hold_objects_by_identity():

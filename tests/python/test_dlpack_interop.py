@@ -48,10 +48,13 @@ def test_torch_to_tether_to_torch(tdtype, name):
 @pytest.mark.parametrize("tdtype,name", TORCH_DTYPES)
 def test_torch_argument_dtypes(tdtype, name):
     x = torch.zeros(4, 5, dtype=tdtype)
-    r = echo(x)
+    r = echo(tether.from_dlpack(x))
     assert type(r) is core.Tensor
     assert r.dtype == name and r.shape == (4, 5)
     assert r.data_ptr() == x.data_ptr()
+    # a torch argument makes the call hand its Tensor result back as torch
+    t = echo(x)
+    assert type(t) is torch.Tensor and t.dtype == tdtype and t.data_ptr() == x.data_ptr()
 
 
 def test_torch_views_and_strides():
@@ -59,12 +62,15 @@ def test_torch_views_and_strides():
     for v, strides in [(x.t(), (1, 6)), (x[:, ::2], (6, 2)), (x[1:, 2:], (6, 1)),
                        (x.unsqueeze(1), (6, 6, 1)), (x[2], (1,))]:
         assert v.stride() == strides
-        for t in (tether.from_dlpack(v), echo(v)):
+        for t in (tether.from_dlpack(v), echo(tether.from_dlpack(v))):
             assert t.shape == tuple(v.shape)
             assert t.strides == strides
             assert t.data_ptr() == v.data_ptr()
             assert t.is_contiguous() == v.is_contiguous()
             assert torch.equal(torch.from_dlpack(t), v)
+        back = echo(v)  # torch in, torch out: the same view of the same memory
+        assert type(back) is torch.Tensor and back.stride() == strides
+        assert back.data_ptr() == v.data_ptr() and torch.equal(back, v)
     with pytest.raises(RuntimeError, match=r"^FromDLPack: Tensor is not contiguous\.$"):
         tether.from_dlpack(x.t(), require_contiguous=True)
 

@@ -83,7 +83,7 @@ def test_containers():
         del l[-1]
         l.pop()
         m = tether.Map({"a": 1, "b": [1, 2]})
-        assert m["a"] == 1 and sorted(m) == ["a", "b"] and m == {"a": 1, "b": [1, 2]}
+        assert m["a"] == 1 and sorted(m) == ["a", "b"] and dict(m) == {"a": 1, "b": [1, 2]}
         d = tether.Dict({"x": 1})
         d["y"] = d
         del d["y"]

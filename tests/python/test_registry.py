@@ -242,7 +242,7 @@ def test_register_object_subclass_and_create_object():
     assert (base.v_i64, base.v_f64, base.v_str) == (5, 10.0, "hello")
     derived = tt.create_object("testing.TestObjectDerived", v_map={"a": 1}, v_array=[1])
     assert type(derived) is tt.TestObjectDerived and isinstance(derived, tt.TestObjectBase)
-    assert derived.v_map == {"a": 1} and derived.v_array == [1]
+    assert dict(derived.v_map) == {"a": 1} and derived.v_array == [1]
     assert type(derived.v_map) is tether.Map and type(derived.v_array) is tether.Array
 
 

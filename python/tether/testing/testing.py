@@ -14,13 +14,19 @@ import pytest
 from .. import core
 from ..registry import get_global_func, register_object
 
-# Any is needed at run time: @c_class resolves the field annotations below.
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
+
+from ..core import Device, dtype
 
 try:
-    from ..dataclasses import IntEnum, StrEnum, c_class, entry
-except ImportError:  # tether.dataclasses absent: bind with register_object, no enums
+    from ..dataclasses import c_class
+except ImportError:  # tether.dataclasses absent: bind with register_object
     c_class = None
+try:
+    from ..dataclasses import IntEnum, StrEnum, entry
+except ImportError:  # no FFI enums: the enum test types stay unbound
+    IntEnum = None
 
 
 def _bind(type_key: str, **options: Any):
@@ -69,8 +75,8 @@ class TestFrozenCxx(core.Object):
 class TestObjectDerived(TestObjectBase):
     """TestObjectBase plus v_map (Map) and v_array (Array)."""
 
-    v_map: Any
-    v_array: Any
+    v_map: Mapping[Any, Any]
+    v_array: Sequence[Any]
 
     __test__ = False
 
@@ -79,8 +85,8 @@ class TestObjectDerived(TestObjectBase):
 class TestObjectPtrHolder(core.Object):
     """value: TestObjectBase (required), optional_value: TestObjectBase or None."""
 
-    value: Any
-    optional_value: Any
+    value: TestObjectBase
+    optional_value: Optional[TestObjectBase]
 
     __test__ = False
 
@@ -101,18 +107,18 @@ class _SchemaAllTypes(core.Object):
     v_bool: bool
     v_int: int
     v_float: float
-    v_device: Any
-    v_dtype: Any
+    v_device: Device
+    v_dtype: dtype
     v_string: str
-    v_bytes: Any
-    v_opt_int: Any
-    v_opt_str: Any
-    v_arr_int: Any
-    v_arr_str: Any
-    v_map_str_int: Any
-    v_map_str_arr_int: Any
-    v_variant: Any
-    v_opt_arr_variant: Any
+    v_bytes: bytes
+    v_opt_int: Optional[int]
+    v_opt_str: Optional[str]
+    v_arr_int: Sequence[int]
+    v_arr_str: Sequence[str]
+    v_map_str_int: Mapping[str, int]
+    v_map_str_arr_int: Mapping[str, Sequence[int]]
+    v_variant: Union[str, Sequence[int], Mapping[str, int]]
+    v_opt_arr_variant: Optional[Sequence[Union[int, str]]]
 
 
 @_bind("testing.TestCompare")
@@ -305,7 +311,7 @@ __all__ = [
     "requires_py310", "requires_py312", "requires_py313",
 ]
 
-if c_class is not None:
+if c_class is not None and IntEnum is not None:
     class _TestCxxIntEnum(IntEnum, type_key="testing.TestCxxIntEnum"):
         low = entry(value=10)
         high = entry(value=20)
