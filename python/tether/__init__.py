@@ -96,22 +96,12 @@ except ImportError:  # an extension without its own device(): the constructor do
         return Device(device_type, index)
 
 
-# ---- type schemas (typeschema.py): the cold half of tvm_ffi.core's TypeSchema lives in
-# Python; its converter is C (tether.core._build_converter).  ObjectConvertible and the
-# DataType name are installed only where no other part of the package defines them.
-from . import typeschema as _typeschema
+# ---- type schemas: tvm_ffi.core's TypeSchema; its cold half (parsing, printing,
+# annotations) is Python, its converter C (tether.core._build_converter).
+from .typeschema import TypeSchema as _TypeSchema
 
-core.TypeSchema = _typeschema.TypeSchema
-if not hasattr(core, "ObjectConvertible"):
-    core.ObjectConvertible = _typeschema.ObjectConvertible
-if not hasattr(core, "DataType"):
-    core.DataType = core.dtype
-# Container classes are generic in annotations (Array[int], Map[str, int]) for the schemas
-# they give; installed unless the container module provides its own.
-for _cls in (Array, List, Map, Dict):
-    if "__class_getitem__" not in _cls.__dict__:
-        _cls.__class_getitem__ = classmethod(_typeschema._generic_alias)
-del _cls
+core.TypeSchema = _TypeSchema
+del _TypeSchema
 
 # ---- FFI dataclasses (@c_class, @py_class) and the @method marker ----
 from . import dataclasses, serialization
@@ -119,12 +109,10 @@ from .dataclasses.py_class import method
 
 __all__ += ["dataclasses", "method"]
 
-# ---- up-values: convert_func, and dtype literals (tether.float32, ...), as tvm_ffi names them ----------------
+# ---- convert_func, and the dtype literals (tether.float32, ...) tvm_ffi has ----
 from ._convert import convert_func
-from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
 
-__all__ += ["convert_func", "StreamContext", "get_raw_stream", "use_raw_stream",
-            "use_torch_stream"]
+__all__ += ["convert_func"]
 
 bool = dtype("bool")  # noqa: A001 (shadows the builtin inside this module only, as tvm_ffi)
 int8, int16, int32, int64 = (dtype(f"int{b}") for b in (8, 16, 32, 64))

@@ -27,7 +27,7 @@ __all__ = [
     "OpaquePyObject", "object_repr", "_register_object_by_index", "_object_type_key_to_index",
     "_set_type_cls", "_lookup_or_register_type_info_from_type_key", "_type_cls_to_type_info",
     "_type_index_to_type_info", "_register_py_class", "_rollback_py_class", "_register_fields",
-    "_register_py_methods",
+    "_register_py_methods", "DataType",
 ]
 
 MISSING = core.MISSING
@@ -737,8 +737,6 @@ def _install() -> None:
         if isinstance(value, type):
             value.__module__ = "tether.core"
         setattr(core, name, value)
-    if getattr(core, "DataType", None) is None:
-        core.DataType = DataType
     core._register_object("ffi.OpaquePyObject", OpaquePyObject)
     _update_registry(_info_from_table(OpaquePyObject, _OPAQUE_PY), OpaquePyObject)
     core._set_fallback_class_maker(_make_fallback_class)

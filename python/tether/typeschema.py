@@ -430,20 +430,4 @@ def _object_class_of(cls: type, targs: tuple) -> TypeSchema:
                       origin_type_index=index)
 
 
-def _generic_alias(cls: type, params: object) -> object:
-    """``cls[params]`` as a typing alias whose origin is ``cls`` (for annotations)."""
-    import types
-
-    return types.GenericAlias(cls, params)
-
-
-class ObjectConvertible:
-    """Base of Python classes that stand for an FFI object: ``asobject()`` returns it, and
-    schema conversion (and calls) use that object in their place."""
-
-    def asobject(self) -> "core.Object":
-        """The FFI object this value stands for."""
-        raise NotImplementedError(f"{type(self).__qualname__} does not implement asobject()")
-
-
-__all__ = ["ObjectConvertible", "TypeSchema"]
+__all__ = ["TypeSchema"]
