@@ -90,9 +90,9 @@ def method(fn: Any) -> Any:
     reflected method of the type, callable by name from any language (a name that is a
     type-attribute hook goes to the type attributes instead).  classmethod: TypeError."""
     if isinstance(fn, classmethod):
-        raise TypeError("@tether.method: @classmethod cannot be an FFI method (its first "
-                        "argument is the class, the FFI passes the object); use "
-                        "@staticmethod or a plain method")
+        raise TypeError("@tether.method: @classmethod is not supported (its first argument "
+                        "is the class, the FFI passes the object); use @staticmethod or a "
+                        "plain method")
     if isinstance(fn, staticmethod):
         fn.__func__.__ffi_method__ = True
         return fn
@@ -165,9 +165,9 @@ def _collect_py_methods(cls: type,
         if not marked and name not in attr_names:
             continue
         if isinstance(value, classmethod):
-            raise TypeError(f"@py_class({cls.__name__!r}): {name!r} is a @classmethod, which "
-                            "cannot be registered with the FFI (its first argument is the "
-                            "class); use @staticmethod or a plain method (for "
+            raise TypeError(f"@py_class({cls.__name__!r}): method {name!r} is wrapped by "
+                            "@classmethod, which cannot be registered with the FFI (its first "
+                            "argument is the class); use @staticmethod or a plain method (for "
                             "``@classmethod @method`` write ``@staticmethod @method``)")
         is_static = isinstance(value, staticmethod)
         func = value.__func__ if is_static else value
