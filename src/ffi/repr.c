@@ -7,7 +7,10 @@
  * reflected objects as "type.key(field=value, ...)" (fields flagged ReprOff left out, a
  * type without printable fields as its bare key), a type's own `__ffi_repr__` hook (called
  * with the object and a printer for its parts) taking precedence, other PODs and objects
- * as their type key, and a value already being printed (a cycle) as "...".
+ * as their type key, and a value already being printed (a cycle) as "...".  With the
+ * environment variable TVM_FFI_REPR_WITH_ADDR=1 (read per call, as tvm-ffi does), every
+ * container, tensor, reflected object and cycle marker also shows its address: "(1, 2)@0x..",
+ * "float32[2]@cpu:0@0x..", "type.key@0x..(a=1)", "...@0x..".
  *
  * The text is written in one pass into one buffer, walking the value on an explicit stack
  * of frames, so values of any depth print in linear time and constant C stack.
@@ -154,7 +157,13 @@ typedef struct {
   TVMFFIObject* printer; /* the printer handed to `__ffi_repr__` hooks, made on first use */
   TVMFFIObject* missing; /* singletons printed by name (borrowed from the registry) */
   TVMFFIObject* kwargs;
+  bool with_addr; /* TVM_FFI_REPR_WITH_ADDR=1: objects and containers carry "@0x<address>" */
 } tether_repr_state;
+
+/* Appends "@0x<address>" after an object's text when the state asks for addresses. */
+static void tether__repr_addr(tether_repr_state* s, const TVMFFIObject* obj) {
+  if (s->with_addr) tether__sb_printf(s->sb, "@0x%" PRIxPTR, (uintptr_t)obj);
+}
 
 static int tether__repr_run(tether_repr_state* s, const TVMFFIAny* v);
 
@@ -264,6 +273,7 @@ static int tether__repr_leaf(tether_repr_state* s, const TVMFFIAny* v) {
   }
   if (tether__repr_busy(s, obj)) {
     tether__sb_puts(sb, "...");
+    tether__repr_addr(s, obj);
     return 0;
   }
   if (obj == s->missing || obj == s->kwargs) {
@@ -283,6 +293,7 @@ static int tether__repr_leaf(tether_repr_state* s, const TVMFFIAny* v) {
     }
     tether__sb_puts(sb, "]@");
     tether__repr_device(sb, dl->device);
+    tether__repr_addr(s, obj);
     return 0;
   }
   if (t == kTVMFFIShape) {
@@ -376,6 +387,7 @@ static int tether__repr_push(tether_repr_state* s, tether_repr_stack* st, const 
       return -1;
     }
     tether__sb_puts(s->sb, tether_type_key(t));
+    tether__repr_addr(s, obj);
     if (f->n == 0) {
       free(f->items);
       free((void*)f->fields);
@@ -424,6 +436,7 @@ static int tether__repr_run(tether_repr_state* s, const TVMFFIAny* v) {
     const TVMFFIAny* child = f->idx < f->n ? tether__repr_next_child(s, f) : NULL;
     if (child == NULL) {
       tether__sb_puts(s->sb, f->close);
+      if (f->kind != TETHER_REPR_OBJ) tether__repr_addr(s, f->value.v_obj);
       tether__repr_pop(s, &st);
       continue;
     }
@@ -447,6 +460,8 @@ int tether_repr(const TVMFFIAny* v, TVMFFIAny* out) {
   s.sb = &sb;
   s.missing = tether__registry_singleton("ffi.GetInvalidObject");
   s.kwargs = tether__registry_singleton("ffi.GetKwargsObject");
+  const char* with_addr = getenv("TVM_FFI_REPR_WITH_ADDR");
+  s.with_addr = with_addr != NULL && strcmp(with_addr, "1") == 0;
   int rc = tether__repr_run(&s, v);
   if (rc == 0 && sb.oom) rc = tether_raise("MemoryError", "ffi.ReprPrint: out of memory");
   if (rc == 0) rc = tether_any_str(sb.data != NULL ? sb.data : "", sb.size, out);

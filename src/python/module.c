@@ -80,33 +80,6 @@ static PyObject* tpy_py_lib_path(PyObject* self, PyObject* unused) {
   return PyUnicode_DecodeFSDefault(info.dli_fname);
 }
 
-/* ---- the environment's current stream per device (tether.stream) ---------------------- */
-
-/* _env_set_current_stream(device_type, device_id, stream: int) -> the previous stream */
-static PyObject* tpy_py_env_set_current_stream(PyObject* self, PyObject* args) {
-  int device_type = 0, device_id = 0;
-  unsigned long long stream = 0;
-  if (!PyArg_ParseTuple(args, "iiK:_env_set_current_stream", &device_type, &device_id, &stream)) {
-    return NULL;
-  }
-  TVMFFIStreamHandle previous = NULL;
-  if (TVMFFIEnvSetStream(device_type, device_id, (TVMFFIStreamHandle)(uintptr_t)stream,
-                         &previous) != 0) {
-    return tpy_raise_ffi_error();
-  }
-  return PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)previous);
-}
-
-/* _env_get_current_stream(device_type, device_id) -> the current stream as an int */
-static PyObject* tpy_py_env_get_current_stream(PyObject* self, PyObject* args) {
-  int device_type = 0, device_id = 0;
-  if (!PyArg_ParseTuple(args, "ii:_env_get_current_stream", &device_type, &device_id)) {
-    return NULL;
-  }
-  TVMFFIStreamHandle stream = TVMFFIEnvGetStream(device_type, device_id);
-  return PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)stream);
-}
-
 #define TPY_FASTCALL(f) ((PyCFunction)(void (*)(void))(f))
 
 static PyMethodDef tpy_methods[] = {
@@ -142,10 +115,6 @@ static PyMethodDef tpy_methods[] = {
     {"_str_cache_clear", tpy_py_str_cache_clear, METH_NOARGS,
      "empty the str argument cache; returns the number of entries dropped"},
     {"_lib_path", tpy_py_lib_path, METH_NOARGS, "path of libtether.so"},
-    {"_env_set_current_stream", tpy_py_env_set_current_stream, METH_VARARGS,
-     "_env_set_current_stream(device_type, device_id, stream) -> previous stream (ints)"},
-    {"_env_get_current_stream", tpy_py_env_get_current_stream, METH_VARARGS,
-     "_env_get_current_stream(device_type, device_id) -> current stream (int)"},
     {NULL},
 };
 

@@ -75,6 +75,33 @@ def test_repr():
     assert g("ffi.ReprPrint")(tether.convert([1])) == "(1,)"
 
 
+def test_repr_with_addresses(monkeypatch):
+    import re
+    import numpy as np
+    import tether.testing
+
+    repr_print = g("ffi.ReprPrint")
+    pair = tether.testing.TestIntPair(1, 2)
+    arr = tether.Array([pair, pair])
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "0")  # only "1" turns addresses on
+    assert repr_print(arr) == "(testing.TestIntPair(a=1, b=2), testing.TestIntPair(a=1, b=2))"
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "1")
+    a = r"0x[0-9a-f]+"
+    text = repr_print(arr)
+    m = re.fullmatch(rf"\(testing\.TestIntPair@({a})\(a=1, b=2\), "
+                     rf"testing\.TestIntPair@({a})\(a=1, b=2\)\)@({a})", text)
+    assert m and m.group(1) == m.group(2) != m.group(3), text  # one object, one address
+    assert re.fullmatch(rf'\{{"k": \[1\]@{a}\}}@{a}', repr_print(tether.Map({"k": tether.List([1])})))
+    t = tether.from_dlpack(np.zeros((2, 3), dtype="float32"))
+    assert re.fullmatch(rf"float32\[2, 3\]@cpu:0@{a}", repr_print(t))
+    # strings, shapes and PODs have no address
+    assert repr_print(tether.convert("abc")) == '"abc"' and repr_print(tether.Shape((1, 2))) == "Shape(1, 2)"
+    lst = tether.List([1])
+    lst.append(lst)
+    m = re.fullmatch(rf"\[1, \.\.\.@({a})\]@({a})", repr_print(lst))
+    assert m and m.group(1) == m.group(2)
+
+
 def test_deep_values_do_not_crash():
     # The traversals keep their own stacks (test_structural.c / test_recursive.c go to
     # 100,000 levels, releasing the chains by hand); here the depth stays within what
