@@ -189,6 +189,9 @@ def _type_index_of(tp: Any, api: str) -> int:
     if tp in _BUILTIN_INDEX:
         return _BUILTIN_INDEX[tp]
     if isinstance(tp, type):
+        info = tp.__dict__.get("__tvm_ffi_type_info__")  # a registered or @py_class class
+        if info is not None:
+            return info.type_index
         index = tp.__dict__.get("__ffi_type_index__")
         if isinstance(index, int) and index >= 0:
             return index
@@ -198,7 +201,10 @@ def _type_index_of(tp: Any, api: str) -> int:
         for cls, index in _POD_INDEX:
             if issubclass(tp, cls):
                 return index
-        index = getattr(tp, "__ffi_type_index__", None)  # a subclass of a registered class
+        info = getattr(tp, "__tvm_ffi_type_info__", None)  # a subclass of a registered class
+        if info is not None:
+            return info.type_index
+        index = getattr(tp, "__ffi_type_index__", None)
         if isinstance(index, int) and index >= 0:
             return index
     origin = typing.get_origin(tp)
