@@ -1342,36 +1342,6 @@ static PyObject* tsc_py_type_index_ancestors(PyObject* self, PyObject* arg) {
   return r;
 }
 
-/* _object_type_key_to_index(key) -> int | None. */
-static PyObject* tsc_py_object_type_key_to_index(PyObject* self, PyObject* arg) {
-  if (!PyUnicode_Check(arg)) Py_RETURN_NONE;
-  Py_ssize_t n;
-  const char* s = PyUnicode_AsUTF8AndSize(arg, &n);
-  if (s == NULL) return NULL;
-  TVMFFIByteArray key = {s, (size_t)n};
-  int32_t index = -1;
-  if (TVMFFITypeKeyToIndex(&key, &index) != 0) {
-    tpy_drop_ffi_error();
-    Py_RETURN_NONE;
-  }
-  return PyLong_FromLong(index);
-}
-
-/* _lookup_type_attr(type_index, name) -> the type attribute, or None when unset. */
-static PyObject* tsc_py_lookup_type_attr(PyObject* self, PyObject* const* args, Py_ssize_t n) {
-  if (n != 2 || !PyLong_Check(args[0]) || !PyUnicode_Check(args[1])) {
-    PyErr_SetString(PyExc_TypeError, "_lookup_type_attr(type_index: int, name: str)");
-    return NULL;
-  }
-  long index = PyLong_AsLong(args[0]);
-  if (index == -1 && PyErr_Occurred()) return NULL;
-  const char* name = PyUnicode_AsUTF8(args[1]);
-  if (name == NULL) return NULL;
-  const TVMFFIAny* v = index >= 0 && index <= INT32_MAX ? tpy_type_attr((int32_t)index, name) : NULL;
-  if (v == NULL) Py_RETURN_NONE;
-  return tpy_from_any_view(v);
-}
-
 static PyMethodDef tsc_methods[] = {
     {"_build_converter", tsc_py_build_converter, METH_O,
      "_build_converter(schema) -> _TypeConverter for a TypeSchema"},
@@ -1384,21 +1354,11 @@ static PyMethodDef tsc_methods[] = {
     {NULL},
 };
 
-/* Installed only when no other part of the extension defines them. */
-static PyMethodDef tsc_default_methods[] = {
-    {"_object_type_key_to_index", tsc_py_object_type_key_to_index, METH_O,
-     "_object_type_key_to_index(key) -> the type index of a registered key, or None"},
-    {"_lookup_type_attr", (PyCFunction)(void (*)(void))tsc_py_lookup_type_attr, METH_FASTCALL,
-     "_lookup_type_attr(type_index, name) -> the type attribute, or None"},
-    {NULL},
-};
-
-static int tsc_add_functions(PyObject* module, PyMethodDef* defs, bool only_missing) {
+static int tsc_add_functions(PyObject* module, PyMethodDef* defs) {
   PyObject* name = PyModule_GetNameObject(module);
   if (name == NULL) return -1;
   int rc = 0;
   for (PyMethodDef* d = defs; rc == 0 && d->ml_name != NULL; ++d) {
-    if (only_missing && PyObject_HasAttrString(module, d->ml_name)) continue;
     PyObject* f = PyCFunction_NewEx(d, NULL, name);
     rc = f != NULL ? PyModule_AddObjectRef(module, d->ml_name, f) : -1;
     Py_XDECREF(f);
@@ -1451,6 +1411,5 @@ int tpy_typeschema_init(PyObject* module) {
       PyModule_AddObjectRef(module, "_ConvertError", tsc_convert_error) != 0) {
     return -1;
   }
-  if (tsc_add_functions(module, tsc_methods, false) != 0) return -1;
-  return tsc_add_functions(module, tsc_default_methods, true);
+  return tsc_add_functions(module, tsc_methods);
 }
