@@ -97,8 +97,36 @@ TETHER_API int tether_type_def_method(int32_t type_index, const char* name, TVMF
                                       bool is_static, const char* doc);
 /* Registers metadata {total_size, creator=NULL} and an auto `__ffi_init__` built from the
  * fields, so ffi.MakeObjectFromPackedArgs and Python constructors work.  Call after the
- * fields are defined. */
+ * fields are defined.  The same as tether_type_def_finish_ex with only total_size and doc. */
 TETHER_API int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* doc);
+
+/* How tether_type_def_finish_ex completes a type. */
+typedef struct {
+  int32_t total_size; /* bytes of one object: the header and every field fit in it */
+  /*
+   * Makes a fresh object holding the type's initial values (what a C++ class's default
+   * constructor does with its member initialisers).  The automatic `__ffi_init__`,
+   * ffi.MakeObjectFromPackedArgs and JSON graph loading start from it, then write the
+   * fields they are given and those with a reflected default; a field with neither keeps
+   * the creator's value.  Contract: returns 0 with a new reference to an object of exactly
+   * this type, at least total_size bytes, whose deleter releases its tether-kind fields
+   * (tether_object_new_reflected, then the initial values written, is the usual body); or
+   * -1 with an error raised.  NULL: a zeroed tether_object_new_reflected object.
+   */
+  TVMFFIObjectCreator creator;
+  bool no_init;    /* true: no automatic `__ffi_init__` (the shallow copy is still registered) */
+  const char* doc; /* may be NULL */
+} tether_type_finish_t;
+
+/*
+ * Finishes a type whose fields are defined: registers its metadata {total_size, creator,
+ * doc}, its `__ffi_shallow_copy__` attribute and, unless no_init, the automatic
+ * `__ffi_init__` (kept if the type already has one).  0, or -1 with ValueError for an
+ * unknown type, a NULL `def`, a total_size that cannot hold the header or a field, or
+ * RuntimeError when the type's metadata is already registered (as by
+ * TVMFFITypeRegisterMetadata).  Thread-safe (type table lock); call once per type.
+ */
+TETHER_API int tether_type_def_finish_ex(int32_t type_index, const tether_type_finish_t* def);
 
 /* Looks a field up by name in the type and its ancestors; borrowed or NULL. */
 TETHER_API const TVMFFIFieldInfo* tether_type_find_field(int32_t type_index, const char* name,

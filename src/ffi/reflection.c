@@ -441,8 +441,17 @@ static int tether__check_field_fits(const TVMFFIFieldInfo* f, void* ctx) {
 }
 
 int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* doc) {
+  tether_type_finish_t def = {total_size, NULL, false, doc};
+  return tether_type_def_finish_ex(type_index, &def);
+}
+
+int tether_type_def_finish_ex(int32_t type_index, const tether_type_finish_t* def) {
+  if (def == NULL) {
+    return tether_raise("ValueError", "tether_type_def_finish_ex: argument `def` must not be NULL");
+  }
   /* Objects are allocated with total_size bytes (tether_object_new_reflected): too small,
    * and the field setters would write past their end. */
+  int32_t total_size = def->total_size;
   const TVMFFITypeInfo* info = tether__type_info_or_null(type_index);
   if (info != NULL && total_size < (int32_t)sizeof(TVMFFIObject)) {
     return tether_raise("ValueError", "tether_type_def_finish: total_size %d of `%s` is smaller "
@@ -453,15 +462,15 @@ int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* d
   }
   TVMFFITypeMetadata md;
   memset(&md, 0, sizeof(md));
-  md.doc = tether__bytes(doc);
-  md.creator = NULL;
+  md.doc = tether__bytes(def->doc);
+  md.creator = def->creator;
   md.total_size = total_size;
   md.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   if (TVMFFITypeRegisterMetadata(type_index, &md) != 0) return -1;
   /* every field is of a tether kind, so the generic copy works (as tvm-ffi's ObjectDef
    * registers a copy for copy-constructible classes) */
   if (tether__shallow_copy_register(type_index) != 0) return -1;
-  return tether__register_auto_init(type_index);
+  return def->no_init ? 0 : tether__register_auto_init(type_index);
 }
 
 /* Calls fn(field, ctx) for every field of the type, ancestors' first; stops on non-zero. */
@@ -557,6 +566,16 @@ int tether_field_set(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* field, const
     return tether_raise("TypeError", "Cannot convert from type `%s` to `%s`",
                         tether_any_type_key(value), tether_type_key(want));
   }
+  /* A value that is no object at all, for a field of a particular object type: the error
+   * names that type (the kind's setter only knows ffi.Object). */
+  if (want > kTVMFFIStaticObjectBegin && got < kTVMFFIStaticObjectBegin &&
+      got != kTVMFFIObjectRValueRef && !(field->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj)) {
+    TVMFFIFieldSetter setter = (TVMFFIFieldSetter)field->setter;
+    if (setter == tether__set_OBJECT || (setter == tether__set_OPT_OBJECT && got != kTVMFFINone)) {
+      return tether_raise("TypeError", "Cannot convert from type `%s` to `%s`",
+                          tether_any_type_key(value), tether_type_key(want));
+    }
+  }
   void* addr = (char*)obj + field->offset;
   if (field->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
     TVMFFIAny args[2] = {tether_any_ptr(addr), *value};
@@ -613,12 +632,24 @@ int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandle* out) {
   return 0;
 }
 
-/* Creates a default object of the type: its creator, else a reflected object. */
+/* Creates a default object of the type: its creator, else a reflected object.  A creator
+ * that breaks its contract (no object, or one of another type, whose memory the field
+ * setters would then misread) raises instead of being trusted. */
 static int tether__create_default(const TVMFFITypeInfo* info, TVMFFIObjectHandle* out) {
-  if (info->metadata != NULL && info->metadata->creator != NULL) {
-    return info->metadata->creator(out);
+  if (info->metadata == NULL || info->metadata->creator == NULL) {
+    return tether_object_new_reflected(info->type_index, out);
   }
-  return tether_object_new_reflected(info->type_index, out);
+  TVMFFIObjectHandle obj = NULL;
+  if (info->metadata->creator(&obj) != 0) return -1;
+  if (obj == NULL || ((TVMFFIObject*)obj)->type_index != info->type_index) {
+    int32_t got = obj != NULL ? ((TVMFFIObject*)obj)->type_index : kTVMFFINone;
+    TVMFFIObjectDecRef(obj);
+    return tether_raise("TypeError", "the creator of type `%.*s` returned `%s`, not an object "
+                        "of that type", (int)info->type_key.size, info->type_key.data,
+                        tether_type_key(got));
+  }
+  *out = obj;
+  return 0;
 }
 
 /* Fields in construction order (ancestors first), into a malloc'd array. */
@@ -750,11 +781,12 @@ fail:
 static TVMFFIObject* tether__kwargs_marker;  /* borrowed from the registry's singleton */
 
 /* __ffi_init__(pos..., [KWARGS, k0, v0, ...]) for the type whose index is `self`. */
-/* Raises the error of a field that __ffi_init__ could not set: "<key>.__ffi_init__() field
- * '<name>':" over the cause's message, every line of which is indented by two spaces.
- * Takes over the parked cause.  Returns -1. */
-static int tether__raise_init_field_error(const char* kind, int key_len, const char* key,
-                                          TVMFFIByteArray name) {
+/* Raises the error of a field that __ffi_init__ could not set: "<key>.__ffi_init__() <what>
+ * '<name>':" over the cause's message, every line of which is indented by two spaces; `what`
+ * is "field" for a value passed, "default for field" for the field's default.  Keeps the
+ * cause's kind when `kind` is NULL.  Takes over the parked cause.  Returns -1. */
+static int tether__raise_init_field_error(const char* kind, const char* what, int key_len,
+                                          const char* key, TVMFFIByteArray name) {
   TVMFFIObjectHandle cause = NULL;
   TVMFFIErrorMoveFromRaised(&cause);
   TVMFFIByteArray m = cause ? tether_error_message(cause) : (TVMFFIByteArray){"", 0};
@@ -778,7 +810,7 @@ static int tether__raise_init_field_error(const char* kind, int key_len, const c
   if (text == NULL) {
     tether_raise("MemoryError", "%.*s.__ffi_init__(): out of memory", key_len, key);
   } else {
-    tether_raise(kind, "%.*s.__ffi_init__() field '%.*s':\n  %.*s", key_len, key,
+    tether_raise(kind, "%.*s.__ffi_init__() %s '%.*s':\n  %.*s", key_len, key, what,
                  (int)name.size, name.data, (int)n, text);
   }
   free(text);
@@ -825,7 +857,7 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
     if (defaulted != (step >= all.n)) continue;
     if (f->flags & (kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskKwOnly)) continue;
     if (tether_field_set(obj, f, &args[pos]) != 0) {
-      tether__raise_init_field_error(NULL, key_len, key, f->name);
+      tether__raise_init_field_error(NULL, "field", key_len, key, f->name);
       goto fail;
     }
     is_set[j] = true;
@@ -860,7 +892,7 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
       goto fail;
     }
     if (tether_field_set(obj, all.items[j], &args[i + 1]) != 0) {
-      tether__raise_init_field_error("TypeError", key_len, key, name);
+      tether__raise_init_field_error("TypeError", "field", key_len, key, name);
       goto fail;
     }
     is_set[j] = true;
@@ -875,7 +907,10 @@ static int tether__auto_init_call(void* self, const TVMFFIAny* args, int32_t n, 
                    (int)f->name.size, f->name.data);
       goto fail;
     }
-    if (tether_field_set_default(obj, f) != 0) goto fail;
+    if (tether_field_set_default(obj, f) != 0) {
+      tether__raise_init_field_error(NULL, "default for field", key_len, key, f->name);
+      goto fail;
+    }
   }
   free(all.items);
   free(is_set);

@@ -205,6 +205,7 @@ typedef enum {
   INIT_AUTO,         /* the automatic __ffi_init__ from the fields; shallow-copyable */
   INIT_EXPLICIT,     /* the same, declared as the type's constructor: also a static method */
   INIT_NONE,         /* no __ffi_init__ (metadata only) */
+  INIT_CLASS_OFF,    /* fields and shallow copy but no __ffi_init__ (init off for the class) */
   INIT_ONE_INT_ONLY, /* __ffi_init__(value: int) of its own; no shallow copy */
 } testing_init_kind;
 
@@ -233,7 +234,7 @@ static const testing_type_row_t testing_types[] = {
     {"testing.TestCxxAutoInitKwOnlyDefaults", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
     {"testing.TestCxxAutoInitParent", NULL, 1, sizeof(testing_parent_t), INIT_AUTO},
     {"testing.TestCxxAutoInitChild", "testing.TestCxxAutoInitParent", 0, sizeof(testing_child_t), INIT_AUTO},
-    {"testing.TestCxxNoAutoInit", NULL, 0, sizeof(testing_i64s_t), INIT_NONE},
+    {"testing.TestCxxNoAutoInit", NULL, 0, sizeof(testing_i64s_t), INIT_CLASS_OFF},
     {"testing.TestDeepCopyEdges", NULL, 0, sizeof(testing_deep_copy_edges_t), INIT_AUTO},
     {"testing.TestNonCopyable", NULL, 0, sizeof(testing_one_i64_t), INIT_ONE_INT_ONLY},
     {"testing.TestCompare", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
@@ -276,6 +277,33 @@ static int one_int_init(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny*
   return 0;
 }
 
+/* testing.TestCxxAutoInitAllInitOff starts as x = 7, y = 0, z = 1234: z has no reflected
+ * default, so construction keeps this value (a C++ member initialiser's, in tvm-ffi). */
+static int all_init_off_create(TVMFFIObjectHandle* out) {
+  int32_t index = index_of("testing.TestCxxAutoInitAllInitOff");
+  if (index < 0 || tether_object_new_reflected(index, out) != 0) return -1;
+  testing_i64s_t* obj = *out;
+  obj->f[0] = 7;
+  obj->f[1] = 0;
+  obj->f[2] = 1234;
+  return 0;
+}
+
+/* Types whose objects start from a creator rather than zeroed memory. */
+static const struct {
+  const char* key;
+  TVMFFIObjectCreator creator;
+} testing_creators[] = {
+    {"testing.TestCxxAutoInitAllInitOff", all_init_off_create},
+};
+
+static TVMFFIObjectCreator creator_of(const char* key) {
+  for (size_t i = 0; i < sizeof(testing_creators) / sizeof(testing_creators[0]); ++i) {
+    if (strcmp(testing_creators[i].key, key) == 0) return testing_creators[i].creator;
+  }
+  return NULL;
+}
+
 static int define_type(const testing_type_row_t* t) {
   int32_t parent = t->parent != NULL ? index_of(t->parent) : kTVMFFIObject;
   if (parent < 0) return -1;
@@ -306,9 +334,10 @@ static int define_type(const testing_type_row_t* t) {
                               NULL, NULL, NULL};
     if (tether_type_def_field(index, &def) != 0) return -1;
   }
-  if (t->init == INIT_AUTO) return tether_type_def_finish(index, t->size, NULL);
-  if (t->init == INIT_EXPLICIT) {
-    return tether_type_def_finish(index, t->size, NULL) == 0 ? testing__init_as_method(index) : -1;
+  if (t->init == INIT_AUTO || t->init == INIT_EXPLICIT || t->init == INIT_CLASS_OFF) {
+    tether_type_finish_t def = {t->size, creator_of(t->key), t->init == INIT_CLASS_OFF, NULL};
+    if (tether_type_def_finish_ex(index, &def) != 0) return -1;
+    return t->init == INIT_EXPLICIT ? testing__init_as_method(index) : 0;
   }
   TVMFFITypeMetadata meta;
   memset(&meta, 0, sizeof(meta));

@@ -5,6 +5,7 @@
  * tvm-ffi 0.1.14's libtvm_ffi.so.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -661,6 +662,149 @@ static void test_threads_register_distinct_keys(void) {
   CHECK_EQ_INT(duplicates, 0);
 }
 
+/* ---- finishing a reflected type with a creator ---------------------------------------- */
+
+typedef struct {
+  TVMFFIObject header;
+  int64_t a;    /* passed to __ffi_init__ */
+  int64_t b;    /* init off, reflected default 9 */
+  int64_t c;    /* init off, no default: keeps the creator's value */
+  TVMFFIObject* peer; /* init off, optional object of this very type */
+} counter_t;
+
+static int32_t g_counter_type = -1;
+
+/* The creator of test.type.Counter: b and c start at 5 and 1234. */
+static int counter_create(TVMFFIObjectHandle* out) {
+  if (tether_object_new_reflected(g_counter_type, out) != 0) return -1;
+  ((counter_t*)*out)->b = 5;
+  ((counter_t*)*out)->c = 1234;
+  return 0;
+}
+
+/* Breaks the creator contract: an object of another type. */
+static int wrong_type_create(TVMFFIObjectHandle* out) {
+  return tether_object_new_reflected(g_counter_type, out);
+}
+
+static int failing_create(TVMFFIObjectHandle* out) {
+  return tether_raise("ValueError", "no objects today");
+}
+
+static TVMFFIObject* type_attr(int32_t t, const char* name) {
+  const TVMFFITypeAttrColumn* col = column(name);
+  if (col == NULL || t < col->begin_index || t - col->begin_index >= col->size) return NULL;
+  const TVMFFIAny* v = &col->data[t - col->begin_index];
+  return v->type_index >= kTVMFFIStaticObjectBegin ? v->v_obj : NULL;
+}
+
+static int32_t define_counter_like(const char* key, TVMFFIObjectCreator creator, bool no_init) {
+  int32_t t = derive(key, kTVMFFIObject, 0, 1);
+  TVMFFIAny nine = tether_any_int(9);
+  tether_field_def_t fields[] = {
+      {"a", TETHER_FIELD_INT64, offsetof(counter_t, a), kTVMFFIFieldFlagBitMaskWritable, 0, NULL,
+       NULL, NULL, NULL},
+      {"b", TETHER_FIELD_INT64, offsetof(counter_t, b),
+       kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskInitOff, 0, &nine, NULL, NULL,
+       NULL},
+      {"c", TETHER_FIELD_INT64, offsetof(counter_t, c),
+       kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskInitOff, 0, NULL, NULL, NULL,
+       NULL},
+      {"peer", TETHER_FIELD_OPT_OBJECT, offsetof(counter_t, peer),
+       kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskInitOff, t, NULL, NULL, NULL,
+       NULL},
+  };
+  for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); ++i) {
+    CHECK_OK(tether_type_def_field(t, &fields[i]));
+  }
+  tether_type_finish_t def = {sizeof(counter_t), creator, no_init, "a counter"};
+  CHECK_OK(tether_type_def_finish_ex(t, &def));
+  return t;
+}
+
+static int32_t g_wrong_creator_type = -1, g_failing_creator_type = -1, g_no_init_type = -1;
+static int32_t g_bad_default_type = -1;
+
+/* A default that the field's setter refuses. */
+static void define_bad_default_type(void) {
+  g_bad_default_type = derive("test.type.BadDefault", kTVMFFIObject, 0, 1);
+  TVMFFIAny text = tether_any_raw_str("seven");
+  tether_field_def_t n = {"n", TETHER_FIELD_INT64, 24, kTVMFFIFieldFlagBitMaskWritable, 0, &text,
+                          NULL, NULL, NULL};
+  CHECK_OK(tether_type_def_field(g_bad_default_type, &n));
+  CHECK_OK(tether_type_def_finish(g_bad_default_type, 32, NULL));
+}
+
+/* The types are defined before the tests run: what the type table retains (their
+ * `__ffi_init__` and `__ffi_shallow_copy__` functions) lives until unload. */
+__attribute__((constructor)) static void define_finished_types(void) {
+  g_counter_type = define_counter_like("test.type.Counter", counter_create, false);
+  g_wrong_creator_type =
+      define_counter_like("test.type.CounterWrongCreator", wrong_type_create, false);
+  g_failing_creator_type =
+      define_counter_like("test.type.CounterFailingCreator", failing_create, false);
+  g_no_init_type = define_counter_like("test.type.CounterNoInit", NULL, true);
+  define_bad_default_type();
+}
+
+/* Fields without a value passed or a reflected default keep what the creator wrote; the
+ * creator's contract is checked. */
+static void test_finish_with_creator(void) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(g_counter_type);
+  CHECK(info->metadata != NULL && info->metadata->creator == counter_create);
+  CHECK_BYTES(info->metadata->doc, "a counter");
+  CHECK_EQ_INT(info->metadata->total_size, (int64_t)sizeof(counter_t));
+  CHECK(type_attr(g_counter_type, "__ffi_shallow_copy__") != NULL);
+  TVMFFIObject* init = type_attr(g_counter_type, "__ffi_init__");
+  CHECK(init != NULL);
+  if (init == NULL) return;
+
+  TVMFFIAny arg = tether_any_int(3), out = tether_any_none();
+  CHECK_OK(TVMFFIFunctionCall(init, &arg, 1, &out));
+  if (out.type_index != g_counter_type) return;
+  counter_t* c = (counter_t*)out.v_obj;
+  CHECK_EQ_INT(c->a, 3);
+  CHECK_EQ_INT(c->b, 9); /* the reflected default wins over the creator's 5 */
+  CHECK_EQ_INT(c->c, 1234);
+  CHECK(c->peer == NULL);
+
+  /* Setting a non-object into a field of a particular object type names that type. */
+  const TVMFFIFieldInfo* peer = tether_type_find_field(g_counter_type, "peer", 4);
+  TVMFFIAny seven = tether_any_int(7), none = tether_any_none();
+  CHECK_RAISED(tether_field_set(out.v_obj, peer, &seven), "TypeError",
+               "Cannot convert from type `int` to `test.type.Counter`");
+  CHECK_OK(tether_field_set(out.v_obj, peer, &none));
+  tether_any_release(&out);
+
+  /* A creator that fails, or returns an object of another type, fails the construction. */
+  CHECK_RAISED(TVMFFIFunctionCall(type_attr(g_wrong_creator_type, "__ffi_init__"), &arg, 1, &out),
+               "TypeError", "the creator of type `test.type.CounterWrongCreator` returned "
+               "`test.type.Counter`, not an object of that type");
+  CHECK_RAISED(
+      TVMFFIFunctionCall(type_attr(g_failing_creator_type, "__ffi_init__"), &arg, 1, &out),
+      "ValueError", "no objects today");
+
+  /* no_init: no constructor from the fields, the shallow copy all the same. */
+  CHECK(type_attr(g_no_init_type, "__ffi_init__") == NULL);
+  CHECK(type_attr(g_no_init_type, "__ffi_shallow_copy__") != NULL);
+  CHECK(TVMFFIGetTypeInfo(g_no_init_type)->metadata->creator == NULL);
+
+  CHECK_RAISED(tether_type_def_finish_ex(g_no_init_type, NULL), "ValueError", "argument `def`");
+  tether_type_finish_t again = {sizeof(counter_t), NULL, false, NULL};
+  CHECK_RAISED(tether_type_def_finish_ex(g_no_init_type, &again), "RuntimeError", "Overriding");
+}
+
+/* A default that the field's setter refuses: the constructor says it was the default. */
+static void test_unconvertible_default_names_the_field(void) {
+  TVMFFIObject* init = type_attr(g_bad_default_type, "__ffi_init__");
+  TVMFFIAny out = tether_any_none(), arg = tether_any_int(1);
+  CHECK_RAISED(TVMFFIFunctionCall(init, NULL, 0, &out), "TypeError",
+               "test.type.BadDefault.__ffi_init__() default for field 'n':\n"
+               "  Cannot convert from type `ffi.SmallStr` to `int`");
+  CHECK_OK(TVMFFIFunctionCall(init, &arg, 1, &out));
+  tether_any_release(&out);
+}
+
 TEST_MAIN(TEST_CASE(test_pod_types_preregistered), TEST_CASE(test_object_types_preregistered),
           TEST_CASE(test_visit_interrupt_claimed_lazily),
           TEST_CASE(test_dynamic_allocation_with_child_slots),
@@ -671,4 +815,5 @@ TEST_MAIN(TEST_CASE(test_pod_types_preregistered), TEST_CASE(test_object_types_p
           TEST_CASE(test_fields), TEST_CASE(test_methods), TEST_CASE(test_metadata),
           TEST_CASE(test_root_metadata),
           TEST_CASE(test_attr_columns), TEST_CASE(test_indices_listed_by_key_are_consistent),
-          TEST_CASE(test_threads_register_distinct_keys))
+          TEST_CASE(test_threads_register_distinct_keys), TEST_CASE(test_finish_with_creator),
+          TEST_CASE(test_unconvertible_default_names_the_field))

@@ -12,13 +12,17 @@
  *   object whose deleter looks a type up (takes the lock).  Raising releases that error,
  *   so a registration that raised while holding the (non-recursive) lock would hang.
  * A hang is reported as a failure by a watchdog and the process exits.
+ * Construction through a creator (tether_type_def_finish_ex) is swept the same way.
  */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <tether/reflection.h>
 
 #include "test.h"
 #include "failalloc.h"
@@ -243,6 +247,60 @@ static void test_oom_register_metadata(void) {
   sweep(op_register_metadata, "TVMFFITypeRegisterMetadata");
 }
 
+/* Construction through the automatic __ffi_init__ of a type with a creator: the creator's
+ * allocation and the constructor's own may fail; either way a MemoryError, nothing leaked. */
+typedef struct {
+  TVMFFIObject header;
+  int64_t a;
+  int64_t c; /* init off, no default: the creator's 1234 */
+} oom_counter_t;
+
+static int32_t g_creator_type = -1;
+
+static int oom_counter_create(TVMFFIObjectHandle* out) {
+  if (tether_object_new_reflected(g_creator_type, out) != 0) return -1;
+  ((oom_counter_t*)*out)->c = 1234;
+  return 0;
+}
+
+static TVMFFIObject* g_creator_init; /* borrowed from the __ffi_init__ column */
+
+static int op_construct_with_creator(int attempt) {
+  TVMFFIAny arg = tether_any_int(attempt), out = tether_any_none();
+  if (TVMFFIFunctionCall(g_creator_init, &arg, 1, &out) != 0) return -1;
+  oom_counter_t* obj = (oom_counter_t*)out.v_obj;
+  CHECK_EQ_INT(obj->a, attempt);
+  CHECK_EQ_INT(obj->c, 1234);
+  tether_any_release(&out);
+  return 0;
+}
+
+/* Defined before the tests run: the type table keeps its functions until unload. */
+__attribute__((constructor)) static void define_creator_type(void) {
+  g_creator_type = new_type("test.oom.WithCreator");
+  tether_field_def_t a = {"a", TETHER_FIELD_INT64, offsetof(oom_counter_t, a),
+                          kTVMFFIFieldFlagBitMaskWritable, 0, NULL, NULL, NULL, NULL};
+  tether_field_def_t c = {"c", TETHER_FIELD_INT64, offsetof(oom_counter_t, c),
+                          kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskInitOff, 0,
+                          NULL, NULL, NULL, NULL};
+  tether_type_finish_t def = {sizeof(oom_counter_t), oom_counter_create, false, NULL};
+  CHECK(g_creator_type >= 0);
+  CHECK_OK(tether_type_def_field(g_creator_type, &a));
+  CHECK_OK(tether_type_def_field(g_creator_type, &c));
+  CHECK_OK(tether_type_def_finish_ex(g_creator_type, &def));
+  TVMFFIByteArray name = {"__ffi_init__", 12};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  if (col != NULL && g_creator_type >= col->begin_index &&
+      g_creator_type - col->begin_index < col->size) {
+    g_creator_init = col->data[g_creator_type - col->begin_index].v_obj;
+  }
+}
+
+static void test_oom_construct_with_creator(void) {
+  CHECK(g_creator_init != NULL);
+  if (g_creator_init != NULL) sweep(op_construct_with_creator, "__ffi_init__ with a creator");
+}
+
 /* ---- re-entry from raising -------------------------------------------------------------- */
 
 static _Atomic int g_deleter_ran;
@@ -344,4 +402,5 @@ TEST_MAIN(TEST_CASE(test_reentry_field), TEST_CASE(test_reentry_method),
           TEST_CASE(test_reentry_metadata), TEST_CASE(test_reentry_attr),
           TEST_CASE(test_reentry_alloc_index), TEST_CASE(test_oom_get_or_alloc_index),
           TEST_CASE(test_oom_register_field), TEST_CASE(test_oom_register_method),
-          TEST_CASE(test_oom_register_attr), TEST_CASE(test_oom_register_metadata))
+          TEST_CASE(test_oom_register_attr), TEST_CASE(test_oom_register_metadata),
+          TEST_CASE(test_oom_construct_with_creator))

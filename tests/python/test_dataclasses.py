@@ -201,3 +201,59 @@ def test_enums_are_singletons_under_copy():
         Level(30)
     assert copy.deepcopy(Color.red).same_as(Color.red)
     assert copy.deepcopy(tether.Array([Level.low]))[0].same_as(Level.low)
+
+
+def test_fields_without_a_default_keep_their_initial_value():
+    import tether.testing as tt
+
+    obj = tt._TestCxxAutoInitAllInitOff()
+    # x and y have reflected defaults; z has none and keeps what the type starts it at
+    assert (obj.x, obj.y, obj.z) == (7, 9, 1234)
+    obj.x, obj.z = 1, 2
+    init = core._lookup_type_attr(type(obj).__tvm_ffi_type_info__.type_index, "__ffi_init__")
+    obj.__init_handle_by_constructor__(init)  # constructs afresh, in place
+    assert (obj.x, obj.y, obj.z) == (7, 9, 1234)
+    made = tether.get_global_func("ffi.MakeObjectFromPackedArgs")(
+        "testing.TestCxxAutoInitAllInitOff", "z", 5)
+    assert (made.x, made.y, made.z) == (7, 9, 5)
+
+
+def test_type_without_init_still_copies():
+    import tether.testing as tt
+
+    cls = tt._TestCxxNoAutoInit
+    with pytest.raises(TypeError, match="cannot be constructed directly"):
+        cls(1, 2)
+    obj = tether.get_global_func("ffi.MakeObjectFromPackedArgs")(
+        "testing.TestCxxNoAutoInit", "x", 1, "y", 2)
+    dup = copy.copy(obj)
+    assert (dup.x, dup.y) == (1, 2) and not dup.same_as(obj)
+
+
+def test_unconvertible_default_fails_construction():
+    from tether.testing import TestIntPair
+
+    @py_class(key("BadDefault"))
+    class BadDefault(tether.Object):
+        a: int
+        b: TestIntPair = 5
+
+    with pytest.raises(TypeError, match=r"__ffi_init__\(\) default for field 'b'"):
+        BadDefault(a=1)
+    with pytest.raises(TypeError, match=r"__ffi_init__\(\) field 'b'"):
+        BadDefault(a=1, b=5)
+    ok = BadDefault(a=1, b=TestIntPair(1, 2))
+    assert ok.b.a == 1
+
+
+def test_object_field_rejects_non_objects_naming_its_type():
+    import tether.testing as tt
+
+    target = tt.TestObjectBase()
+    holder = tt.TestObjectPtrHolder(target)
+    with pytest.raises(TypeError, match=r"`None` to `testing\.TestObjectBase`"):
+        holder.value = None
+    with pytest.raises(TypeError, match=r"`int` to `testing\.TestObjectBase`"):
+        holder.optional_value = 3
+    holder.optional_value = None
+    assert holder.optional_value is None and holder.value.same_as(target)
