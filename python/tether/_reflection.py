@@ -212,12 +212,18 @@ class TypeField(_Record):
         """The ``FFIProperty`` that exposes this field on ``cls`` (read-only if frozen)."""
         if self._owner_index < 0:
             raise TypeError(f"field {self.name!r} is not bound to a registered type")
+        return core._field_property(self._owner_index, self._position, self.frozen,
+                                    self._setter_normalizer())
+
+    def _setter_normalizer(self) -> Any:
+        """`normalize_value` for an IntEnum/StrEnum field (its descriptor stores an assigned
+        payload as the variant), else None."""
         # an enum field is declared as its enum type (a dynamic index) or as ffi.Object; the
         # declared type (parsed from the metadata) is read only for those
         index = self.field_static_type_index
-        maybe_enum = index == _OBJECT or index >= _DYN_OBJECT
-        normalize = self.normalize_value if maybe_enum and self._is_payload_enum_field() else None
-        return core._field_property(self._owner_index, self._position, self.frozen, normalize)
+        if (index == _OBJECT or index >= _DYN_OBJECT) and self._is_payload_enum_field():
+            return self.normalize_value
+        return None
 
 
 class TypeMethod(_Record):
