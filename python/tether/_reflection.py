@@ -36,6 +36,7 @@ object_repr = core.object_repr
 # type index constants of the ABI
 _ANY, _NONE, _INT, _BOOL, _FLOAT, _PTR, _DTYPE, _DEVICE = -1, 0, 1, 2, 3, 4, 5, 6
 _OBJECT, _STR, _BYTES, _OPAQUE_PY = 64, 65, 66, 74
+_DYN_OBJECT = 128  # kTVMFFIDynObjectBegin: the first index of a registered object type
 
 # field flag bits
 _F_WRITABLE = 1 << 0
@@ -211,7 +212,18 @@ class TypeField(_Record):
         """The ``FFIProperty`` that exposes this field on ``cls`` (read-only if frozen)."""
         if self._owner_index < 0:
             raise TypeError(f"field {self.name!r} is not bound to a registered type")
-        return core._field_property(self._owner_index, self._position, self.frozen)
+        return core._field_property(self._owner_index, self._position, self.frozen,
+                                    self._setter_normalizer())
+
+    def _setter_normalizer(self) -> Any:
+        """`normalize_value` for an IntEnum/StrEnum field (its descriptor stores an assigned
+        payload as the variant), else None."""
+        # an enum field is declared as its enum type (a dynamic index) or as ffi.Object; the
+        # declared type (parsed from the metadata) is read only for those
+        index = self.field_static_type_index
+        if (index == _OBJECT or index >= _DYN_OBJECT) and self._is_payload_enum_field():
+            return self.normalize_value
+        return None
 
 
 class TypeMethod(_Record):

@@ -157,12 +157,22 @@ static int tether__extra_new(void* self, const TVMFFIAny* args, int32_t n, TVMFF
 /* ---- registering extra types -------------------------------------------------------------- */
 
 int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index) {
+  return tether__extra_type_register_under(t, kTVMFFIObject, out_index);
+}
+
+int tether__extra_type_register_under(const tether_extra_type_t* t, int32_t parent,
+                                      int32_t* out_index) {
   int32_t index;
   if (t->static_index >= 0) {
     index = tether__type_register_static(t->key, t->static_index);
   } else {
+    const TVMFFITypeInfo* p = tether__type_info_or_null(parent);
+    if (p == NULL) {
+      return tether_raise("TypeError", "registering `%s`: parent type index %d is not "
+                          "registered", t->key, (int)parent);
+    }
     TVMFFIByteArray key = {t->key, strlen(t->key)};
-    index = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, t->final ? 0 : 1, kTVMFFIObject);
+    index = TVMFFITypeGetOrAllocIndex(&key, -1, p->type_depth + 1, 0, t->final ? 0 : 1, parent);
   }
   if (index < 0) return -1;
   for (int32_t i = 0; i < t->num_fields; ++i) {

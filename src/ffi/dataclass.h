@@ -30,6 +30,9 @@ typedef struct {
 /* Registers the type as a child of ffi.Object with its fields, metadata (creator NULL),
  * `__ffi_shallow_copy__` and `__ffi_new__` (when copyable) and `__ffi_type_final__`.  *out_index: its type index. */
 int tether__extra_type_register(const tether_extra_type_t* t, int32_t* out_index);
+/* The same with the type derived from `parent` (a registered object type) instead. */
+int tether__extra_type_register_under(const tether_extra_type_t* t, int32_t parent,
+                                      int32_t* out_index);
 
 /* New object of obj's (reflected) type whose fields are owned copies of obj's.  *out: new
  * reference.  TypeError for types without metadata or with fields tether cannot copy. */

@@ -49,6 +49,7 @@
   X(reflection)              \
   X(dataclass)               \
   X(pyclass)                 \
+  X(enum)                    \
   X(visit)                   \
   X(mutate)                  \
   X(access_path)             \

@@ -6,13 +6,15 @@
  * container or reflected object (Array/List elements, Map/Dict keys and values, the fields
  * not switched off by CompareOff/HashOff).  Types may take over with `__ffi_eq__`,
  * `__ffi_compare__` and `__ffi_hash__` hooks (called with the object(s) and a callback that
- * recurses); DeepCopy copies reflected objects with their `__ffi_shallow_copy__`.  Cycles
+ * recurses); DeepCopy copies reflected objects with their `__ffi_shallow_copy__` and
+ * shares immutable leaves and enum variants (singletons).  Cycles
  * are detected (hash: the type-key hash stands in; eq: equal; ordering: ValueError) and
  * DeepCopy preserves sharing and cycles.
  */
 #include <math.h>
 
 #include <tether/container.h>
+#include <tether/enum.h>
 #include <tether/reflection.h>
 #include <tether/structural.h>
 
@@ -768,29 +770,6 @@ static const TVMFFIAny* tether__copy_of(tether_copy_state* s, const TVMFFIAny* v
   return i != NULL ? &s->held[*i] : NULL;
 }
 
-/* Whether type `t` derives from ffi.Enum (registered late, by a binding, if at all): enum
- * variants are singletons, which a deep copy shares. */
-static bool tether__is_enum_type(int32_t t) {
-  static const TVMFFIByteArray key = {"ffi.Enum", 8};
-  static _Atomic int32_t known = -1; /* ffi.Enum's index once registered (it never changes) */
-  int32_t enum_index = known;
-  if (enum_index < 0) {
-    if (TVMFFITypeKeyToIndex(&key, &enum_index) != 0) { /* not registered: nothing is one */
-      TVMFFIObjectHandle err = NULL;
-      TVMFFIErrorMoveFromRaised(&err);
-      TVMFFIObjectDecRef(err);
-      return false;
-    }
-    known = enum_index;
-  }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
-  const TVMFFITypeInfo* base = TVMFFIGetTypeInfo(enum_index);
-  if (info == NULL || base == NULL) return false;
-  if (t == enum_index) return true;
-  return info->type_depth > base->type_depth &&
-         info->type_ancestors[base->type_depth]->type_index == enum_index;
-}
-
 /* Resolves a value without a frame (into an owning *out, returns 0) or asks for one (1). */
 static int tether__copy_immediate(tether_copy_state* s, const TVMFFIAny* v, TVMFFIAny* out) {
   const TVMFFIAny* done = tether__copy_of(s, v);
@@ -810,8 +789,8 @@ static int tether__copy_immediate(tether_copy_state* s, const TVMFFIAny* v, TVMF
   }
   int32_t t = v->type_index;
   if (t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape || t == kTVMFFIBigInt ||
-      (t >= kTVMFFIDynObjectBegin && tether__is_enum_type(t))) {
-    tether_any_copy(v, out); /* immutable or a singleton: shared, as tvm-ffi's DeepCopy does */
+      tether_enum_kind_of(t) != TETHER_ENUM_NONE) {
+    tether_any_copy(v, out); /* immutable or an enum variant (a singleton): shared */
     return 0;
   }
   return 1;

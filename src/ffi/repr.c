@@ -6,8 +6,8 @@
  * as lists, Maps/Dicts as dicts, Shapes as "Shape(1, 2)", Tensors as "float32[2, 3]@cpu:0",
  * reflected objects as "type.key(field=value, ...)" (fields flagged ReprOff left out, a
  * type without printable fields as its bare key), a type's own `__ffi_repr__` hook (called
- * with the object and a printer for its parts) taking precedence, other PODs and objects
- * as their type key, and a value already being printed (a cycle) as "...".  With the
+ * with the object and a printer for its parts) taking precedence, enum variants without
+ * one as "type.key.name", other PODs and objects as their type key, and a value already being printed (a cycle) as "...".  With the
  * environment variable TVM_FFI_REPR_WITH_ADDR=1 (read per call, as tvm-ffi does), every
  * container, tensor, reflected object and cycle marker also shows its address: "(1, 2)@0x..",
  * "float32[2]@cpu:0@0x..", "type.key@0x..(a=1)", "...@0x..".
@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <tether/enum.h>
 #include <tether/reflection.h>
 
 #include "internal.h"
@@ -307,6 +308,13 @@ static int tether__repr_leaf(tether_repr_state* s, const TVMFFIAny* v) {
   }
   int rc = tether__repr_hook(s, obj);
   if (rc <= 0) return rc;
+  if (tether_enum_kind_of(t) != TETHER_ENUM_NONE) { /* a variant without a hook: <key>.<name> */
+    TVMFFIByteArray name = {"", 0};
+    tether_any_get_str(&((const tether_enum_t*)obj)->str_index, &name);
+    tether__sb_printf(sb, "%s.%.*s", tether_type_key(t), (int)name.size, name.data);
+    tether__repr_addr(s, obj);
+    return 0;
+  }
   return 1;
 }
 

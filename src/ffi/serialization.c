@@ -2,7 +2,9 @@
  * serialization.c -- tvm-ffi's JSON object graph (see <tether/json.h>): the writer
  * (tether_to_json_graph), the reader (tether_from_json_graph), the globals
  * ffi.ToJSONGraph, ffi.ToJSONGraphString, ffi.FromJSONGraph and ffi.FromJSONGraphString,
- * and the `__data_to_json__` / `__data_from_json__` encoding of ffi.Tensor.
+ * the `__data_to_json__` / `__data_from_json__` encoding of ffi.Tensor, and enum variants
+ * written as their index (an IntEnum's integer index, any other enum's string index) and
+ * read back as the registered variant.
  *
  * Node order and sharing follow tvm-ffi's writer exactly, so that the text is the same
  * byte for byte: a depth-first walk that lists a value after everything it refers to,
@@ -27,6 +29,7 @@
 #include <stdio.h>
 
 #include <tether/container.h>
+#include <tether/enum.h>
 #include <tether/json.h>
 #include <tether/reflection.h>
 #include <tether/tensor.h>
@@ -92,6 +95,7 @@ typedef struct {
   bool ready;
   bool creatable;
   bool custom_equal;              /* has __any_equal__ or __any_hash__: memo by tether_any_hash */
+  int8_t enum_kind;               /* tether_enum_kind: variants are written as their index */
   const TVMFFITypeInfo* info;
   TVMFFIAny key;                  /* owned string: the type key */
   char* head;                     /* text `{"type":"<key>"` */
@@ -145,6 +149,7 @@ static int tether__gtype_fill(tether_gtype* t, const TVMFFITypeInfo* info) {
   t->creatable = tether__graph_has_creator(info);
   t->custom_equal = tether__graph_attr("__any_equal__", info->type_index) != NULL ||
                     tether__graph_attr("__any_hash__", info->type_index) != NULL;
+  t->enum_kind = (int8_t)tether_enum_kind_of(info->type_index);
   t->to_json = tether__graph_hook("__data_to_json__", info->type_index);
   t->from_json = tether__graph_hook("__data_from_json__", info->type_index);
   t->ffi_new = tether__graph_hook("__ffi_new__", info->type_index);
@@ -388,7 +393,7 @@ enum { TETHER_GRAPH_SEQ, TETHER_GRAPH_MAP, TETHER_GRAPH_OBJ };
 /* How a listed node's data is found. */
 enum {
   TETHER_GN_LEAF,   /* from the value itself (scalars, strings, bytes, Shape, Device) */
-  TETHER_GN_CUSTOM, /* pool[first]: what `__data_to_json__` returned */
+  TETHER_GN_CUSTOM, /* pool[first]: what `__data_to_json__` returned, or an enum's index */
   TETHER_GN_TENSOR, /* ffi.Tensor's own encoding, made when the node is written */
   TETHER_GN_ITEMS,  /* pool[first, first + count): the children's indices (ints) */
   TETHER_GN_FIELDS  /* pool[first, first + count): one JSON scalar per slot */
@@ -693,6 +698,18 @@ static int tether__gw_visit(tether_gwriter* w, const TVMFFIAny* v, int64_t* inde
   }
   const tether_gtype* gt = tether__gcache_get(&w->cache, v->v_obj->type_index);
   if (gt == NULL) return -1;
+  TVMFFIAny data = tether_any_none();
+  if (gt->enum_kind != TETHER_ENUM_NONE) {
+    const tether_enum_t* e = (const tether_enum_t*)v->v_obj;
+    if (gt->enum_kind == TETHER_ENUM_INT) {
+      data = tether_any_int(e->int_index);
+    } else {
+      tether_any_copy(&e->str_index, &data);
+    }
+    int64_t first = w->num_pool;
+    if (tether__gw_append(w, &w->pool, &w->num_pool, &w->cap_pool, &data) != 0) return -1;
+    return tether__gw_add(w, v, h, v->v_obj->type_index, TETHER_GN_CUSTOM, first, 1, index);
+  }
   if (gt->to_json == NULL) {
     *index = -1;
     return tether__gw_push(w, v, h);
@@ -700,7 +717,6 @@ static int tether__gw_visit(tether_gwriter* w, const TVMFFIAny* v, int64_t* inde
   if (gt->to_json == tether__tensor_to_json_fn && v->v_obj->type_index == kTVMFFITensor) {
     return tether__gw_add(w, v, h, kTVMFFITensor, TETHER_GN_TENSOR, 0, 0, index);
   }
-  TVMFFIAny data = tether_any_none();
   if (TVMFFIFunctionCall(gt->to_json, (TVMFFIAny*)v, 1, &data) != 0) {
     char context[200];
     snprintf(context, sizeof(context), "%s: `%s.__data_to_json__`", w->who, tether_any_type_key(v));
@@ -1399,7 +1415,7 @@ static int tether__gr_push(tether_greader* r, int64_t i) {
              t != kTVMFFIShape) {
     const tether_gtype* gt = tether__gcache_get(&r->cache, t);
     if (gt == NULL) return -1;
-    if (gt->from_json == NULL) {
+    if (gt->from_json == NULL && gt->enum_kind == TETHER_ENUM_NONE) {
       if (f.n.data->kind != TETHER_JV_OBJECT) return tether__gr_expect(r, i, &f.n, "an object");
       if (tether__gr_match_slots(r, gt, &f) != 0) return -1;
       const tether_jval** slots = r->slots + f.slots;
@@ -1485,6 +1501,33 @@ static int tether__gr_object(tether_greader* r, const tether_gr_frame* f, TVMFFI
     return -1;
   }
   *out = tether_any_object(obj);
+  return 0;
+}
+
+/* The registered variant whose index is the node's data (an int for IntEnum types, a
+ * string for the others). */
+static int tether__gr_enum(tether_greader* r, int64_t i, const tether_gr_node* n, int kind,
+                           TVMFFIAny* out) {
+  const tether_jval* d = n->data;
+  TVMFFIAny index = tether_any_none();
+  TVMFFIByteArray s;
+  TVMFFIObjectHandle variant = NULL;
+  if (kind == TETHER_ENUM_INT) {
+    if (d->kind != TETHER_JV_INT) return tether__gr_expect(r, i, n, "an int (the enum's index)");
+    index = tether_any_int(d->u.i);
+  } else {
+    if (!tether__gr_str(d, &s)) return tether__gr_expect(r, i, n, "a string (the enum's index)");
+    if (tether_any_str(s.data, s.size, &index) != 0) return -1;
+  }
+  int rc = tether_enum_get(n->type_index, &index, &variant);
+  tether_any_release(&index);
+  if (rc != 0) {
+    char context[200];
+    snprintf(context, sizeof(context), "%s: node %" PRId64 " (`%.*s`)", r->who, i,
+             (int)n->type_key.size, n->type_key.data);
+    return tether__error_add_context(context);
+  }
+  *out = tether_any_object(variant);
   return 0;
 }
 
@@ -1600,6 +1643,7 @@ static int tether__gr_build(tether_greader* r, const tether_gr_frame* f, TVMFFIA
   }
   const tether_gtype* gt = tether__gcache_get(&r->cache, n->type_index);
   if (gt == NULL) return -1;
+  if (gt->enum_kind != TETHER_ENUM_NONE) return tether__gr_enum(r, i, n, gt->enum_kind, out);
   if (gt->from_json != NULL) {
     if (gt->from_json == tether__tensor_from_json_fn && n->type_index == kTVMFFITensor &&
         tether__gr_str(d, &s)) {

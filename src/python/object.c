@@ -573,6 +573,7 @@ typedef struct {
   int frozen; /* plain assignment raises (field.set still writes) */
   PyObject* name;
   PyObject* doc;
+  PyObject* normalize; /* value -> the value stored (payload enum fields), or NULL */
 } TpyField;
 
 /* The handle of `obj` if it is an object of (a subtype of) the field's owner. */
@@ -609,10 +610,17 @@ static PyObject* tpy_field_get(PyObject* self, PyObject* obj, PyObject* type) {
   return tpy_from_any_steal(&v);
 }
 
-/* Converts `value` and stores it, bypassing the Writable flag. */
+/* Converts `value` (after the field's normalizer, if any) and stores it, bypassing the
+ * Writable flag. */
 static int tpy_field_store(TpyField* f, PyObject* obj, PyObject* value) {
   TVMFFIObject* h = tpy_field_target(f, obj);
   if (h == NULL) return -1;
+  PyObject* normalized = NULL;
+  if (f->normalize != NULL) {
+    normalized = PyObject_CallOneArg(f->normalize, value);
+    if (normalized == NULL) return -1;
+    value = normalized;
+  }
   tpy_temps temps;
   tpy_temps_init(&temps);
   TVMFFIAny v;
@@ -622,6 +630,7 @@ static int tpy_field_store(TpyField* f, PyObject* obj, PyObject* value) {
     rc = -1;
   }
   tpy_temps_release(&temps);
+  Py_XDECREF(normalized);
   return rc;
 }
 
@@ -652,6 +661,7 @@ static PyObject* tpy_field_set_method(PyObject* self, PyObject* const* args, Py_
 static void tpy_field_dealloc(PyObject* self) {
   Py_XDECREF(((TpyField*)self)->name);
   Py_XDECREF(((TpyField*)self)->doc);
+  Py_XDECREF(((TpyField*)self)->normalize);
   PyObject_Free(self);
 }
 
@@ -725,6 +735,7 @@ PyObject* tpy_field_new(int32_t owner_index, const TVMFFIFieldInfo* fi, int froz
   f->owner_index = owner_index;
   f->frozen = frozen;
   f->doc = NULL;
+  f->normalize = NULL;
   f->name = tpy_str_from_bytes(fi->name);
   if (f->name == NULL) {
     Py_DECREF(f);
@@ -735,6 +746,11 @@ PyObject* tpy_field_new(int32_t owner_index, const TVMFFIFieldInfo* fi, int froz
     if (f->doc == NULL) PyErr_Clear();
   }
   return (PyObject*)f;
+}
+
+void tpy_field_set_normalizer(PyObject* field, PyObject* normalize) {
+  TpyField* f = (TpyField*)field;
+  Py_XSETREF(f->normalize, Py_XNewRef(normalize));
 }
 
 /* ---- method and __init__ descriptors ------------------------------------------------------- */

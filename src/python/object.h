@@ -86,6 +86,9 @@ PyObject* tpy_py_type_fields(PyObject* self, PyObject* arg);
 /* A new FFIProperty for field `fi` (copied) of type `owner_index`; `frozen` makes plain
  * assignment raise AttributeError.  New reference or NULL. */
 PyObject* tpy_field_new(int32_t owner_index, const TVMFFIFieldInfo* fi, int frozen);
+/* Makes a field descriptor of tpy_field_new pass every value it stores through
+ * `normalize(value)` first (NULL: none).  Takes its own reference. */
+void tpy_field_set_normalizer(PyObject* field, PyObject* normalize);
 
 /* A new method descriptor calling `func` (borrowed) with the instance first, or a
  * staticmethod of it when `is_static`; `name`, `doc` (str or None) borrowed.  NULL on error. */

@@ -115,11 +115,13 @@ fail:
   return NULL;
 }
 
-/* _field_property(index, i, frozen) -> FFIProperty of the type's own field i. */
+/* _field_property(index, i, frozen[, normalize]) -> FFIProperty of the type's own field i;
+ * `normalize` (a callable, or None) maps every value stored before it is converted. */
 static PyObject* tpy_py_field_property(PyObject* self, PyObject* const* args, Py_ssize_t n) {
   int32_t index;
-  if (n != 3) {
-    PyErr_SetString(PyExc_TypeError, "_field_property(type_index, field_index, frozen)");
+  if (n != 3 && n != 4) {
+    PyErr_SetString(PyExc_TypeError,
+                    "_field_property(type_index, field_index, frozen[, normalize])");
     return NULL;
   }
   if (tpy_arg_index(args[0], "_field_property", &index) != 0) return NULL;
@@ -138,7 +140,9 @@ static PyObject* tpy_py_field_property(PyObject* self, PyObject* const* args, Py
                  tether_type_key(index));
     return NULL;
   }
-  return tpy_field_new(index, &info->fields[i], frozen);
+  PyObject* prop = tpy_field_new(index, &info->fields[i], frozen);
+  if (prop != NULL && n == 4 && args[3] != Py_None) tpy_field_set_normalizer(prop, args[3]);
+  return prop;
 }
 
 /* _method_descriptor(func, name, doc, is_static) -> the class attribute for a method. */
@@ -563,7 +567,7 @@ static PyMethodDef tpy_typeinfo_methods[] = {
     {"_type_info_raw", tpy_py_type_info_raw, METH_O,
      "_type_info_raw(type_index) -> (type_key, ancestors, fields, methods, total_size)"},
     {"_field_property", TPY_FASTCALL(tpy_py_field_property), METH_FASTCALL,
-     "_field_property(type_index, field_index, frozen) -> FFIProperty"},
+     "_field_property(type_index, field_index, frozen[, normalize]) -> FFIProperty"},
     {"_method_descriptor", TPY_FASTCALL(tpy_py_method_descriptor), METH_FASTCALL,
      "_method_descriptor(func, name, doc, is_static) -> the class attribute of a method"},
     {"_lookup_type_attr", TPY_FASTCALL(tpy_py_lookup_type_attr), METH_FASTCALL | METH_KEYWORDS,

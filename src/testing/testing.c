@@ -571,7 +571,8 @@ __attribute__((constructor)) static void testing_load(void) {
     if (rc != 0) goto fail;
   }
   if (testing_register_types() != 0 || testing__register_types() != 0 ||
-      testing__register_typed() != 0) {
+      testing__register_typed() != 0 || testing__register_enums() != 0 ||
+      testing__register_visit_regions() != 0) {
     goto fail;
   }
   TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_testing.add_one", (void*)&testing_add_one_c);

@@ -14,6 +14,14 @@ int testing__register_typed(void);
 /* Registers the remaining reflected test types of types.c.  0, or -1 with the error raised. */
 int testing__register_types(void);
 
+/* Registers the enum fixtures and testing.enum_variant_get (enums.c).  0, or -1 with the
+ * error raised. */
+int testing__register_enums(void);
+
+/* Registers the def-region traversal fixtures and testing.make_visit_region_graph
+ * (visit_regions.c).  0, or -1 with the error raised. */
+int testing__register_visit_regions(void);
+
 /* {"type_schema": "<schema, as a JSON string>"[, extra]}: the metadata JSON of a function
  * whose type schema is the JSON text `schema`; `extra` (or NULL) holds more members.  New
  * malloc'd text, or NULL with MemoryError raised. */

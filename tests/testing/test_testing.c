@@ -4,6 +4,7 @@
  * ReprPrint, field getters/setters), and testing.run_callback_in_threads (a thread pool
  * calling a C function).
  */
+#include <tether/enum.h>
 #include <tether/reflection.h>
 
 #include "test.h"
@@ -373,6 +374,28 @@ static void test_system_lib_add_one(void) {
   tether_any_release(&mod);
 }
 
+/* The enum and def-region fixtures (testing.enum_variant_get, make_visit_region_graph). */
+static void test_enum_and_visit_fixtures(void) {
+  TVMFFIAny name = tether_any_raw_str("Beta"), out = tether_any_none(), code = tether_any_none();
+  CHECK_OK(call_global("testing.enum_variant_get", &name, 1, &out));
+  CHECK_EQ_INT(tether_enum_kind_of(out.type_index), TETHER_ENUM_PLAIN);
+  if (tether_enum_kind_of(out.type_index) != TETHER_ENUM_NONE) {
+    CHECK_EQ_INT(((const tether_enum_t*)out.v_obj)->int_index, 1);
+    CHECK_OK(tether_enum_get_attr(out.v_obj, "code", &code));
+    CHECK_EQ_INT(code.v_int64, 20);
+  }
+  check_repr(&out, "testing.TestEnumVariant.Beta");
+  tether_any_release(&out);
+  TVMFFIAny missing = tether_any_raw_str("Gamma");
+  CHECK_RAISED(call_global("testing.enum_variant_get", &missing, 1, &out), "ValueError",
+               "has no instance with index Gamma");
+  TVMFFIAny with_hook = tether_any_bool(true);
+  CHECK_OK(call_global("testing.make_visit_region_graph", &with_hook, 1, &out));
+  check_repr(&out, "testing.TestVisitHook(child=testing.TestVisitRegions(simple=1, pattern=2, "
+                   "ordinary=3))");
+  tether_any_release(&out);
+}
+
 int main(void) {
   TVMFFITestingDummyTarget();
   /* ffi.SystemLib keeps one module per prefix for the life of the process: create it
@@ -386,6 +409,7 @@ int main(void) {
       TEST_CASE(test_field_setters),        TEST_CASE(test_repr_values),
       TEST_CASE(test_container_builders),   TEST_CASE(test_registered_type_keys),
       TEST_CASE(test_system_lib_add_one),   TEST_CASE(test_run_callback_in_threads),
+      TEST_CASE(test_enum_and_visit_fixtures),
   };
   return test_run_all(cases, sizeof(cases) / sizeof(cases[0]));
 }

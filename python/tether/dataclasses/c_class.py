@@ -44,6 +44,14 @@ def _reinstall_field_properties(cls: type, type_info: Any, shadowed_names: set) 
             setattr(cls, tf.name, tf.as_property(cls))
 
 
+def _install_payload_enum_setters(cls: type, type_info: Any, shadowed_names: set) -> None:
+    """Reinstall the descriptors of fields declared as an IntEnum/StrEnum type (except those
+    the class body shadows), so that an assigned payload (20, "*") stores its variant."""
+    for tf in type_info.fields:
+        if tf.name not in shadowed_names and tf._setter_normalizer() is not None:
+            setattr(cls, tf.name, tf.as_property(cls))
+
+
 @dataclass_transform(eq_default=False, order_default=False, field_specifiers=(Field, field))
 def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: bool = True,
             eq: bool = False, order: bool = False, unsafe_hash: bool = False,
@@ -71,6 +79,8 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         _attach_field_objects(cls, info, frozen=frozen)
         if frozen:
             _reinstall_field_properties(cls, info, shadowed)
+        else:
+            _install_payload_enum_setters(cls, info, shadowed)
         _add_type_attr_class_attrs(cls, info, _FFI_TYPE_ATTR_NAMES)
         _install_dataclass_dunders(cls, init=init, repr=repr, eq=eq, order=order,
                                    unsafe_hash=unsafe_hash, match_args=match_args)

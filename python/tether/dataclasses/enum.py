@@ -11,8 +11,10 @@ Variants are declared in the class body: ``red = entry(weight=1)`` (field values
 variants are registered in C).  In an `IntEnum` / `StrEnum` a plain value is the variant's
 payload: ``low = 10`` is the variant whose `value` (its integer index) is 10.
 
-When libtether has no C enum types (ffi.Enum, ffi.EnumState, ...), the base types are
-registered here as Python-defined types with the same keys and fields.
+libtether defines the base types ffi.Enum, ffi.IntEnum, ffi.StrEnum and ffi.EnumState in C
+(<tether/enum.h>); the classes here bind to them.  A subclass whose `type_key` C code
+registered binds to that type (its variants may come from C); any other `type_key` is
+defined here as a Python type derived from the C base.
 """
 from __future__ import annotations
 
@@ -24,7 +26,6 @@ from ..container import Dict as FFIDict
 from ..container import List as FFIList
 from ..core import Object
 from .c_class import c_class
-from .field import field
 from .py_class import py_class
 
 __all__ = ["ENUM_STATE_ATTR", "Enum", "EnumAttrMap", "EnumState", "IntEnum", "StrEnum", "auto",
@@ -38,34 +39,14 @@ def _native(type_key: str) -> bool:
     return core._object_type_key_to_index(type_key) is not None
 
 
-def _bind_base(type_key: str, **py_options: Any) -> Callable[[type], type]:
-    """@c_class(type_key) when libtether defines the type, else @py_class with the same key."""
-    if _native(type_key):
-        return c_class(type_key, init=py_options.get("init", True))
-    return py_class(type_key, **py_options)
+@c_class("ffi.EnumState")
+class EnumState(Object):
+    """The variants of one enum type: `entries` (in order), `indexes` (integer and
+    string index -> variant) and `attrs` (attribute name -> {variant: value})."""
 
-
-# Whether libtether defines the enum base types (checked before this module registers them).
-_NATIVE_BASE = _native("ffi.Enum")
-
-if _native("ffi.EnumState"):
-    @c_class("ffi.EnumState")
-    class EnumState(Object):
-        """The variants of one enum type: `entries` (in order), `indexes` (integer and
-        string index -> variant) and `attrs` (attribute name -> {variant: value})."""
-
-        entries: FFIList
-        indexes: FFIDict
-        attrs: FFIDict
-else:
-    @py_class("ffi.EnumState", structural_eq=None)
-    class EnumState(Object):
-        """The variants of one enum type: `entries` (in order), `indexes` (integer and
-        string index -> variant) and `attrs` (attribute name -> {variant: value})."""
-
-        entries: FFIList = field(default_factory=FFIList, init=False, frozen=True)
-        indexes: FFIDict = field(default_factory=FFIDict, init=False, frozen=True)
-        attrs: FFIDict = field(default_factory=FFIDict, init=False, frozen=True)
+    entries: FFIList
+    indexes: FFIDict
+    attrs: FFIDict
 
 
 class _EnumEntry:
@@ -166,13 +147,13 @@ class _EnumMeta(type(Object)):  # type: ignore[misc]
         return super().__call__(*args, **kwargs)
 
 
-@_bind_base("ffi.Enum", init=False, frozen=True, structural_eq="singleton")
+@c_class("ffi.Enum", init=False)
 class Enum(Object, metaclass=_EnumMeta):
     """Base of enum types (see the module docstring).  ``Color.get(index)``, iteration,
     ``len(Color)``, ``Color.def_attr(name)`` for per-variant attributes."""
 
     __slots__ = ()
-    _int_index: int = field(structural_eq="ignore")
+    _int_index: int
     _str_index: str
 
     def __init_subclass__(cls, *, type_key: Optional[str] = None, frozen: bool = True,
@@ -184,10 +165,6 @@ class Enum(Object, metaclass=_EnumMeta):
         user_repr = "__repr__" in cls.__dict__
         binders, declared = _collect_declarations(cls, payload)
         native = _native(type_key)
-        if not native and payload is None and not user_repr and not _NATIVE_BASE \
-                and "__ffi_repr__" not in cls.__dict__:
-            # libtether's printer knows no Python-defined enum: print `<type key>.<name>`
-            cls.__ffi_repr__ = lambda self, fn_repr: f"{type_key}.{self._str_index}"
         if native:
             c_class(type_key, init=init, repr=repr)(cls)
         else:
@@ -305,37 +282,29 @@ def _reject_value_field(cls: type, base: str) -> None:
         raise TypeError(f"{base} reserves `value` as its canonical index alias")
 
 
-@_bind_base("ffi.IntEnum", init=False, frozen=True, structural_eq="singleton")
+@c_class("ffi.IntEnum", init=False)
 class IntEnum(Enum):
-    """Enum whose `value` is its (int64) integer index."""
+    """Enum whose `value` is its (int64) integer index (a reflected field aliasing it)."""
 
     __slots__ = ()
-    if _NATIVE_BASE:  # libtether reflects `value` as a field aliasing the index
-        value: int
+    value: int
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         _reject_value_field(cls, "IntEnum")
         super().__init_subclass__(**kwargs)
 
 
-@_bind_base("ffi.StrEnum", init=False, frozen=True, structural_eq="singleton")
+@c_class("ffi.StrEnum", init=False)
 class StrEnum(Enum):
-    """Enum whose `name` and `value` are its string index."""
+    """Enum whose `name` and `value` are its string index (a reflected field aliasing it)."""
 
     __slots__ = ()
-    if _NATIVE_BASE:  # libtether reflects `value` as a field aliasing the index
-        value: str
+    value: str
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         _reject_value_field(cls, "StrEnum")
         super().__init_subclass__(**kwargs)
 
-
-# Without the C types, `value` has no reflected field aliasing the index: a property does it.
-if not hasattr(IntEnum, "value"):
-    IntEnum.value = property(lambda self: self._int_index, doc="The integer index.")
-if not hasattr(StrEnum, "value"):
-    StrEnum.value = property(lambda self: self._str_index, doc="The string index.")
 
 
 def _own_annotations(cls: type) -> Dict[str, Any]:

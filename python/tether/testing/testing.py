@@ -320,22 +320,13 @@ if c_class is not None and IntEnum is not None:
         add = entry(value="+")
         mul = entry(value="*")
 
-    if core._object_type_key_to_index("testing.TestCxxEnumHolder") is not None:
-        @c_class("testing.TestCxxEnumHolder")
-        class _TestCxxEnumHolder(core.Object):
-            """priority: _TestCxxIntEnum, opcode: _TestCxxStrEnum."""
+    @c_class("testing.TestCxxEnumHolder")
+    class _TestCxxEnumHolder(core.Object):
+        """One field of each payload enum type above."""
 
-            __test__ = False
-    else:  # libtether_testing has no such type: the same fields, defined here
-        from ..dataclasses import py_class
-
-        @py_class("testing.TestCxxEnumHolder")
-        class _TestCxxEnumHolder(core.Object):
-            """priority: _TestCxxIntEnum, opcode: _TestCxxStrEnum."""
-
-            __test__ = False
-            priority: _TestCxxIntEnum
-            opcode: _TestCxxStrEnum
+        __test__ = False
+        priority: _TestCxxIntEnum
+        opcode: _TestCxxStrEnum
 
     __all__ += ["_TestCxxIntEnum", "_TestCxxStrEnum", "_TestCxxEnumHolder"]
 
