@@ -527,18 +527,14 @@ static PyMethodDef tpy_object_only_methods[] = {
     {NULL},
 };
 
-/* Object adds the metaclass (slots by default) and the class-table binding to ffi.Object. */
+/* Object adds the metaclass (slots by default) and the class-table binding to ffi.Object;
+ * allocation, deallocation, repr, hash and comparison are inherited from CObject. */
 PyTypeObject TpyObject_Type = {
     PyVarObject_HEAD_INIT(&TpyObjectMeta_Type, 0).tp_name = "tether.core.Object",
     .tp_basicsize = sizeof(TpyObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Base class of every FFI object",
     .tp_base = &TpyCObject_Type,
-    .tp_new = tpy_object_new,
-    .tp_dealloc = tpy_object_dealloc,
-    .tp_repr = tpy_object_repr,
-    .tp_hash = tpy_object_hash,
-    .tp_richcompare = tpy_object_richcompare,
     .tp_methods = tpy_object_only_methods,
 };
 
