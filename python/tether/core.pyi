@@ -174,6 +174,16 @@ class Tensor(Object):
 
 def from_dlpack(x: Any, require_alignment: int = 0, require_contiguous: bool = False) -> Tensor: ...
 
+class DLTensorTestWrapper:
+    """A Tensor behind a managed-tensor-only DLPack exchange API (for tests of that protocol)."""
+    __dlpack_c_exchange_api__: Any  # PyCapsule "dlpack_exchange_api"
+    def __init__(self, tensor: Tensor) -> None: ...
+    def __dlpack__(self, **kwargs: Any) -> Any: ...
+    def __dlpack_device__(self) -> Tuple[int, int]: ...
+    def __tvm_ffi_env_stream__(self) -> int: ...
+
+_C_API: Any  # PyCapsule "tether.core._C_API" (tvm_ffi_python_helpers.h)
+
 MISSING: Object
 KWARGS: Object
 
