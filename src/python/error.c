@@ -394,7 +394,7 @@ static TVMFFIErrorCell* tpy_error_cell(PyObject* self) {
 static PyObject* tpy_error_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
   static char* kwlist[] = {"kind", "message", "backtrace", NULL};
   if (PyTuple_GET_SIZE(args) == 0 && (kwds == NULL || PyDict_GET_SIZE(kwds) == 0)) {
-    return type->tp_alloc(type, 0); /* Error.__new__(Error): no handle (tp_init refuses it) */
+    return (PyObject*)tpy_object_alloc(type); /* Error.__new__(Error): no handle (tp_init refuses it) */
   }
   const char *kind = NULL, *msg = NULL, *bt = "";
   Py_ssize_t kind_n = 0, msg_n = 0, bt_n = 0;

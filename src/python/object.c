@@ -29,9 +29,15 @@ PyObject* tpy_fallback_maker; /* owned, or NULL: makes the class of an unregiste
  * storage (no __dict__, no __weakref__, no slot: its instances are the handle alone, and
  * what the handle keeps alive is invisible to the collector anyway) and its base's instances
  * are not collected either.  Python 3.11+ marks every class statement's instances
- * collectable; this saves the 16-byte collector header and the tracking per object. */
-static PyObject* tpy_meta_untrack(PyObject* r) {
+ * collectable; this saves the 16-byte collector header and the tracking per object.
+ * `tpy_gc_allocs` counts the instances tpy_object_alloc made of collectable classes. */
+uint64_t tpy_gc_allocs;
+
+static PyObject* tpy_meta_untrack(PyObject* r, uint64_t gc_allocs_before) {
   if (r == NULL) return NULL;
+  /* An instance allocated while the class was being made (by `__init_subclass__`, say)
+   * carries the collector header: the class must then stay collectable. */
+  if (tpy_gc_allocs != gc_allocs_before) return r;
   PyTypeObject* t = (PyTypeObject*)r;
   PyTypeObject* base = t->tp_base;
   if ((t->tp_flags & Py_TPFLAGS_HAVE_GC) && base != NULL &&
@@ -48,6 +54,7 @@ static PyObject* tpy_meta_untrack(PyObject* r) {
 
 /* type(name, bases, ns) with `__slots__ = ()` added unless ns defines __slots__. */
 static PyObject* tpy_meta_new(PyTypeObject* meta, PyObject* args, PyObject* kwds) {
+  uint64_t gc_allocs = tpy_gc_allocs;
   if (PyTuple_GET_SIZE(args) == 3 && PyDict_Check(PyTuple_GET_ITEM(args, 2))) {
     PyObject* ns = PyTuple_GET_ITEM(args, 2);
     int has = PyDict_Contains(ns, tpy_str_slots);
@@ -67,10 +74,10 @@ static PyObject* tpy_meta_new(PyTypeObject* meta, PyObject* args, PyObject* kwds
       if (args2 == NULL) return NULL;
       PyObject* r = PyType_Type.tp_new(meta, args2, kwds);
       Py_DECREF(args2);
-      return tpy_meta_untrack(r);
+      return tpy_meta_untrack(r, gc_allocs);
     }
   }
-  return tpy_meta_untrack(PyType_Type.tp_new(meta, args, kwds));
+  return tpy_meta_untrack(PyType_Type.tp_new(meta, args, kwds), gc_allocs);
 }
 
 PyTypeObject TpyObjectMeta_Type = {
@@ -83,7 +90,7 @@ PyTypeObject TpyObjectMeta_Type = {
 /* ---- Object ------------------------------------------------------------------------------- */
 
 static PyObject* tpy_object_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
-  return type->tp_alloc(type, 0); /* handle NULL until __init__ adopts one */
+  return (PyObject*)tpy_object_alloc(type); /* handle NULL until __init__ adopts one */
 }
 
 static void tpy_object_dealloc(PyObject* self) {
@@ -556,7 +563,7 @@ PyTypeObject TpyRValueRef_Type = {
 /* ---- wrapping ------------------------------------------------------------------------------ */
 
 PyObject* tpy_object_wrap_as(PyTypeObject* cls, TVMFFIObject* obj) {
-  TpyObject* r = (TpyObject*)cls->tp_alloc(cls, 0);
+  TpyObject* r = tpy_object_alloc(cls);
   if (r == NULL) {
     TVMFFIObjectDecRef(obj);
     return NULL;

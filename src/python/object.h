@@ -57,6 +57,15 @@ static inline PyTypeObject* tpy_class_for_index(int32_t type_index) {
   return tpy_class_resolve(type_index);
 }
 
+/* A new instance of `cls` (a subclass of Object) with a NULL handle, or NULL with an error
+ * set.  Every Object instance is allocated here, so that the metaclass can tell whether a
+ * class acquired collector-tracked instances while it was being created. */
+extern uint64_t tpy_gc_allocs;
+static inline TpyObject* tpy_object_alloc(PyTypeObject* cls) {
+  if (PyType_IS_GC(cls)) ++tpy_gc_allocs;
+  return (TpyObject*)cls->tp_alloc(cls, 0);
+}
+
 /* Binds `cls` (borrowed; a subclass of Object) to `type_index` in the class table without
  * installing reflection (for C types such as Function, Error, Tensor).  0 or -1. */
 int tpy_register_class(int32_t type_index, PyTypeObject* cls);

@@ -666,7 +666,7 @@ PyObject* tpy_tensor_wrap_steal(TVMFFIObject* tensor) {
       cls = registered;
     }
   }
-  TpyObject* self = (TpyObject*)cls->tp_alloc(cls, 0);
+  TpyObject* self = tpy_object_alloc(cls);
   if (self == NULL) {
     TVMFFIObjectDecRef(tensor);
     return NULL;

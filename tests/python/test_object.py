@@ -96,6 +96,37 @@ def test_instances_have_no_dict():
     assert w.extra == 3
 
 
+def test_instances_are_left_out_of_the_cycle_collector():
+    import gc
+
+    class Plain(core.Object):
+        pass
+
+    assert not gc.is_tracked(Plain())
+
+
+def test_instance_made_while_its_class_is_created():
+    """An instance allocated by __init_subclass__ keeps its class collectable, and both
+    outlive a collection and free cleanly."""
+    import gc
+
+    made = []
+
+    class Base(core.Object):
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+            made.append(cls.__new__(cls))
+
+    class Sub(Base):
+        pass
+
+    assert type(made[0]) is Sub
+    later = Sub.__new__(Sub)
+    gc.collect()
+    del made[:], later
+    gc.collect()
+
+
 # ---- registered classes --------------------------------------------------------------------
 
 def test_registered_testing_classes():
