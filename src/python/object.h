@@ -57,7 +57,7 @@ static inline PyTypeObject* tpy_class_for_index(int32_t type_index) {
   return tpy_class_resolve(type_index);
 }
 
-/* A new instance of `cls` (a subclass of Object) with a NULL handle, or NULL with an error
+/* A new instance of `cls` (a subclass of CObject) with a NULL handle, or NULL with an error
  * set.  Every Object instance is allocated here, so that the metaclass can tell whether a
  * class acquired collector-tracked instances while it was being created. */
 extern uint64_t tpy_gc_allocs;
