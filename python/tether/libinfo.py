@@ -161,7 +161,8 @@ def find_dlpack_include_path() -> str:
 
 def include_paths() -> List[str]:
     """The include directories to compile against tether, without duplicates."""
-    return sorted({find_include_path(), find_dlpack_include_path()})
+    return sorted({find_include_path(), find_dlpack_include_path(),
+                   find_python_helper_include_path()})
 
 
 def find_cython_lib() -> str:
@@ -181,18 +182,28 @@ def find_cmake_path() -> str:
 
 
 def find_source_path() -> str:
-    """The root of tether's C sources, when the package runs from a source checkout."""
+    """The directory holding libtether's C sources (src/ffi/*.c, *.h) next to include/: the
+    installed package directory (the package ships them) or the root of a source checkout.
+    With it a project can compile the runtime into its own binary instead of linking
+    libtether.so:
+        cc -std=c11 -D_GNU_SOURCE -DTETHER_BUILD_CORE -I<dir>/include <dir>/src/ffi/*.c ...
+        -lpthread -ldl
+    """
     for base in (Path(find_package_dir()), Path(__file__).resolve().parent):
         for root in (base, base.parent, base.parent.parent):
             if (root / "src" / "ffi").is_dir() and (root / "include" / "tether").is_dir():
                 return str(root)
-    raise RuntimeError("tether: the installed package carries no C sources (they are in "
-                       "the source distribution)")
+    raise RuntimeError("tether: found neither the package's src/ffi nor a source checkout")
 
 
 def find_python_helper_include_path() -> str:
-    raise RuntimeError("tether: there is no tvm_ffi_python_helpers.h; tether's binding is "
-                       "the C extension tether.core, with no header for other extensions")
+    """The directory of tvm_ffi_python_helpers.h, the C API tether.core offers other CPython
+    extensions (converting between Python objects and TVMFFIAny by tether's rules, raising
+    an FFI error as the Python exception tether raises): the package's include directory."""
+    path = find_include_path()
+    if not os.path.isfile(os.path.join(path, "tvm_ffi_python_helpers.h")):
+        raise RuntimeError(f"tether: no tvm_ffi_python_helpers.h in {path}")
+    return path
 
 
 def find_tvm_ffi_cxx_include_path() -> Optional[str]:

@@ -373,7 +373,7 @@ def _from_annotation(ann: object) -> TypeSchema:
         return TypeSchema("tuple", tuple(_from_annotation(a) for a in targs))
     if origin is collections.abc.Callable:
         return _callable_of(targs)
-    if isinstance(origin, type) and issubclass(origin, core.Object):
+    if isinstance(origin, type) and issubclass(origin, core.CObject):
         return _object_class_of(origin, targs)
     if isinstance(ann, type):
         return _class_of(ann)
@@ -400,7 +400,7 @@ def _callable_of(targs: tuple) -> TypeSchema:
 
 
 def _class_of(cls: type) -> TypeSchema:
-    if issubclass(cls, core.Object):
+    if issubclass(cls, core.CObject):
         return _object_class_of(cls, ())
     if issubclass(cls, core.String):
         return TypeSchema("str")
@@ -418,7 +418,7 @@ def _class_of(cls: type) -> TypeSchema:
 def _object_class_of(cls: type, targs: tuple) -> TypeSchema:
     index = core._type_index_of_class(cls)
     if index is None:
-        raise TypeError(f"Object subclass {cls!r} is not registered as an FFI type; "
+        raise TypeError(f"CObject subclass {cls!r} is not registered as an FFI type; "
                         f"use @register_object to register it")
     origin = _INDEX_ORIGIN.get(index) or core._lookup_type_key(index)
     n = len(targs)

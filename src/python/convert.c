@@ -550,7 +550,11 @@ static int tpy_dtype_from_tuple(PyObject* t, TVMFFIAny* out) {
 static int tpy_reject_foreign(PyObject* obj) {
   static PyObject* tvm_ffi_cobject;
   PyObject* cls = tpy_loaded_class("tvm_ffi.core", "CObject", &tvm_ffi_cobject);
-  if (cls == NULL || !PyType_Check(cls) || !PyObject_TypeCheck(obj, (PyTypeObject*)cls)) return 0;
+  /* (tether's own CObject when tvm_ffi.core is an alias of tether.core) */
+  if (cls == NULL || cls == (PyObject*)&TpyCObject_Type || !PyType_Check(cls) ||
+      !PyObject_TypeCheck(obj, (PyTypeObject*)cls)) {
+    return 0;
+  }
   PyObject* type = (PyObject*)Py_TYPE(obj);
   PyObject* mod = PyObject_GetAttrString(type, "__module__");
   PyObject* qualname = mod != NULL ? PyObject_GetAttrString(type, "__qualname__") : NULL;

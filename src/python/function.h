@@ -39,6 +39,12 @@ static inline PyObject* tpy_call_safe(TVMFFISafeCallType safe_call, void* handle
   result.zero_padding = 0;
   result.v_int64 = 0;
   int rc;
+  const DLPackExchangeAPI* api = temps->dlpack_api;
+  /* A framework tensor among the arguments makes the framework's allocator the thread's
+   * environment allocator (TVMFFIEnvTensorAlloc) for the call. */
+  DLPackManagedTensorAllocator alloc = api != NULL ? api->managed_tensor_allocator : NULL;
+  DLPackManagedTensorAllocator prev_alloc = NULL;
+  if (alloc != NULL) TVMFFIEnvSetDLPackManagedTensorAllocator(alloc, 0, &prev_alloc);
   if (release_gil) {
     PyThreadState* ts = PyEval_SaveThread();
     rc = safe_call(handle, views, n, &result);
@@ -46,7 +52,7 @@ static inline PyObject* tpy_call_safe(TVMFFISafeCallType safe_call, void* handle
   } else {
     rc = safe_call(handle, views, n, &result);
   }
-  const DLPackExchangeAPI* api = temps->dlpack_api;
+  if (alloc != NULL) TVMFFIEnvSetDLPackManagedTensorAllocator(prev_alloc, 0, NULL);
   tpy_temps_release(temps);
   if (rc != 0) return tpy_raise_ffi_error();
   if (result.type_index == kTVMFFINone) Py_RETURN_NONE;

@@ -20,6 +20,7 @@
 #include "typeinfo.h"
 #include "value.h"
 #include "typeschema.h"
+#include "capi.h"
 
 #pragma weak tpy_tensor_init
 
@@ -148,8 +149,9 @@ PyMODINIT_FUNC PyInit_core(void) {
     Py_DECREF(m);
     return NULL;
   }
-  /* Type schemas and their converters (CAny, _build_converter, _to_py_class_value). */
-  if (tpy_typeschema_init(m) != 0) {
+  /* Type schemas and their converters (CAny, _build_converter, _to_py_class_value); the C
+   * API capsule for other extensions. */
+  if (tpy_typeschema_init(m) != 0 || tpy_capi_init(m) != 0) {
     tpy_module = NULL;
     Py_DECREF(m);
     return NULL;

@@ -359,8 +359,8 @@ PyObject* tpy_py_new_object(PyObject* self, PyObject* cls) {
     }
     cls = (PyObject*)resolved;
   }
-  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &TpyObject_Type)) {
-    PyErr_Format(PyExc_TypeError, "_new_object: expected a subclass of Object, got %.200R", cls);
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &TpyCObject_Type)) {
+    PyErr_Format(PyExc_TypeError, "_new_object: expected a subclass of CObject, got %.200R", cls);
     return NULL;
   }
   PyObject* empty = PyTuple_New(0);
@@ -500,7 +500,6 @@ static PyMethodDef tpy_object_methods[] = {
     {"__chandle__", tpy_object_chandle, METH_NOARGS, "the handle's address (0 if none)"},
     {"__ctypes_handle__", tpy_object_ctypes_handle, METH_NOARGS,
      "the handle as a ctypes.c_void_p (value None if none)"},
-    {"_move", tpy_object_move, METH_NOARGS, "pass this object as an rvalue reference"},
     {"__init_handle_by_constructor__", (PyCFunction)(void (*)(void))tpy_object_init_by_constructor,
      METH_FASTCALL, "adopt the object returned by fconstructor(*args)"},
     {"__reduce__", tpy_object_reduce, METH_NOARGS,
@@ -514,11 +513,13 @@ static PyMethodDef tpy_object_methods[] = {
     {NULL},
 };
 
-PyTypeObject TpyObject_Type = {
-    PyVarObject_HEAD_INIT(&TpyObjectMeta_Type, 0).tp_name = "tether.core.Object",
+/* CObject owns the handle and everything that needs nothing but the handle; it is registered
+ * for no type index, so a schema naming it fails as for any unregistered class. */
+PyTypeObject TpyCObject_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tether.core.CObject",
     .tp_basicsize = sizeof(TpyObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Base class of every FFI object",
+    .tp_doc = "The C base of FFI objects: holds the handle.  Subclass Object, not this class.",
     .tp_new = tpy_object_new,
     .tp_dealloc = tpy_object_dealloc,
     .tp_repr = tpy_object_repr,
@@ -526,6 +527,22 @@ PyTypeObject TpyObject_Type = {
     .tp_richcompare = tpy_object_richcompare,
     .tp_methods = tpy_object_methods,
     .tp_getset = tpy_object_getset,
+};
+
+static PyMethodDef tpy_object_only_methods[] = {
+    {"_move", tpy_object_move, METH_NOARGS, "pass this object as an rvalue reference"},
+    {NULL},
+};
+
+/* Object adds the metaclass (slots by default) and the class-table binding to ffi.Object;
+ * allocation, deallocation, repr, hash and comparison are inherited from CObject. */
+PyTypeObject TpyObject_Type = {
+    PyVarObject_HEAD_INIT(&TpyObjectMeta_Type, 0).tp_name = "tether.core.Object",
+    .tp_basicsize = sizeof(TpyObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Base class of every FFI object",
+    .tp_base = &TpyCObject_Type,
+    .tp_methods = tpy_object_only_methods,
 };
 
 /* ---- ObjectRValueRef ------------------------------------------------------------------------ */
@@ -1221,13 +1238,15 @@ int tpy_object_init(PyObject* module) {
   tpy_str_init = PyUnicode_InternFromString("__init__");
   if (tpy_str_slots == NULL || tpy_str_init == NULL) return -1;
   TpyObjectMeta_Type.tp_base = &PyType_Type;
-  if (PyType_Ready(&TpyObjectMeta_Type) != 0 || PyType_Ready(&TpyObject_Type) != 0 ||
+  if (PyType_Ready(&TpyObjectMeta_Type) != 0 || PyType_Ready(&TpyCObject_Type) != 0 ||
+      PyType_Ready(&TpyObject_Type) != 0 ||
       PyType_Ready(&TpyRValueRef_Type) != 0 || PyType_Ready(&TpyField_Type) != 0 ||
       PyType_Ready(&TpyMethod_Type) != 0) {
     return -1;
   }
   if (tpy_table_set(kTVMFFIObject, &TpyObject_Type) != 0) return -1;
-  if (PyModule_AddObjectRef(module, "Object", (PyObject*)&TpyObject_Type) != 0 ||
+  if (PyModule_AddObjectRef(module, "CObject", (PyObject*)&TpyCObject_Type) != 0 ||
+      PyModule_AddObjectRef(module, "Object", (PyObject*)&TpyObject_Type) != 0 ||
       PyModule_AddObjectRef(module, "_ObjectMeta", (PyObject*)&TpyObjectMeta_Type) != 0 ||
       PyModule_AddObjectRef(module, "ObjectRValueRef", (PyObject*)&TpyRValueRef_Type) != 0 ||
       PyModule_AddObjectRef(module, "FFIProperty", (PyObject*)&TpyField_Type) != 0 ||

@@ -3,7 +3,8 @@
  * the table that maps a type index to the Python class of its objects.
  *
  * Invariants:
- *  - An Object instance owns one strong reference to `handle`, or has handle == NULL
+ *  - A CObject instance (every FFI class derives from CObject, through Object) owns one
+ *    strong reference to `handle`, or has handle == NULL
  *    (never initialised, or moved out with `_move()`).
  *  - Every class deriving from Object has TpyObjectMeta_Type (or a subclass) as its
  *    metaclass, which adds `__slots__ = ()` unless the class body defines `__slots__`:
@@ -23,6 +24,9 @@ typedef struct {
 } TpyObject;
 
 extern PyTypeObject TpyObjectMeta_Type;
+/* CObject: the C base class holding the handle (metaclass `type`, no type index of its own);
+ * Object derives from it, adding the metaclass and the binding to ffi.Object. */
+extern PyTypeObject TpyCObject_Type;
 extern PyTypeObject TpyObject_Type;
 
 /* What `obj._move()` returns: passes obj's handle as an ObjectRValueRef (the callee may
@@ -33,9 +37,9 @@ typedef struct {
 } TpyRValueRef;
 extern PyTypeObject TpyRValueRef_Type;
 
-/* true if `obj` is an instance of Object (fast for the usual metaclass). */
+/* true if `obj` is an instance of CObject (fast for Object's metaclass). */
 static inline bool tpy_is_object(PyObject* obj) {
-  return Py_TYPE(Py_TYPE(obj)) == &TpyObjectMeta_Type || PyObject_TypeCheck(obj, &TpyObject_Type);
+  return Py_TYPE(Py_TYPE(obj)) == &TpyObjectMeta_Type || PyObject_TypeCheck(obj, &TpyCObject_Type);
 }
 
 /* The class for `type_index` (borrowed): the registered one, else an auto-made class named
@@ -53,7 +57,7 @@ static inline PyTypeObject* tpy_class_for_index(int32_t type_index) {
   return tpy_class_resolve(type_index);
 }
 
-/* A new instance of `cls` (a subclass of Object) with a NULL handle, or NULL with an error
+/* A new instance of `cls` (a subclass of CObject) with a NULL handle, or NULL with an error
  * set.  Every Object instance is allocated here, so that the metaclass can tell whether a
  * class acquired collector-tracked instances while it was being created. */
 extern uint64_t tpy_gc_allocs;

@@ -127,6 +127,27 @@ static bool tpy_numpy_dl(PyObject* obj, DLTensor* dl, int64_t* dims) {
   return true;
 }
 
+/* *out = new Tensor owning the DLManagedTensorVersioned the exchange API's
+ * managed_tensor_from_py_object_no_sync makes of `obj` (the way for a producer that offers
+ * no borrowed DLTensor).  0 or -1 with a Python error set. */
+static int tpy_exchange_managed(PyObject* obj, const DLPackExchangeAPI* api, int32_t align,
+                                int32_t contig, TVMFFIObject** out) {
+  DLManagedTensorVersioned* mt = NULL;
+  if (api->managed_tensor_from_py_object_no_sync(obj, &mt) != 0 || mt == NULL) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_BufferError, "%s could not export a DLManagedTensorVersioned",
+                   Py_TYPE(obj)->tp_name);
+    }
+    return -1;
+  }
+  if (TVMFFITensorFromDLPackVersioned(mt, align, contig, (TVMFFIObjectHandle*)out) != 0) {
+    if (mt->deleter != NULL) mt->deleter(mt);
+    tpy_raise_ffi_error();
+    return -1;
+  }
+  return 0;
+}
+
 /* Fills *dl through the exchange API (shape/strides borrowed from the producer, valid until
  * it runs Python code).  0 or -1 with a Python error set. */
 static int tpy_exchange_dl(PyObject* obj, const DLPackExchangeAPI* api, DLTensor* dl) {
@@ -484,7 +505,8 @@ static const DLPackExchangeAPI* tpy_type_exchange_api(PyTypeObject* type) {
     api = PyCapsule_GetPointer(cap, "dlpack_exchange_api");
     /* The capsule lives on the class, which the cache keeps alive. */
     if (api->header.version.major != DLPACK_MAJOR_VERSION ||
-        api->dltensor_from_py_object_no_sync == NULL) {
+        (api->dltensor_from_py_object_no_sync == NULL &&
+         api->managed_tensor_from_py_object_no_sync == NULL)) {
       api = NULL;
     }
   }
@@ -559,6 +581,9 @@ static int tpy_tensor_import(PyObject* obj, const char* who, int32_t align, int3
       }
       break;
     case TPY_KIND_EXCHANGE:
+      if (e.api->dltensor_from_py_object_no_sync == NULL) {
+        return tpy_exchange_managed(obj, e.api, align, contig, out) == 0 ? 1 : -1;
+      }
       if (tpy_exchange_dl(obj, e.api, &dl) != 0) return -1;
       break;
     case TPY_KIND_TENSOR:
@@ -606,7 +631,9 @@ int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
       }
       break;
     case TPY_KIND_EXCHANGE:
-      if (tpy_exchange_dl(obj, e.api, &dl) != 0 || tpy_view_acquire(obj, &dl, &h) != 0) {
+      if (e.api->dltensor_from_py_object_no_sync == NULL) {
+        if (tpy_exchange_managed(obj, e.api, 0, 0, &h) != 0) return -1;
+      } else if (tpy_exchange_dl(obj, e.api, &dl) != 0 || tpy_view_acquire(obj, &dl, &h) != 0) {
         return -1;
       }
       if (temps->dlpack_api == NULL) temps->dlpack_api = e.api; /* results come back alike */
@@ -995,5 +1022,6 @@ int tpy_tensor_init(PyObject* module) {
     PyErr_SetString(PyExc_RuntimeError, "tether.core: no room for an atexit function");
     return -1;
   }
+  if (tpy_dltensor_test_wrapper_init(module) != 0) return -1;
   return PyModule_AddFunctions(module, tpy_tensor_module_methods);
 }

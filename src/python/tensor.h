@@ -35,4 +35,8 @@ void tpy_tensor_temp_release(TVMFFIObject* obj);
  * reference, or NULL with a Python error set. */
 PyObject* tpy_tensor_wrap_steal(TVMFFIObject* tensor);
 
+/* Adds DLTensorTestWrapper (dltensor_test_wrapper.c) to `module`.  0, or -1 with a Python
+ * error set. */
+int tpy_dltensor_test_wrapper_init(PyObject* module);
+
 #endif /* TPY_TENSOR_H_ */
