@@ -162,9 +162,15 @@ def _str_attr(attr: dict, name: str, default: str) -> str:
 
 # ---- elementwise --------------------------------------------------------------------------------
 
+_RELAX_OPS: Dict[str, Callable] = {}
+
+
 def _relax_op(name: str) -> Callable:
     """The tether.relax.op function `name` ("add", "nn.relu"), looked up when first used."""
-    return functools.reduce(getattr, name.split("."), _op)
+    fn = _RELAX_OPS.get(name)
+    if fn is None:
+        fn = _RELAX_OPS[name] = functools.reduce(getattr, name.split("."), _op)
+    return fn
 
 
 def _binary(relax_op: str, numpy_op: Callable) -> Callable:

@@ -16,6 +16,7 @@ printed modules are the same text:
 from __future__ import annotations
 
 import functools
+import gc
 import math
 import operator
 import os
@@ -336,11 +337,12 @@ class _Importer:
                 var_name = self._sanitized(name) if self.sanitize else name
                 # no element type (a sequence or optional input, say): a tensor of any dtype
                 self.nodes[name] = Var(var_name, TensorType(shape, dtype))
-            self.inputs[name] = self.nodes[name]
-            dims = info.type.tensor_type.shape.dim
-            if name not in self.shape_dict and isinstance(self.nodes[name], Var) \
-                    and [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
-                self.empty_inputs.add(self.nodes[name].name)
+            value = self.inputs[name] = self.nodes[name]
+            # (an initializer listed among the inputs is a constant: its dims are not read)
+            if isinstance(value, Var) and name not in self.shape_dict:
+                dims = info.type.tensor_type.shape.dim
+                if [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
+                    self.empty_inputs.add(value.name)
 
     def _converter(self, op_type: str) -> Any:
         """The converter for op_type at this import's opset (looked up once per op type)."""
@@ -694,4 +696,14 @@ def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
                       f"{opset}. That might cause model conversion errors.")
     importer = _Importer(shape_dict, dtype_dict, keep_params_in_input, sanitize_input_names,
                          bool(fold_constants))
-    return importer.run(model.graph, opset, domains)
+    # The import makes tens of thousands of containers, most of them short-lived: the cycle
+    # collector is paused meanwhile (its passes would walk the records and values of the
+    # import again and again), and collects as usual afterwards.
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        return importer.run(model.graph, opset, domains)
+    finally:
+        if collecting:
+            gc.enable()
