@@ -373,6 +373,56 @@ def test_constant_scalar_and_list_attributes(attr, value, dtype, shape):
         from_onnx(strings)
 
 
+def _fill_model(values):
+    """ConstantOfShape nodes of shape [3] filled with each of values (numpy scalars), each
+    output a graph output."""
+    nodes, outs, inits = [], [], []
+    for i, v in enumerate(values):
+        inits.append(helper.make_tensor(f"s{i}", TensorProto.INT64, [1], [3]))
+        nodes.append(helper.make_node("ConstantOfShape", [f"s{i}"], [f"y{i}"],
+                                      value=onnx.numpy_helper.from_array(np.array([v]))))
+        outs.append(helper.make_tensor_value_info(
+            f"y{i}", onnx.helper.np_dtype_to_tensor_dtype(np.asarray(v).dtype), [3]))
+    graph = helper.make_graph(nodes, "fill", [], outs, inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def test_constant_of_shape_fill_values_stay_apart():
+    """Fill values of the same bits but different dtypes, and the same value met again in a
+    later import, each fill their own constant with their own dtype."""
+    values = [np.float32(0), np.int64(0), np.float32(1.5), np.float32(0), np.int32(-2)]
+    for _ in range(2):
+        mod = from_onnx(_fill_model(values))
+        consts = mod["main"].body.blocks[0].bindings[-1].value.fields
+        for v, c in zip(values, consts):
+            arr = np.from_dlpack(c.value)
+            assert arr.dtype == np.asarray(v).dtype
+            np.testing.assert_array_equal(arr, np.full(3, v))
+            arr[:] = 7  # a constant's own data: later imports are not affected
+
+
+def test_shape_values_reach_tensor_ops_as_tensors():
+    """A shape value (Shape's output, with a symbolic dim) given to an op that takes tensors
+    is converted into an int64 tensor, also after nodes that used no shape value; the import
+    leaves the cycle collector as it found it."""
+    import gc
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.INT64, [2])
+    model = _tiny_model([helper.make_node("Relu", ["x"], ["r"]),
+                         helper.make_node("Shape", ["r"], ["s"]),
+                         helper.make_node("Relu", ["r"], ["r2"]),
+                         helper.make_node("Add", ["s", "s"], ["y"])], [x], [y])
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            text = from_onnx(model).script()
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+        assert "R.shape_to_tensor" in text and "R.add" in text
+
+
 def test_command_line(tmp_path):
     out = tmp_path / "m.json"
     model = tmp_path / "m.onnx"

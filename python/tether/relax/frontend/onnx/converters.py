@@ -123,7 +123,9 @@ def _dtype_name(dtype: np.dtype) -> str:
 
 
 def _dtype(x: Any) -> str:
-    return str(x.ty.dtype)
+    dtype = x.ty.dtype
+    # (str of a PrimType is the name of its dtype: read here without its Python __str__)
+    return str(dtype.dtype) if type(dtype) is PrimType else str(dtype)
 
 
 def _shape_values(x: Any) -> list:
@@ -160,9 +162,15 @@ def _str_attr(attr: dict, name: str, default: str) -> str:
 
 # ---- elementwise --------------------------------------------------------------------------------
 
+_RELAX_OPS: Dict[str, Callable] = {}
+
+
 def _relax_op(name: str) -> Callable:
     """The tether.relax.op function `name` ("add", "nn.relu"), looked up when first used."""
-    return functools.reduce(getattr, name.split("."), _op)
+    fn = _RELAX_OPS.get(name)
+    if fn is None:
+        fn = _RELAX_OPS[name] = functools.reduce(getattr, name.split("."), _op)
+    return fn
 
 
 def _binary(relax_op: str, numpy_op: Callable) -> Callable:
@@ -435,12 +443,34 @@ def _filled(dims: list, value: Any, dtype: str) -> np.ndarray:
     return arr
 
 
+# The fill values of ConstantOfShape read so far: serialized TensorProto -> (value, dtype name).
+# A model states the same few fill values over and over (zeros, ones); the arrays here are
+# only read (np.copyto's source, or copied into a constant by _const_array).
+_FILL_VALUES: Dict[bytes, tuple] = {}
+
+
+def _fill_value(g, proto: Any) -> tuple:
+    """(value, dtype name) of ConstantOfShape's `value` attribute (0 and float32 without
+    one)."""
+    if proto is None:
+        return 0, "float32"
+    key = proto.SerializeToString()
+    hit = _FILL_VALUES.get(key)
+    if hit is None:
+        value = g.tensor_array(proto)
+        hit = (value, _dtype_name(value.dtype))
+        if value.size <= 1:
+            value.flags.writeable = False
+            if len(_FILL_VALUES) >= 256:
+                _FILL_VALUES.clear()
+            _FILL_VALUES[key] = hit
+    return hit
+
+
 @converter("ConstantOfShape", 9)
 def constant_of_shape(g, inputs, attr):
     shape = g.get_constant(inputs[0])
-    proto = attr.get("value")
-    value = g.tensor_array(proto) if proto is not None else 0
-    dtype = _dtype_name(value.dtype) if isinstance(value, np.ndarray) else "float32"
+    value, dtype = _fill_value(g, attr.get("value"))
     if _is_const(shape):
         dims = _numpy(shape)
         if dims.ndim != 1:
@@ -806,30 +836,34 @@ def _normalize_axes(axes: list, rank: int, op_name: str) -> list:
 @converter("Unsqueeze", 1)
 def unsqueeze_v1(g, inputs, attr):
     # Before opset 13 the axes are an attribute.
-    return unsqueeze(g, [inputs[0], const(list(attr.get("axes", ())), "int64")], attr)
+    return _unsqueeze_static(inputs[0], [int(a) for a in attr.get("axes", ())])
+
+
+def _unsqueeze_static(data: Any, axes_list: list) -> Any:
+    """Unsqueeze by the axes known at import time."""
+    if _is_const(data):
+        arr = _numpy(data)
+        norm = sorted(_unique_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
+        dims = iter(arr.shape)
+        shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
+        return _const_array(np.array(arr.reshape(shape)))
+    if _is_prim(data):  # one dim of a shape: a 1-D shape value
+        if _unique_axes(axes_list, 1, "Unsqueeze") == [0]:
+            return ShapeExpr([data])
+        raise NotImplementedError("Unsqueeze with symbolic scalar inputs only supports axis 0.")
+    rank = _static_rank(data)
+    if rank is None:
+        raise ConverterError("Unsqueeze requires a statically known input rank.")
+    for axis in sorted(_unique_axes(axes_list, rank + len(axes_list), "Unsqueeze")):
+        data = _op.expand_dims(data, axis=axis)
+    return data
 
 
 @converter("Unsqueeze", 13)
 def unsqueeze(g, inputs, attr):
     data, axes = inputs[0], g.get_constant(inputs[1])
-    if _is_prim(data) and _is_const(axes):  # one dim of a shape: a 1-D shape value
-        if _unique_axes([int(a) for a in _numpy(axes).tolist()], 1, "Unsqueeze") == [0]:
-            return ShapeExpr([data])
-        raise NotImplementedError("Unsqueeze with symbolic scalar inputs only supports axis 0.")
     if _is_const(axes):
-        axes_list = [int(a) for a in _numpy(axes).tolist()]
-        if _is_const(data):
-            arr = _numpy(data)
-            norm = sorted(_unique_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
-            dims = iter(arr.shape)
-            shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
-            return const(arr.reshape(shape), _dtype(data))
-        rank = _static_rank(data)
-        if rank is None:
-            raise ConverterError("Unsqueeze requires a statically known input rank.")
-        for axis in sorted(_unique_axes(axes_list, rank + len(axes_list), "Unsqueeze")):
-            data = _op.expand_dims(data, axis=axis)
-        return data
+        return _unsqueeze_static(data, [int(a) for a in _numpy(axes).tolist()])
     # axes known at run time: the output shape is computed as a tensor
     rank = _static_rank(data)
     if rank is None:

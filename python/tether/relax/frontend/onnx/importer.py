@@ -16,6 +16,7 @@ printed modules are the same text:
 from __future__ import annotations
 
 import functools
+import gc
 import math
 import operator
 import os
@@ -31,7 +32,7 @@ from ... import BlockBuilder
 from ... import op as _op
 from ...block_builder import _normalize as _bb_normalize
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
-from ...ty import PrimType, TensorType, TupleType
+from ...ty import PrimType, ShapeType, TensorType, TupleType
 from .converters import EmptyOptional, _const_array, get_converter, shape_as_tensor
 
 try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
@@ -59,6 +60,8 @@ _TUPLE_OUTPUT_OPS = frozenset(["Optional", "OptionalGetElement", "SequenceConstr
 
 
 _UNSET = object()
+# The types of the values that ops taking tensors get converted (a shape, one dim of a shape).
+_SPECIAL_TYPES = (ShapeType, PrimType)
 # A dim_param expression: its tokens, and its operators (ints and symbolic vars both support
 # them; / is floor division, the operands being integers).
 _DIM_TOKENS = re.compile(r"(\+|\-|\*|//|/)")
@@ -131,14 +134,23 @@ def _node_fields(graph: onnx.GraphProto) -> bytes:
     return b"".join(parts)
 
 
+# ONNX element type -> numpy dtype name, as _onnx_dtype has read them.
+_DTYPE_OF_ELEM: Dict[int, str] = {}
+
+
 def _onnx_dtype(elem_type: int, what: str) -> str:
     """The numpy dtype name of an ONNX element type (ValueError naming `what` when there is
     none)."""
+    name = _DTYPE_OF_ELEM.get(elem_type)
+    if name is not None:
+        return name
     try:
-        return str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+        name = str(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
     except (KeyError, ValueError, TypeError):
         raise ValueError(f"from_onnx: {what} has the element type {elem_type}, which is not "
                          "an ONNX tensor element type tether can import") from None
+    _DTYPE_OF_ELEM[elem_type] = name
+    return name
 
 
 class _Importer:
@@ -167,6 +179,7 @@ class _Importer:
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
         self._protos: Any = ()                 # the NodeProtos of the graph being walked
         self._index = -1                       # the index of the node being converted
+        self._special: set = set()             # names of shape- and dim-typed values
 
     # -- values ------------------------------------------------------------------------------
 
@@ -324,11 +337,12 @@ class _Importer:
                 var_name = self._sanitized(name) if self.sanitize else name
                 # no element type (a sequence or optional input, say): a tensor of any dtype
                 self.nodes[name] = Var(var_name, TensorType(shape, dtype))
-            self.inputs[name] = self.nodes[name]
-            dims = info.type.tensor_type.shape.dim
-            if name not in self.shape_dict and isinstance(self.nodes[name], Var) \
-                    and [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
-                self.empty_inputs.add(self.nodes[name].name)
+            value = self.inputs[name] = self.nodes[name]
+            # (an initializer listed among the inputs is a constant: its dims are not read)
+            if isinstance(value, Var) and name not in self.shape_dict:
+                dims = info.type.tensor_type.shape.dim
+                if [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
+                    self.empty_inputs.add(value.name)
 
     def _converter(self, op_type: str) -> Any:
         """The converter for op_type at this import's opset (looked up once per op type)."""
@@ -339,6 +353,10 @@ class _Importer:
 
     def _check_ops(self, records: tuple, domains: Dict[str, int]) -> None:
         """Every op without a converter, reported at once (NotImplementedError)."""
+        converter = self._converter
+        if all(op_type == "If" or converter(op_type) is not None
+               for op_type in {record[0] for record in records[1]}):
+            return
         missing = {}
         for op_type, node_domain, *_ in records[1]:
             if op_type == "If" or self._converter(op_type) is not None:
@@ -388,6 +406,11 @@ class _Importer:
     def _convert_nodes(self, graph: onnx.GraphProto, records: Optional[tuple] = None) -> None:
         bb = self.bb
         converters, converter = self.converters, self._converter
+        apply = self._apply
+        # The names of the values typed as a shape (ShapeType) or as one dim of a shape
+        # (PrimType): only these need converting into tensors for the ops that take tensors, so
+        # a node none of whose inputs is named here takes its inputs as they are.
+        special = self._special
         protos = graph.node
         records = (records or self._records(graph))[1]
         for index, record in enumerate(records):
@@ -409,25 +432,32 @@ class _Importer:
                                  "defines") from None
             if op_type == "If":
                 self._convert_if(protos[index], inputs, attr)
+                self._note_special(outputs)
                 continue
-            if op_type not in _SHAPE_OPS:
-                # beyond apache-tvm, which rejects the node ("cannot handle ShapeExpr inputs")
-                inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
-            if op_type not in _PRIM_OPS:
-                inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
+            if special and not special.isdisjoint(input_names):
+                if op_type not in _SHAPE_OPS:
+                    # beyond apache-tvm, which rejects the node ("cannot handle ShapeExpr
+                    # inputs")
+                    inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
+                if op_type not in _PRIM_OPS:
+                    inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
             self._protos, self._index = protos, index
             fn = converters.get(op_type) or converter(op_type)
-            result = self._apply(fn, op_type, node_name, len(outputs), inputs, attr)
+            result = apply(fn, op_type, node_name, len(outputs), inputs, attr)
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
             elif isinstance(result, Tuple):
                 count = len(result)
-            elif isinstance(result.ty, TupleType):
-                items = [bb.emit(TupleGetItem(result, i)) for i in range(len(result.ty.fields))]
-                result = Tuple(items)
-                count = len(items)
             else:
-                count = 1
+                ty = result.ty
+                if isinstance(ty, TupleType):
+                    items = [bb.emit(TupleGetItem(result, i)) for i in range(len(ty.fields))]
+                    result = Tuple(items)
+                    count = len(items)
+                else:
+                    count = 1
+                    if isinstance(ty, _SPECIAL_TYPES):
+                        special.update(outputs)
             if len(outputs) > count:
                 raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) has "
                                  f"{len(outputs)} outputs, but its conversion gives {count}")
@@ -436,7 +466,16 @@ class _Importer:
                     nodes[name] = result
             else:
                 for i, name in enumerate(outputs):
-                    nodes[name] = result[i]
+                    value = nodes[name] = result[i]
+                    if isinstance(getattr(value, "ty", None), _SPECIAL_TYPES):
+                        special.add(name)
+
+    def _note_special(self, names: Any) -> None:
+        """Adds to the special names those of `names` whose values are typed as shapes or
+        dims (see _convert_nodes)."""
+        for name in names:
+            if isinstance(getattr(self.nodes.get(name), "ty", None), _SPECIAL_TYPES):
+                self._special.add(name)
 
     @property
     def node(self) -> Optional[onnx.NodeProto]:
@@ -657,4 +696,14 @@ def from_onnx(model: Any, shape_dict: Optional[Dict[str, List]] = None,
                       f"{opset}. That might cause model conversion errors.")
     importer = _Importer(shape_dict, dtype_dict, keep_params_in_input, sanitize_input_names,
                          bool(fold_constants))
-    return importer.run(model.graph, opset, domains)
+    # The import makes tens of thousands of containers, most of them short-lived: the cycle
+    # collector is paused meanwhile (its passes would walk the records and values of the
+    # import again and again), and collects as usual afterwards.
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        return importer.run(model.graph, opset, domains)
+    finally:
+        if collecting:
+            gc.enable()
