@@ -38,6 +38,8 @@ typedef struct {
  *   STRING      a string held as an owning TVMFFIAny (SmallStr or Str), 16 bytes
  *   OPT_STRING  the same, or None
  *   ANY         any owning value (TVMFFIAny)
+ *   FLOAT32     a C float read as a float; a finite value beyond float's range is stored as
+ *               an infinity of its sign
  */
 #define TETHER_FIELD_KINDS(X)                                                        \
   X(INT64, int64_t, kTVMFFIInt, "int")                                               \
@@ -52,7 +54,8 @@ typedef struct {
   X(OPT_OBJECT, TVMFFIObject*, kTVMFFIObject, "Optional<ffi.Object>")               \
   X(ANY, TVMFFIAny, kTVMFFIAny, "Any")                                               \
   X(OPT_INT64, tether_opt_int64_t, kTVMFFIInt, "Optional<int>")                     \
-  X(OPT_FLOAT64, tether_opt_float64_t, kTVMFFIFloat, "Optional<float>")
+  X(OPT_FLOAT64, tether_opt_float64_t, kTVMFFIFloat, "Optional<float>")              \
+  X(FLOAT32, float, kTVMFFIFloat, "float")
 
 typedef enum {
 #define TETHER__FIELD_ENUM(name, ctype, tindex, schema) TETHER_FIELD_##name,
@@ -95,10 +98,16 @@ TETHER_API int tether_type_def_field(int32_t type_index, const tether_field_def_
 /* Registers a C function as a method of `type_index` (instance methods receive self first). */
 TETHER_API int tether_type_def_method(int32_t type_index, const char* name, TVMFFISafeCallType fn,
                                       bool is_static, const char* doc);
-/* Registers metadata {total_size, creator=NULL} and an auto `__ffi_init__` built from the
- * fields, so ffi.MakeObjectFromPackedArgs and Python constructors work.  Call after the
- * fields are defined. */
+/* Registers metadata {total_size, creator=NULL}, an auto `__ffi_init__` built from the
+ * fields, so ffi.MakeObjectFromPackedArgs and Python constructors work, and the type's
+ * finality (tether_type_def_final).  Call after the fields are defined. */
 TETHER_API int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* doc);
+/* Publishes whether `type_index` is final as its type attribute `__ffi_type_final__` (a
+ * bool): True when no type can derive from it, i.e. it was allocated with no child slots
+ * and child_slots_can_overflow 0, as a final type must be.  tether_type_def_finish calls
+ * it; a type that registers its metadata itself calls it once.  0, or -1 with RuntimeError
+ * when the attribute is already published, ValueError for an unregistered index. */
+TETHER_API int tether_type_def_final(int32_t type_index);
 
 /* Looks a field up by name in the type and its ancestors; borrowed or NULL. */
 TETHER_API const TVMFFIFieldInfo* tether_type_find_field(int32_t type_index, const char* name,
