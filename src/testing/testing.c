@@ -445,7 +445,8 @@ static int testing_register_types(void) {
 
   testing_int_pair_index = testing__alloc_type("testing.TestIntPair", kTVMFFIObject, TESTING_FINAL);
   testing_object_base_index = testing__alloc_type("testing.TestObjectBase", kTVMFFIObject, 1);
-  testing_object_derived_index = testing__alloc_type("testing.TestObjectDerived", testing_object_base_index, TESTING_FINAL);
+  testing_object_derived_index =
+      testing__alloc_type("testing.TestObjectDerived", testing_object_base_index, TESTING_FINAL);
   testing_unregistered_base_index = testing__alloc_type("testing.TestUnregisteredBaseObject", kTVMFFIObject, 1);
   testing_unregistered_index = testing__alloc_type("testing.TestUnregisteredObject", testing_unregistered_base_index, 0);
   if (testing_int_pair_index < 0 || testing_object_base_index < 0 || testing_object_derived_index < 0 ||

@@ -4,8 +4,10 @@
  * defaults, inheritance, a type without __ffi_init__, and types whose equality, ordering
  * and hashing come from __ffi_eq__ / __ffi_compare__ / __ffi_hash__ hooks.
  *
- * Every type is one row of testing_types[] (its key, parent, C struct size, whether it
- * gets the automatic __ffi_init__) plus its fields; the hooks are registered after.
+ * Every type is one row of testing_types[] (its key, parent, child slots or finality, object
+ * size, how it is constructed) plus its fields; the hooks are registered after.  Object
+ * sizes, field offsets and finality are those of tvm-ffi's C++ class of the same key, so the
+ * layout facts reflection reports (and stub generators check) agree with tvm-ffi's.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -238,8 +240,10 @@ static const testing_type_row_t testing_types[] = {
     {"testing.TestCxxClassDerived", "testing.TestCxxClassBase", 1, sizeof(testing_cxx_derived_t), INIT_AUTO},
     {"testing.TestCxxClassDerivedDerived", "testing.TestCxxClassDerived", 0,
      sizeof(testing_cxx_derived2_t), INIT_AUTO},
-    {"testing.TestCxxClassHiddenField", NULL, TESTING_FINAL, sizeof(testing_hidden_field_t), INIT_AUTO},
-    {"testing.TestCxxClassPolymorphic", NULL, TESTING_FINAL, sizeof(testing_polymorphic_t), INIT_AUTO},
+    {"testing.TestCxxClassHiddenField", NULL, TESTING_FINAL, sizeof(testing_hidden_field_t),
+     INIT_AUTO},
+    {"testing.TestCxxClassPolymorphic", NULL, TESTING_FINAL, sizeof(testing_polymorphic_t),
+     INIT_AUTO},
     {"testing.TestCxxInitSubset", NULL, 0, sizeof(testing_init_subset_t), INIT_AUTO},
     {"testing.TestCxxKwOnly", NULL, 0, I64S_SIZE(4), INIT_AUTO},
     {"testing.TestCxxAutoInit", NULL, 0, I64S_SIZE(4), INIT_AUTO},
@@ -247,7 +251,8 @@ static const testing_type_row_t testing_types[] = {
     {"testing.TestCxxAutoInitAllInitOff", NULL, 0, I64S_SIZE(3), INIT_AUTO},
     {"testing.TestCxxAutoInitKwOnlyDefaults", NULL, 0, I64S_SIZE(5), INIT_AUTO},
     {"testing.TestCxxAutoInitParent", NULL, 1, sizeof(testing_parent_t), INIT_AUTO},
-    {"testing.TestCxxAutoInitChild", "testing.TestCxxAutoInitParent", TESTING_FINAL, sizeof(testing_child_t), INIT_AUTO},
+    {"testing.TestCxxAutoInitChild", "testing.TestCxxAutoInitParent", TESTING_FINAL,
+     sizeof(testing_child_t), INIT_AUTO},
     {"testing.TestCxxNoAutoInit", NULL, 0, I64S_SIZE(2), INIT_NONE},
     {"testing.TestDeepCopyEdges", NULL, 0, sizeof(testing_deep_copy_edges_t), INIT_AUTO},
     {"testing.TestNonCopyable", NULL, 0, sizeof(testing_one_i64_t), INIT_ONE_INT_ONLY},

@@ -35,7 +35,8 @@ static int final_attr(int32_t index) {
 
 static int32_t define_pair(const char* key, int32_t slots, int32_t overflow) {
   int32_t index = alloc_type(key, kTVMFFIObject, slots, overflow);
-  tether_field_def_t wide = {"wide", TETHER_FIELD_FLOAT64, offsetof(pair_t, wide), 0, 0, NULL, NULL};
+  tether_field_def_t wide = {"wide", TETHER_FIELD_FLOAT64, offsetof(pair_t, wide), 0, 0, NULL,
+                             NULL};
   tether_field_def_t narrow = {"narrow", TETHER_FIELD_FLOAT32, offsetof(pair_t, narrow),
                                kTVMFFIFieldFlagBitMaskWritable, 0, NULL, NULL};
   CHECK(index >= 0);
