@@ -46,8 +46,18 @@ static int32_t define_pair(const char* key, int32_t slots, int32_t overflow) {
   return index;
 }
 
+/* Defined once before the tests run: a definition's functions (__ffi_init__, ...) live as
+ * long as the type table.  Final; open; with child slots that may not overflow. */
+static int32_t final_type, open_type, slotted_type;
+
+__attribute__((constructor)) static void setup_types(void) {
+  final_type = define_pair("test_reflection.Final", 0, 0);
+  open_type = define_pair("test_reflection.Open", 0, 1);
+  slotted_type = define_pair("test_reflection.Slotted", 2, 0);
+}
+
 static void test_fields_report_their_bytes(void) {
-  int32_t index = define_pair("test_reflection.Bytes", 0, 1);
+  int32_t index = open_type;
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
   CHECK(info->metadata != NULL);
   if (info->metadata != NULL) CHECK_EQ_INT(info->metadata->total_size, 40);
@@ -65,11 +75,10 @@ static void test_fields_report_their_bytes(void) {
 }
 
 static void test_float32_field_reads_and_writes(void) {
-  int32_t index = define_pair("test_reflection.Narrow", 0, 1);
-  const TVMFFIFieldInfo* f = tether_type_find_field(index, "narrow", 6);
+  const TVMFFIFieldInfo* f = tether_type_find_field(open_type, "narrow", 6);
   TVMFFIObjectHandle obj = NULL;
   CHECK(f != NULL);
-  CHECK_OK(tether_object_new_reflected(index, &obj));
+  CHECK_OK(tether_object_new_reflected(open_type, &obj));
   if (f == NULL || obj == NULL) return;
   static const struct {
     double in, out;
@@ -102,12 +111,9 @@ static void test_float32_field_reads_and_writes(void) {
 }
 
 static void test_finality_follows_the_allocation(void) {
-  int32_t final_type = define_pair("test_reflection.Final", 0, 0);
-  int32_t open_type = define_pair("test_reflection.Open", 0, 1);
-  int32_t slotted = define_pair("test_reflection.Slotted", 2, 0);
   CHECK_EQ_INT(final_attr(final_type), 1);
   CHECK_EQ_INT(final_attr(open_type), 0);
-  CHECK_EQ_INT(final_attr(slotted), 0);
+  CHECK_EQ_INT(final_attr(slotted_type), 0);
   /* a final type has no subtypes */
   CHECK_RAISED(alloc_type("test_reflection.Final.Child", final_type, 0, 1), "RuntimeError",
                "test_reflection.Final");
@@ -117,9 +123,8 @@ static void test_finality_follows_the_allocation(void) {
 }
 
 static void test_final_bad_input(void) {
-  int32_t index = define_pair("test_reflection.Twice", 0, 0);
-  CHECK_RAISED(tether_type_def_final(index), "RuntimeError", "__ffi_type_final__");
-  CHECK_EQ_INT(final_attr(index), 1);
+  CHECK_RAISED(tether_type_def_final(final_type), "RuntimeError", "__ffi_type_final__");
+  CHECK_EQ_INT(final_attr(final_type), 1);
   CHECK_RAISED(tether_type_def_final(-1), "ValueError", "tether_type_def_final");
   CHECK_RAISED(tether_type_def_final(200000), "ValueError", "type_index");
 }
