@@ -138,12 +138,16 @@ def test_init_scaffolds_a_package_for_a_prefix(tmp_path, monkeypatch):
     compile(init, "__init__.py", "exec")
 
 
-def test_rust_target_binds_a_registered_type(tmp_path, monkeypatch):
+def rust_crate(tmp_path, *type_keys):
+    """A crate `demo` whose src/lib.rs has the import section and an object block per key."""
     (tmp_path / "Cargo.toml").write_text('[package]\nname = "demo"\n', encoding="utf-8")
     (tmp_path / "src").mkdir()
-    path = write(tmp_path / "src" / "lib.rs",
-                 f"{RS.begin} import-section", RS.end,
-                 f"{RS.begin} object/testing.TestIntPair", RS.end)
+    blocks = [line for key in type_keys for line in (f"{RS.begin} object/{key}", RS.end)]
+    return write(tmp_path / "src" / "lib.rs", f"{RS.begin} import-section", RS.end, *blocks)
+
+
+def test_rust_target_binds_a_registered_type(tmp_path, monkeypatch):
+    path = rust_crate(tmp_path, "testing.TestIntPair")
     assert run_cli(monkeypatch, "--target", "rust", path) == 0
     text = path.read_text(encoding="utf-8")
     assert '#[type_key = "testing.TestIntPair"]\n' in text
@@ -244,13 +248,8 @@ def test_unreflected_bytes_are_reported_uncovered():
 
 
 def test_rust_binding_keeps_a_type_with_hidden_bytes_opaque(tmp_path, monkeypatch):
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "demo"\n', encoding="utf-8")
-    (tmp_path / "src").mkdir()
-    path = write(tmp_path / "src" / "lib.rs",
-                 f"{RS.begin} import-section", RS.end,
-                 f"{RS.begin} object/testing.TestCxxClassHiddenField", RS.end,
-                 f"{RS.begin} object/testing.TestCxxClassBase", RS.end,
-                 f"{RS.begin} object/testing.TestCxxClassDerived", RS.end)
+    path = rust_crate(tmp_path, "testing.TestCxxClassHiddenField", "testing.TestCxxClassBase",
+                      "testing.TestCxxClassDerived")
     assert run_cli(monkeypatch, "--target", "rust", path) == 0
     text = path.read_text(encoding="utf-8")
     assert "Opaque: bytes [32, 40) of [24, 48)" in text
