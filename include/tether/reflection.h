@@ -98,16 +98,10 @@ TETHER_API int tether_type_def_field(int32_t type_index, const tether_field_def_
 /* Registers a C function as a method of `type_index` (instance methods receive self first). */
 TETHER_API int tether_type_def_method(int32_t type_index, const char* name, TVMFFISafeCallType fn,
                                       bool is_static, const char* doc);
-/* Registers metadata {total_size, creator=NULL}, an auto `__ffi_init__` built from the
- * fields, so ffi.MakeObjectFromPackedArgs and Python constructors work, and the type's
- * finality (tether_type_def_final).  Call after the fields are defined. */
+/* Registers metadata {total_size, creator=NULL} and an auto `__ffi_init__` built from the
+ * fields, so ffi.MakeObjectFromPackedArgs and Python constructors work.  Call after the
+ * fields are defined. */
 TETHER_API int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* doc);
-/* Publishes whether `type_index` is final as its type attribute `__ffi_type_final__` (a
- * bool): True when no type can derive from it, i.e. it was allocated with no child slots
- * and child_slots_can_overflow 0, as a final type must be.  tether_type_def_finish calls
- * it; a type that registers its metadata itself calls it once.  0, or -1 with RuntimeError
- * when the attribute is already published, ValueError for an unregistered index. */
-TETHER_API int tether_type_def_final(int32_t type_index);
 
 /* Looks a field up by name in the type and its ancestors; borrowed or NULL. */
 TETHER_API const TVMFFIFieldInfo* tether_type_find_field(int32_t type_index, const char* name,
@@ -133,6 +127,14 @@ TETHER_API int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandl
  * to `<type key>`" otherwise.  The core object types have it from load.  0, or -1 with
  * TypeError for an index that is not an object type.  Thread-safe (type table lock). */
 TETHER_API int tether_type_def_convert(int32_t type_index);
+
+/* Publishes whether `type_index` is final as its type attribute `__ffi_type_final__` (a
+ * bool), as tvm-ffi's ObjectDef does: True when no type can derive from it, i.e. it was
+ * allocated with no child slots and child_slots_can_overflow 0, as a final type must be.
+ * tether_type_def_finish calls it (after the metadata); a type that registers its metadata
+ * itself calls it once.  0, or -1 with RuntimeError when the attribute is already
+ * published, ValueError for an unregistered index. */
+TETHER_API int tether_type_def_final(int32_t type_index);
 
 /* The text of ffi.ReprPrint for `v`, as an owning string Any in *out. */
 TETHER_API int tether_repr(const TVMFFIAny* v, TVMFFIAny* out);

@@ -478,10 +478,10 @@ int tether_type_def_finish(int32_t type_index, int32_t total_size, const char* d
   md.total_size = total_size;
   md.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   if (TVMFFITypeRegisterMetadata(type_index, &md) != 0) return -1;
+  if (tether_type_def_final(type_index) != 0) return -1;
   /* every field is of a tether kind, so the generic copy works (as tvm-ffi's ObjectDef
    * registers a copy for copy-constructible classes) */
   if (tether__shallow_copy_register(type_index) != 0) return -1;
-  if (tether_type_def_final(type_index) != 0) return -1;
   return tether__register_auto_init(type_index);
 }
 

@@ -220,9 +220,9 @@ static const struct {
 typedef enum {
   INIT_AUTO,         /* the automatic __ffi_init__ from the fields; shallow-copyable */
   INIT_EXPLICIT,     /* the same, declared as the type's constructor: also a static method */
-  INIT_NONE,         /* no __ffi_init__ (metadata and finality only) */
-  INIT_BARE,         /* no __ffi_init__, metadata only: declared without tvm-ffi's ObjectDef */
+  INIT_NONE,         /* no __ffi_init__ (metadata only) */
   INIT_ONE_INT_ONLY, /* __ffi_init__(value: int) of its own; no shallow copy */
+  INIT_BARE,         /* as INIT_NONE, finality not published: no ObjectDef in tvm-ffi */
 } testing_init_kind;
 
 typedef struct {
