@@ -38,6 +38,8 @@ typedef struct {
  *   STRING      a string held as an owning TVMFFIAny (SmallStr or Str), 16 bytes
  *   OPT_STRING  the same, or None
  *   ANY         any owning value (TVMFFIAny)
+ *   FLOAT32     a C float read as a float; a finite value beyond float's range is stored as
+ *               an infinity of its sign
  */
 #define TETHER_FIELD_KINDS(X)                                                        \
   X(INT64, int64_t, kTVMFFIInt, "int")                                               \
@@ -52,7 +54,8 @@ typedef struct {
   X(OPT_OBJECT, TVMFFIObject*, kTVMFFIObject, "Optional<ffi.Object>")               \
   X(ANY, TVMFFIAny, kTVMFFIAny, "Any")                                               \
   X(OPT_INT64, tether_opt_int64_t, kTVMFFIInt, "Optional<int>")                     \
-  X(OPT_FLOAT64, tether_opt_float64_t, kTVMFFIFloat, "Optional<float>")
+  X(OPT_FLOAT64, tether_opt_float64_t, kTVMFFIFloat, "Optional<float>")              \
+  X(FLOAT32, float, kTVMFFIFloat, "float")
 
 typedef enum {
 #define TETHER__FIELD_ENUM(name, ctype, tindex, schema) TETHER_FIELD_##name,
@@ -152,6 +155,14 @@ TETHER_API int tether_object_new_reflected(int32_t type_index, TVMFFIObjectHandl
  * to `<type key>`" otherwise.  The core object types have it from load.  0, or -1 with
  * TypeError for an index that is not an object type.  Thread-safe (type table lock). */
 TETHER_API int tether_type_def_convert(int32_t type_index);
+
+/* Publishes whether `type_index` is final as its type attribute `__ffi_type_final__` (a
+ * bool), as tvm-ffi's ObjectDef does: True when no type can derive from it, i.e. it was
+ * allocated with no child slots and child_slots_can_overflow 0, as a final type must be.
+ * tether_type_def_finish calls it (after the metadata); a type that registers its metadata
+ * itself calls it once.  0, or -1 with RuntimeError when the attribute is already
+ * published, ValueError for an unregistered index. */
+TETHER_API int tether_type_def_final(int32_t type_index);
 
 /* The text of ffi.ReprPrint for `v`, as an owning string Any in *out. */
 TETHER_API int tether_repr(const TVMFFIAny* v, TVMFFIAny* out);

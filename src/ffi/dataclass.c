@@ -196,9 +196,7 @@ int tether__extra_type_register_under(const tether_extra_type_t* t, int32_t pare
     TVMFFIObjectDecRef(f);
     if (rc != 0) return -1;
   }
-  TVMFFIByteArray final_name = {"__ffi_type_final__", 18};
-  TVMFFIAny final_value = tether_any_bool(t->final);
-  if (TVMFFITypeRegisterAttr(index, &final_name, &final_value) != 0) return -1;
+  if (tether_type_def_final(index) != 0) return -1;
   *out_index = index;
   return 0;
 }

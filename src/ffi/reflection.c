@@ -8,6 +8,7 @@
  * functions (e.g. maps are iterated with ffi.MapForwardIterFunctor), so that the
  * container layout can change without touching this file.
  */
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -84,6 +85,24 @@ static int tether__set_FLOAT64(void* field, const TVMFFIAny* v) {
   double x;
   if (!tether__as_float(v, &x)) return tether__convert_error(v, TETHER_FIELD_FLOAT64);
   *(double*)field = x;
+  return 0;
+}
+
+static int tether__get_FLOAT32(void* field, TVMFFIAny* out) {
+  *out = tether_any_float(*(float*)field);
+  return 0;
+}
+static int tether__set_FLOAT32(void* field, const TVMFFIAny* v) {
+  double x;
+  if (!tether__as_float(v, &x)) return tether__convert_error(v, TETHER_FIELD_FLOAT32);
+  /* Out of float's range the conversion is undefined: such values saturate to infinity. */
+  if (x > FLT_MAX) {
+    *(float*)field = INFINITY;
+  } else if (x < -FLT_MAX) {
+    *(float*)field = -INFINITY;
+  } else {
+    *(float*)field = (float)x;
+  }
   return 0;
 }
 
@@ -290,6 +309,7 @@ static const char* tether__kind_target_name(tether_field_kind kind) {
     case TETHER_FIELD_OPT_INT64:
       return "int";
     case TETHER_FIELD_FLOAT64:
+    case TETHER_FIELD_FLOAT32:
     case TETHER_FIELD_OPT_FLOAT64:
       return "float";
     case TETHER_FIELD_STRING:
@@ -467,10 +487,21 @@ int tether_type_def_finish_ex(int32_t type_index, const tether_type_finish_t* de
   md.total_size = total_size;
   md.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   if (TVMFFITypeRegisterMetadata(type_index, &md) != 0) return -1;
+  if (tether_type_def_final(type_index) != 0) return -1;
   /* every field is of a tether kind, so the generic copy works (as tvm-ffi's ObjectDef
    * registers a copy for copy-constructible classes) */
   if (tether__shallow_copy_register(type_index) != 0) return -1;
   return def->no_init ? 0 : tether__register_auto_init(type_index);
+}
+
+int tether_type_def_final(int32_t type_index) {
+  if (tether__type_info_or_null(type_index) == NULL) {
+    return tether_raise("ValueError", "tether_type_def_final: argument `type_index` %d is not "
+                        "a registered type", (int)type_index);
+  }
+  static const TVMFFIByteArray name = {"__ffi_type_final__", 18};
+  TVMFFIAny value = tether_any_bool(tether__type_is_final(type_index));
+  return TVMFFITypeRegisterAttr(type_index, &name, &value);
 }
 
 /* Calls fn(field, ctx) for every field of the type, ancestors' first; stops on non-zero. */

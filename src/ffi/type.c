@@ -797,6 +797,11 @@ bool tether__type_has_reflected_layout(const TVMFFITypeInfo* info) {
          md->total_size >= (int32_t)sizeof(TVMFFIObject);
 }
 
+bool tether__type_is_final(int32_t index) {
+  const tether_type_entry_t* e = tether__entry(index);
+  return e != NULL && e->num_child_slots == 0 && !e->can_overflow;
+}
+
 /* ---- attribute columns ----------------------------------------------------------------- */
 
 /* The column `name`, created empty if absent.  Under the lock; NULL when out of memory. */

@@ -74,6 +74,10 @@ int tether__type_register_native(int32_t type_index, int32_t total_size);
  * the table's own (TVMFFIGetTypeInfo, tether__type_info_or_null).  Lock-free. */
 bool tether__type_has_reflected_layout(const TVMFFITypeInfo* info);
 
+/* true if no type can derive from `index`: it was allocated with no child slots that may
+ * not overflow (tvm-ffi's _type_final).  false for unregistered indices.  Lock-free. */
+bool tether__type_is_final(int32_t index);
+
 /* Calls fn(info, ctx) for every registered type in increasing index order.  `info` is
  * borrowed.  Lock-free: fn may register types (those may or may not be visited). */
 void tether__type_for_each(void (*fn)(const TVMFFITypeInfo* info, void* ctx), void* ctx);

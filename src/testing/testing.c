@@ -433,7 +433,9 @@ int testing__init_as_method(int32_t type_index) {
 int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots) {
   const TVMFFITypeInfo* parent_info = TVMFFIGetTypeInfo(parent);
   TVMFFIByteArray k = {key, strlen(key)};
-  return TVMFFITypeGetOrAllocIndex(&k, -1, parent_info->type_depth + 1, child_slots, 1, parent);
+  bool final = child_slots == TESTING_FINAL;
+  return TVMFFITypeGetOrAllocIndex(&k, -1, parent_info->type_depth + 1, final ? 0 : child_slots,
+                                   final ? 0 : 1, parent);
 }
 
 static int testing_register_types(void) {
@@ -441,9 +443,10 @@ static int testing_register_types(void) {
             d_str = tether_any_raw_str("hello");
   const int64_t rw = kTVMFFIFieldFlagBitMaskWritable;
 
-  testing_int_pair_index = testing__alloc_type("testing.TestIntPair", kTVMFFIObject, 0);
+  testing_int_pair_index = testing__alloc_type("testing.TestIntPair", kTVMFFIObject, TESTING_FINAL);
   testing_object_base_index = testing__alloc_type("testing.TestObjectBase", kTVMFFIObject, 1);
-  testing_object_derived_index = testing__alloc_type("testing.TestObjectDerived", testing_object_base_index, 0);
+  testing_object_derived_index =
+      testing__alloc_type("testing.TestObjectDerived", testing_object_base_index, TESTING_FINAL);
   testing_unregistered_base_index = testing__alloc_type("testing.TestUnregisteredBaseObject", kTVMFFIObject, 1);
   testing_unregistered_index = testing__alloc_type("testing.TestUnregisteredObject", testing_unregistered_base_index, 0);
   if (testing_int_pair_index < 0 || testing_object_base_index < 0 || testing_object_derived_index < 0 ||

@@ -31,7 +31,12 @@ char* testing__metadata_json(const char* schema, const char* extra);
  * (how a type with a declared constructor shows it).  0, or -1 with the error raised. */
 int testing__init_as_method(int32_t type_index);
 
-/* The type index of the type named `key` whose parent is `parent` (allocated on first use). */
+/* child_slots of a final type (tvm-ffi's _type_final): no slots, and no type may derive from
+ * it, so tether_type_def_final publishes it as final. */
+#define TESTING_FINAL (-1)
+
+/* The type index of the type named `key` whose parent is `parent` (allocated on first use)
+ * with `child_slots` reserved child indices that may overflow, or final (TESTING_FINAL). */
 int32_t testing__alloc_type(const char* key, int32_t parent, int32_t child_slots);
 
 #endif /* TETHER_TESTING_H_ */

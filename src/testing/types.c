@@ -4,8 +4,10 @@
  * defaults, inheritance, a type without __ffi_init__, and types whose equality, ordering
  * and hashing come from __ffi_eq__ / __ffi_compare__ / __ffi_hash__ hooks.
  *
- * Every type is one row of testing_types[] (its key, parent, C struct size, whether it
- * gets the automatic __ffi_init__) plus its fields; the hooks are registered after.
+ * Every type is one row of testing_types[] (its key, parent, child slots or finality, object
+ * size, how it is constructed) plus its fields; the hooks are registered after.  Object
+ * sizes, field offsets and finality are those of tvm-ffi's C++ class of the same key, so the
+ * layout facts reflection reports (and stub generators check) agree with tvm-ffi's.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -34,7 +36,7 @@ typedef struct {
 typedef struct {
   testing_cxx_base_t base;
   double v_f64;
-  double v_f32;
+  float v_f32;
 } testing_cxx_derived_t;
 
 typedef struct {
@@ -55,6 +57,16 @@ typedef struct {
   TVMFFIObject header;
   int64_t v_i64;
 } testing_one_i64_t;
+
+/* The C++ class has a virtual destructor, so its objects carry a vtable pointer that
+ * reflection does not list: they are a pointer larger than the header and v_i64.  That word
+ * is kept here, unreflected and unused, so the type's size and field offsets are the C++
+ * class's. */
+typedef struct {
+  TVMFFIObject header;
+  int64_t v_i64;
+  const void* vtable;
+} testing_polymorphic_t;
 
 typedef struct {
   TVMFFIObject header;
@@ -105,6 +117,10 @@ enum {
   HASH_OFF = kTVMFFIFieldFlagBitMaskHashOff,
 };
 
+/* Objects of n int64 fields, and keyed objects without `extra`. */
+#define I64S_SIZE(n) offsetof(testing_i64s_t, f[n])
+#define KEYED_SIZE offsetof(testing_keyed_t, extra)
+
 /* Defaults a field may take, by slot. */
 enum { D_NONE, D_NULL, D_I5, D_I7, D_I9, D_I11, D_I22, D_I33, D_I42, D_I99, D_I100, D_IM1,
        D_F8, D_STR_DEFAULT, D_COUNT };
@@ -130,13 +146,13 @@ static const testing_field_row_t testing_fields[] = {
     F("testing.TestCxxClassBase", testing_cxx_base_t, v_i64, INT64, RW | REPR_OFF, NULL, D_NONE),
     F("testing.TestCxxClassBase", testing_cxx_base_t, v_i32, INT32, RW | REPR_OFF, NULL, D_NONE),
     F("testing.TestCxxClassDerived", testing_cxx_derived_t, v_f64, FLOAT64, RW, NULL, D_NONE),
-    F("testing.TestCxxClassDerived", testing_cxx_derived_t, v_f32, FLOAT64, RW, NULL, D_F8),
+    F("testing.TestCxxClassDerived", testing_cxx_derived_t, v_f32, FLOAT32, RW, NULL, D_F8),
     F("testing.TestCxxClassDerivedDerived", testing_cxx_derived2_t, v_str, STRING, RW, NULL,
       D_STR_DEFAULT),
     F("testing.TestCxxClassDerivedDerived", testing_cxx_derived2_t, v_bool, BOOL, RW, NULL, D_NONE),
     F("testing.TestCxxClassHiddenField", testing_hidden_field_t, v_i64, INT64, RW, NULL, D_NONE),
     F("testing.TestCxxClassHiddenField", testing_hidden_field_t, v_i32, INT32, RW, NULL, D_NONE),
-    F("testing.TestCxxClassPolymorphic", testing_one_i64_t, v_i64, INT64, RW, NULL, D_NONE),
+    F("testing.TestCxxClassPolymorphic", testing_polymorphic_t, v_i64, INT64, RW, NULL, D_NONE),
     F("testing.TestCxxInitSubset", testing_init_subset_t, required_field, INT64, RW, NULL, D_NONE),
     F("testing.TestCxxInitSubset", testing_init_subset_t, optional_field, INT64, RW | INIT_OFF, NULL,
       D_IM1),
@@ -207,41 +223,45 @@ typedef enum {
   INIT_NONE,         /* no __ffi_init__ (metadata only) */
   INIT_CLASS_OFF,    /* fields and shallow copy but no __ffi_init__ (init off for the class) */
   INIT_ONE_INT_ONLY, /* __ffi_init__(value: int) of its own; no shallow copy */
+  INIT_BARE,         /* as INIT_NONE, finality not published: no ObjectDef in tvm-ffi */
 } testing_init_kind;
 
 typedef struct {
   const char* key;
   const char* parent; /* NULL: ffi.Object */
-  int32_t child_slots;
+  int32_t child_slots; /* or TESTING_FINAL */
   int32_t size;
   testing_init_kind init;
 } testing_type_row_t;
 
 static const testing_type_row_t testing_types[] = {
-    {"testing.TestFrozenCxx", NULL, 0, sizeof(TVMFFIObject) + 24, INIT_NONE},
+    {"testing.TestFrozenCxx", NULL, 0, sizeof(TVMFFIObject) + 24, INIT_BARE},
     {"testing.TestObjectPtrHolder", NULL, 0, sizeof(testing_ptr_holder_t), INIT_AUTO},
     {"testing.TestCxxClassBase", NULL, 1, sizeof(testing_cxx_base_t), INIT_AUTO},
     {"testing.TestCxxClassDerived", "testing.TestCxxClassBase", 1, sizeof(testing_cxx_derived_t), INIT_AUTO},
     {"testing.TestCxxClassDerivedDerived", "testing.TestCxxClassDerived", 0,
      sizeof(testing_cxx_derived2_t), INIT_AUTO},
-    {"testing.TestCxxClassHiddenField", NULL, 0, sizeof(testing_hidden_field_t), INIT_AUTO},
-    {"testing.TestCxxClassPolymorphic", NULL, 0, sizeof(testing_one_i64_t), INIT_AUTO},
+    {"testing.TestCxxClassHiddenField", NULL, TESTING_FINAL, sizeof(testing_hidden_field_t),
+     INIT_AUTO},
+    {"testing.TestCxxClassPolymorphic", NULL, TESTING_FINAL, sizeof(testing_polymorphic_t),
+     INIT_AUTO},
     {"testing.TestCxxInitSubset", NULL, 0, sizeof(testing_init_subset_t), INIT_AUTO},
-    {"testing.TestCxxKwOnly", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
-    {"testing.TestCxxAutoInit", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
-    {"testing.TestCxxAutoInitSimple", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
-    {"testing.TestCxxAutoInitAllInitOff", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
-    {"testing.TestCxxAutoInitKwOnlyDefaults", NULL, 0, sizeof(testing_i64s_t), INIT_AUTO},
+    {"testing.TestCxxKwOnly", NULL, 0, I64S_SIZE(4), INIT_AUTO},
+    {"testing.TestCxxAutoInit", NULL, 0, I64S_SIZE(4), INIT_AUTO},
+    {"testing.TestCxxAutoInitSimple", NULL, 0, I64S_SIZE(2), INIT_AUTO},
+    {"testing.TestCxxAutoInitAllInitOff", NULL, 0, I64S_SIZE(3), INIT_AUTO},
+    {"testing.TestCxxAutoInitKwOnlyDefaults", NULL, 0, I64S_SIZE(5), INIT_AUTO},
     {"testing.TestCxxAutoInitParent", NULL, 1, sizeof(testing_parent_t), INIT_AUTO},
-    {"testing.TestCxxAutoInitChild", "testing.TestCxxAutoInitParent", 0, sizeof(testing_child_t), INIT_AUTO},
-    {"testing.TestCxxNoAutoInit", NULL, 0, sizeof(testing_i64s_t), INIT_CLASS_OFF},
+    {"testing.TestCxxAutoInitChild", "testing.TestCxxAutoInitParent", TESTING_FINAL,
+     sizeof(testing_child_t), INIT_AUTO},
+    {"testing.TestCxxNoAutoInit", NULL, 0, I64S_SIZE(2), INIT_CLASS_OFF},
     {"testing.TestDeepCopyEdges", NULL, 0, sizeof(testing_deep_copy_edges_t), INIT_AUTO},
     {"testing.TestNonCopyable", NULL, 0, sizeof(testing_one_i64_t), INIT_ONE_INT_ONLY},
-    {"testing.TestCompare", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
-    {"testing.TestHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
-    {"testing.TestCustomHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
-    {"testing.TestCustomCompare", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
-    {"testing.TestEqWithoutHash", NULL, 0, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestCompare", NULL, TESTING_FINAL, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestHash", NULL, TESTING_FINAL, sizeof(testing_keyed_t), INIT_EXPLICIT},
+    {"testing.TestCustomHash", NULL, TESTING_FINAL, KEYED_SIZE, INIT_EXPLICIT},
+    {"testing.TestCustomCompare", NULL, TESTING_FINAL, KEYED_SIZE, INIT_EXPLICIT},
+    {"testing.TestEqWithoutHash", NULL, TESTING_FINAL, KEYED_SIZE, INIT_EXPLICIT},
 };
 
 static int32_t index_of(const char* key) {
@@ -344,6 +364,8 @@ static int define_type(const testing_type_row_t* t) {
   meta.total_size = t->size;
   meta.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   if (TVMFFITypeRegisterMetadata(index, &meta) != 0) return -1;
+  if (t->init == INIT_BARE) return 0;
+  if (tether_type_def_final(index) != 0) return -1;
   if (t->init == INIT_NONE) return 0;
   /* The constructor as a static method and as the type attribute bindings look up. */
   TVMFFIObjectHandle f = NULL;

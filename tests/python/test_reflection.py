@@ -268,3 +268,52 @@ def test_data_type_class():
     info = core._type_cls_to_type_info(core.DataType)
     assert info.type_key == "DataType" and info.parent_type_info is None
     assert tether.get_global_func("testing.echo")(d) == tether.dtype("float32")
+
+
+def test_layout_facts_of_the_testing_class_chain():
+    """Field sizes/offsets and object sizes are those of the C++ classes the types mirror."""
+    def facts(key):
+        info = core._lookup_or_register_type_info_from_type_key(key)
+        return info.total_size, [(f.name, f.size, f.alignment, f.offset) for f in info.fields]
+
+    assert facts("testing.TestCxxClassBase") == (40, [("v_i64", 8, 8, 24), ("v_i32", 4, 4, 32)])
+    assert facts("testing.TestCxxClassDerived") == (56, [("v_f64", 8, 8, 40), ("v_f32", 4, 4, 48)])
+    assert facts("testing.TestCxxClassDerivedDerived") == (
+        80, [("v_str", 16, 8, 56), ("v_bool", 1, 1, 72)])
+    # an unreflected int64 between the fields; a vtable pointer beyond them
+    assert facts("testing.TestCxxClassHiddenField") == (
+        48, [("v_i64", 8, 8, 24), ("v_i32", 4, 4, 40)])
+    assert facts("testing.TestCxxClassPolymorphic") == (40, [("v_i64", 8, 8, 24)])
+    assert facts("testing.TestCxxAutoInitSimple")[0] == 40
+    assert facts("testing.TestCustomHash")[0] == 48
+
+
+def test_type_final_attribute():
+    def final(key):
+        return core._lookup_type_attr(core._type_key_to_index(key), "__ffi_type_final__")
+
+    assert final("testing.TestCxxClassBase") is False
+    assert final("testing.TestCxxClassDerivedDerived") is False
+    assert final("testing.TestObjectDerived") is True
+    assert final("testing.TestCxxClassHiddenField") is True
+    assert final("testing.TestCxxAutoInitChild") is True
+    assert final("testing.TestNonCopyable") is False
+    assert final("ffi.Object") is None  # registered without a definition
+
+
+def test_float32_field_stores_a_c_float():
+    obj = tt._TestCxxClassDerived(1, 2, 0.5)
+    assert obj.v_f32 == 8.0  # the default
+    obj.v_f32 = 0.1
+    assert obj.v_f32 != 0.1 and abs(obj.v_f32 - 0.1) < 1e-8  # rounded to float precision
+    obj.v_f32 = 3
+    assert obj.v_f32 == 3.0 and isinstance(obj.v_f32, float)
+    obj.v_f32 = 1e300
+    assert obj.v_f32 == float("inf")
+    obj.v_f32 = -1e300
+    assert obj.v_f32 == float("-inf")
+    with pytest.raises(TypeError):
+        obj.v_f32 = "x"
+    assert obj.v_f32 == float("-inf")
+    copied = copy.copy(obj)
+    assert copied.v_f32 == float("-inf") and copied.v_f64 == 0.5

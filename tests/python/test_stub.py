@@ -138,12 +138,16 @@ def test_init_scaffolds_a_package_for_a_prefix(tmp_path, monkeypatch):
     compile(init, "__init__.py", "exec")
 
 
-def test_rust_target_binds_a_registered_type(tmp_path, monkeypatch):
+def rust_crate(tmp_path, *type_keys):
+    """A crate `demo` whose src/lib.rs has the import section and an object block per key."""
     (tmp_path / "Cargo.toml").write_text('[package]\nname = "demo"\n', encoding="utf-8")
     (tmp_path / "src").mkdir()
-    path = write(tmp_path / "src" / "lib.rs",
-                 f"{RS.begin} import-section", RS.end,
-                 f"{RS.begin} object/testing.TestIntPair", RS.end)
+    blocks = [line for key in type_keys for line in (f"{RS.begin} object/{key}", RS.end)]
+    return write(tmp_path / "src" / "lib.rs", f"{RS.begin} import-section", RS.end, *blocks)
+
+
+def test_rust_target_binds_a_registered_type(tmp_path, monkeypatch):
+    path = rust_crate(tmp_path, "testing.TestIntPair")
     assert run_cli(monkeypatch, "--target", "rust", path) == 0
     text = path.read_text(encoding="utf-8")
     assert '#[type_key = "testing.TestIntPair"]\n' in text
@@ -211,3 +215,42 @@ def test_a_schema_leaf_that_is_not_a_name_is_annotated_any():
                          {"demo.Odd": ("crate",)})
     text = "\n".join(block.lines)
     assert 'pub fn v(&self) -> Result<Any> {\n        FieldGetter::new(Self::type_index(), "v")?.get_any(self)' in text
+
+
+def _verdicts(*keys):
+    infos = {"ffi.Object": object_info_from_type_key("ffi.Object")}
+    infos.update((k, object_info_from_type_key(k)) for k in keys)
+    return layout.classify(infos)
+
+
+def test_verdicts_of_the_testing_class_chain():
+    """Base/Derived/DerivedDerived are complete: each type's fields fill its own bytes."""
+    keys = ["testing.TestCxxClassBase", "testing.TestCxxClassDerived",
+            "testing.TestCxxClassDerivedDerived"]
+    verdicts = _verdicts(*keys)
+    owns = [verdicts[k].own_bytes for k in keys]
+    assert owns == [layout.ByteRange(24, 40), layout.ByteRange(40, 56), layout.ByteRange(56, 80)]
+    assert all(verdicts[k].is_complete for k in keys)
+    assert [verdicts[k].padding for k in keys] == [
+        [layout.ByteRange(36, 40)], [layout.ByteRange(52, 56)], [layout.ByteRange(73, 80)]]
+    assert [verdicts[k].is_final for k in keys] == [False, False, False]
+
+
+def test_unreflected_bytes_are_reported_uncovered():
+    verdicts = _verdicts("testing.TestCxxClassHiddenField", "testing.TestCxxClassPolymorphic")
+    hidden = verdicts["testing.TestCxxClassHiddenField"]
+    assert hidden.reason == "uncovered-bytes" and hidden.is_final is True
+    assert hidden.uncovered == [layout.ByteRange(32, 40)]
+    assert hidden.padding == [layout.ByteRange(44, 48)]
+    poly = verdicts["testing.TestCxxClassPolymorphic"]
+    assert poly.reason == "uncovered-bytes" and poly.total_size == 40
+    assert poly.uncovered == [layout.ByteRange(32, 40)]
+
+
+def test_rust_binding_keeps_a_type_with_hidden_bytes_opaque(tmp_path, monkeypatch):
+    path = rust_crate(tmp_path, "testing.TestCxxClassHiddenField", "testing.TestCxxClassBase",
+                      "testing.TestCxxClassDerived")
+    assert run_cli(monkeypatch, "--target", "rust", path) == 0
+    text = path.read_text(encoding="utf-8")
+    assert "Opaque: bytes [32, 40) of [24, 48)" in text
+    assert "pub v_f32: f32," in text
