@@ -17,6 +17,10 @@ Per case, two interpreters (tether and apache-tvm never share a process):
 The case sets:
   node   onnx.backend.test.case.node.collect_testcases(): each node test's model and its data
          sets with the outputs ONNX ships;
+  node-init
+         the node tests with integer inputs, those inputs turned into initializers holding the
+         first data set's values (tools/onnx_diff.py's node-init group: constant shapes, axes,
+         indices), run on the data sets whose integer inputs are those values;
   light  onnx/backend/test/data/light/*.onnx (9 CNNs) with their ConstantOfShape weight fills
          replaced by seeded random initializers (BatchNormalization scales and variances in
          [0.5, 1.5), other weights normal with variance 2 / fan-in); expected outputs from
@@ -61,7 +65,9 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SETS = ("node", "light", "torch")
+sys.path.insert(0, HERE)
+import onnx_diff  # noqa: E402  (the node-init cases; standard library at module level)
+SETS = ("node", "node-init", "light", "torch")
 STATUSES = ("ok", "mismatch", "tvm-compile-error", "tvm-run-error", "import-error", "skipped",
             "crashed")
 # The TVM worker's protocol lines start with this (anything else on its stdout is ignored).
@@ -139,6 +145,11 @@ def case_ids(sets):
     ids = []
     if "node" in sets:
         ids += [f"node/{n}" for n in sorted(node_cases())]
+    if "node-init" in sets:
+        import onnx
+
+        ids += [f"node-init/{n}" for n, c in sorted(node_cases().items())
+                if onnx_diff._init_inputs(onnx, c)]
     if "light" in sets:
         ids += [f"light/{f[:-5]}" for f in sorted(os.listdir(light_dir())) if f.endswith(".onnx")]
     if "torch" in sets:
@@ -307,6 +318,17 @@ def load_case(case_id, work):
     if group == "node":
         c = node_cases()[name]
         return c.model, [(list(i), list(o)) for i, o in c.data_sets]
+    if group == "node-init":
+        c = node_cases()[name]
+        fixed = onnx_diff._init_inputs(onnx, c)
+        names = [i.name for i in c.model.graph.input]
+        data_sets = []
+        for inputs, outputs in c.data_sets:
+            given = dict(zip(names, inputs))
+            if all(np.array_equal(given.get(n), v) for n, v in fixed.items()):
+                data_sets.append(([v for n, v in zip(names, inputs) if n not in fixed],
+                                  list(outputs)))
+        return onnx_diff._with_initializers(onnx, c), data_sets
     rng = np.random.default_rng(SEED)
     if group == "light":
         model = randomize_light(onnx.load(os.path.join(light_dir(), name + ".onnx")), SEED)
@@ -381,6 +403,10 @@ def prepare(case_id, work):
                      f"{str(err).strip().splitlines()[0][:200] if str(err).strip() else ''}")
         return entry
     entry["nodes"] = len(model.graph.node)
+    if not data_sets:
+        entry.update(status="skipped", detail="no data set (for node-init: none has the "
+                     "initializers' values)")
+        return entry
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -3116,6 +3116,7 @@ def _const_or_shape_values(x: Any, what: str) -> Any:
 def resize(g, inputs, attr):
     x = inputs[0]
     roi = g.get_constant(inputs[1]) if inputs[1] is not None else None
+    dynamic_roi = None
     scales = g.get_constant(inputs[2]) if len(inputs) > 2 else None
     sizes = g.get_constant(inputs[3]) if len(inputs) > 3 else None
     dims = _shape_values(x)
@@ -3134,9 +3135,10 @@ def resize(g, inputs, attr):
             roi = [0.0] * (2 * (rank - 2))
         else:
             roi = values
-    else:
-        raise NotImplementedError("Resize with a region of interest computed at run time is "
-                                  "not supported")
+    elif _str_attr(attr, "coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize":
+        dynamic_roi = roi
+    else:  # only tf_crop_and_resize reads the region of interest
+        roi = [0.0] * (2 * (rank - 2))
     if scales is not None:
         values = _const_or_shape_values(scales, "scale")
         out = []
@@ -3149,6 +3151,12 @@ def resize(g, inputs, attr):
         values = _const_or_shape_values(sizes, "size")
         out = [int(v) for v in (values.astype("int64").tolist() if isinstance(values, np.ndarray)
                                 else values)][2:]
+    if dynamic_roi is not None:
+        # The fractional output extents ONNX's coordinate formula divides by: the scale times
+        # the input dim, which is the size itself when sizes are given.
+        extents = [float(np.float32(s) * np.float32(int(d.value)))
+                   for s, d in zip(values[2:], dims[2:])] if scales is not None else out
+        return _resize_runtime_roi(g, x, dynamic_roi, out, extents, attr)
     if rank == 3:
         raise NotImplementedError("Resize of a 3-D (NCW) input is not supported: Relax has no "
                                   "resize1d")
@@ -3166,6 +3174,137 @@ def resize(g, inputs, attr):
         roi = [roi[2], roi[1], roi[0], roi[5], roi[4], roi[3]]
     return _op.image.resize3d(x, size=ShapeExpr(out), roi=roi, layout="NCDHW", **kwargs)
 
+
+
+# ---- Resize with a run-time region of interest (tf_crop_and_resize) ----------------------------
+#
+# Relax's image.resize2d/resize3d take the region of interest as an attribute, so a roi that is a
+# graph input cannot reach them.  The resize is then spelled out in Relax ops, one spatial axis
+# at a time (the interpolation is separable): per output index i along an axis of input length L
+# and output extent M, ONNX's source coordinate is
+#     x(i) = start * (L - 1) + i * (end - start) * (L - 1) / (M - 1)      (M != 1)
+#     x(i) = (start + end) / 2 * (L - 1)                                  (M == 1)
+# with start/end read from the roi tensor; the input is gathered (take) at the neighbours of
+# x(i), clamped to [0, L - 1] (ONNX pads by repeating the edge), blended with the mode's
+# weights, and every output whose x(i) falls outside [0, L - 1] becomes extrapolation_value.
+# As with the constant-roi path, the roi of the batch and channel axes is not applied.
+
+_NEAREST_INDEX = {
+    # nearest_mode -> the source index of coordinate x, as a function of x
+    "round_prefer_floor": lambda x: _op.ceil(_op.subtract(x, const(0.5, "float32"))),
+    "round_prefer_ceil": lambda x: _op.floor(_op.add(x, const(0.5, "float32"))),
+    "floor": _op.floor,
+    "ceil": _op.ceil,
+}
+
+
+def _cubic_weights(r: Expr, a: float) -> List[Expr]:
+    """The weights of the four taps floor(x) - 1 .. floor(x) + 2 at fraction r = x - floor(x):
+    Keys' cubic convolution kernel with coefficient a."""
+    def near(t):  # |t| <= 1: (a + 2)|t|^3 - (a + 3)|t|^2 + 1
+        poly = _op.subtract(_op.multiply(const(a + 2, "float32"), t), const(a + 3, "float32"))
+        return _op.add(_op.multiply(_op.multiply(poly, t), t), const(1.0, "float32"))
+
+    def far(t):  # 1 < |t| < 2: a|t|^3 - 5a|t|^2 + 8a|t| - 4a
+        poly = _op.subtract(_op.multiply(const(a, "float32"), t), const(5 * a, "float32"))
+        poly = _op.add(_op.multiply(poly, t), const(8 * a, "float32"))
+        return _op.subtract(_op.multiply(poly, t), const(4 * a, "float32"))
+
+    one = const(1.0, "float32")
+    rest = _op.subtract(one, r)
+    return [far(_op.add(r, one)), near(r), near(rest), far(_op.add(rest, one))]
+
+
+def _resize_runtime_roi(g, x: Expr, roi: Expr, out: List[int], extents: List[float],
+                        attr: Dict[str, Any]) -> Expr:
+    """Resize with coordinate_transformation_mode tf_crop_and_resize whose roi is computed at
+    run time, in Relax ops (see above).  out: the output's spatial dims; extents: the
+    fractional output extents of ONNX's coordinate formula (out itself when sizes are given)."""
+    dims = _static_dims(x, "Resize with a region of interest computed at run time")
+    rank = len(dims)
+    dtype = _dtype(x)
+    if dtype not in ("float16", "float32", "float64"):
+        raise NotImplementedError(f"Resize of a {dtype} input with a region of interest computed "
+                                  "at run time is not supported (floating-point inputs only)")
+    if "axes" in attr:
+        raise NotImplementedError("Resize with axes and a region of interest computed at run "
+                                  "time is not supported")
+    if _str_attr(attr, "keep_aspect_ratio_policy", "stretch") != "stretch":
+        raise NotImplementedError("Resize with a keep_aspect_ratio_policy and a region of "
+                                  "interest computed at run time is not supported")
+    mode = _str_attr(attr, "mode", "nearest")
+    nearest_mode = _str_attr(attr, "nearest_mode", "round_prefer_floor")
+    if mode not in ("nearest", "linear", "cubic"):
+        raise ConverterError(f'Value {mode} in attribute "mode" of operator Resize is not valid.')
+    if mode == "nearest" and nearest_mode not in _NEAREST_INDEX:
+        raise ConverterError(f'Value {nearest_mode} in attribute "nearest_mode" of operator '
+                             "Resize is not valid.")
+    n_roi = _shape_values(roi)
+    n_roi = int(n_roi[0].value) if len(n_roi) == 1 and isinstance(n_roi[0], IntImm) else None
+    if n_roi == 2 * rank:  # starts and ends of every axis
+        first = 2
+    elif n_roi == 2 * (rank - 2):  # of the spatial axes only
+        first = 0
+    else:
+        raise ConverterError(f"Resize: the roi of a rank-{rank} input must have {2 * rank} "
+                             f"values, but it has shape {list(_shape_values(roi))}")
+    step = n_roi // 2
+    roi = g.bb.emit(_op.astype(roi, "float32")) if _dtype(roi) != "float32" else roi
+    fill = const(float(attr.get("extrapolation_value", 0.0)), dtype)
+    a = float(attr.get("cubic_coeff_a", -0.75))
+    exclude = bool(attr.get("exclude_outside", 0))
+    for k, axis in enumerate(range(2, rank)):
+        length, size, extent = dims[axis], out[k], extents[k]
+        start = _op.strided_slice(roi, [0], [first + k], [first + k + 1])
+        end = _op.strided_slice(roi, [0], [first + k + step], [first + k + step + 1])
+        top = const(float(length - 1), "float32")
+        if extent == 1:
+            coord = _op.multiply(_op.multiply(_op.add(start, end), const(0.5, "float32")), top)
+        else:
+            ramp = np.arange(size, dtype="float64") * (length - 1) / (extent - 1)
+            coord = _op.add(_op.multiply(start, top),
+                            _op.multiply(const(ramp.astype("float32")), _op.subtract(end, start)))
+        coord = g.bb.emit(coord)
+        # Inside [0, L - 1] (False for NaN); elsewhere the output is the fill, and the
+        # coordinate is replaced by 0 so that every index computed from it is in range.
+        inside = g.bb.emit(_op.logical_and(_op.greater_equal(coord, const(0.0, "float32")),
+                                           _op.less_equal(coord, top)))
+        coord = g.bb.emit(_op.where(inside, coord, const(0.0, "float32")))
+
+        def column(v):  # a per-output-index vector, broadcast along axis
+            return _op.reshape(v, [size] + [1] * (rank - 1 - axis)) if axis < rank - 1 else v
+
+        def gather(index):  # x's slices at the float indices `index`, clamped to the input
+            index = _op.clip(_op.astype(index, "int64"), 0, length - 1)
+            return _op.take(x, index, axis=axis)
+
+        def weight(w):
+            w = column(w)
+            return _op.astype(w, dtype) if dtype != "float32" else w
+
+        if mode == "nearest":
+            blended = gather(_NEAREST_INDEX[nearest_mode](coord))
+        else:
+            base = g.bb.emit(_op.floor(coord))
+            frac = g.bb.emit(_op.subtract(coord, base))
+            if mode == "linear":
+                offsets, weights = (0, 1), [_op.subtract(const(1.0, "float32"), frac), frac]
+            else:
+                offsets, weights = (-1, 0, 1, 2), _cubic_weights(frac, a)
+            taps = [_op.add(base, const(float(o), "float32")) if o else base for o in offsets]
+            if exclude:  # taps outside the input weigh nothing; the rest are renormalized
+                weights = [_op.where(_op.logical_or(_op.less(t, const(0.0, "float32")),
+                                                    _op.greater(t, top)),
+                                     const(0.0, "float32"), w) for t, w in zip(taps, weights)]
+                weights = [g.bb.emit(w) for w in weights]
+                total = g.bb.emit(functools.reduce(_op.add, weights))
+                weights = [_op.divide(w, total) for w in weights]
+            blended = None
+            for t, w in zip(taps, weights):
+                term = _op.multiply(gather(t), weight(w))
+                blended = term if blended is None else _op.add(blended, term)
+        x = g.bb.emit(_op.where(column(inside), blended, fill))
+    return x
 
 @converter("Upsample", 9)
 def upsample(g, inputs, attr):
