@@ -3139,6 +3139,12 @@ def resize(g, inputs, attr):
         dynamic_roi = roi
     else:  # only tf_crop_and_resize reads the region of interest
         roi = [0.0] * (2 * (rank - 2))
+    if dynamic_roi is not None:
+        if scales is not None:
+            return _resize_runtime_roi(g, x, dynamic_roi, attr,
+                                       scales=_const_or_shape_values(scales, "scale"))
+        return _resize_runtime_roi(g, x, dynamic_roi, attr,
+                                   sizes=_const_or_shape_values(sizes, "size"))
     if scales is not None:
         values = _const_or_shape_values(scales, "scale")
         out = []
@@ -3151,12 +3157,6 @@ def resize(g, inputs, attr):
         values = _const_or_shape_values(sizes, "size")
         out = [int(v) for v in (values.astype("int64").tolist() if isinstance(values, np.ndarray)
                                 else values)][2:]
-    if dynamic_roi is not None:
-        # The fractional output extents ONNX's coordinate formula divides by: the scale times
-        # the input dim, which is the size itself when sizes are given.
-        extents = [float(np.float32(s) * np.float32(int(d.value)))
-                   for s, d in zip(values[2:], dims[2:])] if scales is not None else out
-        return _resize_runtime_roi(g, x, dynamic_roi, out, extents, attr)
     if rank == 3:
         raise NotImplementedError("Resize of a 3-D (NCW) input is not supported: Relax has no "
                                   "resize1d")
@@ -3187,7 +3187,8 @@ def resize(g, inputs, attr):
 # with start/end read from the roi tensor; the input is gathered (take) at the neighbours of
 # x(i), clamped to [0, L - 1] (ONNX pads by repeating the edge), blended with the mode's
 # weights, and every output whose x(i) falls outside [0, L - 1] becomes extrapolation_value.
-# As with the constant-roi path, the roi of the batch and channel axes is not applied.
+# Every axis is resized so (the batch and channel axes too, as ONNX specifies; the constant-roi
+# path, like apache-tvm, crops the spatial axes only).
 
 _NEAREST_INDEX = {
     # nearest_mode -> the source index of coordinate x, as a function of x
@@ -3215,20 +3216,39 @@ def _cubic_weights(r: Expr, a: float) -> List[Expr]:
     return [far(_op.add(r, one)), near(r), near(rest), far(_op.add(rest, one))]
 
 
-def _resize_runtime_roi(g, x: Expr, roi: Expr, out: List[int], extents: List[float],
-                        attr: Dict[str, Any]) -> Expr:
+def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any = None,
+                        sizes: Any = None) -> Expr:
     """Resize with coordinate_transformation_mode tf_crop_and_resize whose roi is computed at
-    run time, in Relax ops (see above).  out: the output's spatial dims; extents: the
-    fractional output extents of ONNX's coordinate formula (out itself when sizes are given)."""
+    run time, in Relax ops (see above).  scales / sizes: the constant values of the one given,
+    for every axis, or for the axes of the `axes` attribute."""
     dims = _static_dims(x, "Resize with a region of interest computed at run time")
     rank = len(dims)
+    if "axes" in attr:
+        axes = [int(a) + rank if int(a) < 0 else int(a) for a in attr["axes"]]
+        if any(not 0 <= a < rank for a in axes) or len(set(axes)) != len(axes):
+            raise ConverterError(f"Resize: axes {list(attr['axes'])} are not distinct axes of "
+                                 f"a rank-{rank} input")
+    else:
+        axes = list(range(rank))
+    values = [float(v) for v in (scales if scales is not None else sizes)]
+    if len(values) != len(axes):
+        raise ConverterError(f"Resize: {len(values)} {'scales' if scales is not None else 'sizes'}"
+                             f" for {len(axes)} axes")
+    # Per resized axis: (axis, output dim, the fractional output extent ONNX's coordinate
+    # formula divides by (the scale times the input dim; the size itself when sizes are given),
+    # the index of its start in roi).  The axes not in `axes` stay as they are.
+    plan = []
+    for k, (axis, v) in enumerate(zip(axes, values)):
+        if scales is not None:
+            extent = float(np.float32(v) * np.float32(dims[axis]))
+            size = int(np.float32(v) * np.float32(dims[axis]))
+        else:
+            extent = size = int(v)
+        plan.append((axis, size, extent, k))
     dtype = _dtype(x)
     if dtype not in ("float16", "float32", "float64"):
         raise NotImplementedError(f"Resize of a {dtype} input with a region of interest computed "
                                   "at run time is not supported (floating-point inputs only)")
-    if "axes" in attr:
-        raise NotImplementedError("Resize with axes and a region of interest computed at run "
-                                  "time is not supported")
     if _str_attr(attr, "keep_aspect_ratio_policy", "stretch") != "stretch":
         raise NotImplementedError("Resize with a keep_aspect_ratio_policy and a region of "
                                   "interest computed at run time is not supported")
@@ -3240,23 +3260,21 @@ def _resize_runtime_roi(g, x: Expr, roi: Expr, out: List[int], extents: List[flo
         raise ConverterError(f'Value {nearest_mode} in attribute "nearest_mode" of operator '
                              "Resize is not valid.")
     n_roi = _shape_values(roi)
-    n_roi = int(n_roi[0].value) if len(n_roi) == 1 and isinstance(n_roi[0], IntImm) else None
-    if n_roi == 2 * rank:  # starts and ends of every axis
-        first = 2
-    elif n_roi == 2 * (rank - 2):  # of the spatial axes only
-        first = 0
-    else:
-        raise ConverterError(f"Resize: the roi of a rank-{rank} input must have {2 * rank} "
-                             f"values, but it has shape {list(_shape_values(roi))}")
-    step = n_roi // 2
+    if not (len(n_roi) == 1 and isinstance(n_roi[0], IntImm)
+            and int(n_roi[0].value) == 2 * len(axes)):
+        raise ConverterError(f"Resize: the roi must have {2 * len(axes)} values (a start and "
+                             f"an end per resized axis), but it has shape {list(n_roi)}")
+    step = len(axes)
     roi = g.bb.emit(_op.astype(roi, "float32")) if _dtype(roi) != "float32" else roi
     fill = const(float(attr.get("extrapolation_value", 0.0)), dtype)
     a = float(attr.get("cubic_coeff_a", -0.75))
     exclude = bool(attr.get("exclude_outside", 0))
-    for k, axis in enumerate(range(2, rank)):
-        length, size, extent = dims[axis], out[k], extents[k]
-        start = _op.strided_slice(roi, [0], [first + k], [first + k + 1])
-        end = _op.strided_slice(roi, [0], [first + k + step], [first + k + step + 1])
+    for axis, size, extent, k in sorted(plan):
+        length = dims[axis]
+        if size == length == 1:
+            continue  # x(0) = 0 whatever the roi: the axis stays as it is
+        start = _op.strided_slice(roi, [0], [k], [k + 1])
+        end = _op.strided_slice(roi, [0], [k + step], [k + step + 1])
         top = const(float(length - 1), "float32")
         if extent == 1:
             coord = _op.multiply(_op.multiply(_op.add(start, end), const(0.5, "float32")), top)
