@@ -3179,21 +3179,27 @@ def resize(g, inputs, attr):
 # ---- Resize with a run-time region of interest (tf_crop_and_resize) ----------------------------
 #
 # Relax's image.resize2d/resize3d take the region of interest as an attribute, so a roi that is a
-# graph input cannot reach them.  The resize is then spelled out in Relax ops, one spatial axis
-# at a time (the interpolation is separable): per output index i along an axis of input length L
-# and output extent M, ONNX's source coordinate is
+# graph input cannot reach them.  The resize is then spelled out in Relax ops, one axis at a
+# time (the interpolation is separable): per output index i along an axis of input length L and
+# output extent M (the scale times L), ONNX's source coordinate is
 #     x(i) = start * (L - 1) + i * (end - start) * (L - 1) / (M - 1)      (M != 1)
 #     x(i) = (start + end) / 2 * (L - 1)                                  (M == 1)
 # with start/end read from the roi tensor; the input is gathered (take) at the neighbours of
 # x(i), clamped to [0, L - 1] (ONNX pads by repeating the edge), blended with the mode's
 # weights, and every output whose x(i) falls outside [0, L - 1] becomes extrapolation_value.
-# Every axis is resized so (the batch and channel axes too, as ONNX specifies; the constant-roi
+# Every axis is cropped so, the batch and channel axes too, as ONNX specifies (the constant-roi
 # path, like apache-tvm, crops the spatial axes only).
+
+def _coord(value: Any) -> GenericConst:
+    """A constant of the coordinate arithmetic, which runs in float64 as ONNX's reference
+    implementation does (on vectors as long as an output dim: cheap)."""
+    return const(np.asarray(value, dtype="float64"), "float64")
+
 
 _NEAREST_INDEX = {
     # nearest_mode -> the source index of coordinate x, as a function of x
-    "round_prefer_floor": lambda x: _op.ceil(_op.subtract(x, const(0.5, "float32"))),
-    "round_prefer_ceil": lambda x: _op.floor(_op.add(x, const(0.5, "float32"))),
+    "round_prefer_floor": lambda x: _op.ceil(_op.subtract(x, _coord(0.5))),
+    "round_prefer_ceil": lambda x: _op.floor(_op.add(x, _coord(0.5))),
     "floor": _op.floor,
     "ceil": _op.ceil,
 }
@@ -3203,15 +3209,15 @@ def _cubic_weights(r: Expr, a: float) -> List[Expr]:
     """The weights of the four taps floor(x) - 1 .. floor(x) + 2 at fraction r = x - floor(x):
     Keys' cubic convolution kernel with coefficient a."""
     def near(t):  # |t| <= 1: (a + 2)|t|^3 - (a + 3)|t|^2 + 1
-        poly = _op.subtract(_op.multiply(const(a + 2, "float32"), t), const(a + 3, "float32"))
-        return _op.add(_op.multiply(_op.multiply(poly, t), t), const(1.0, "float32"))
+        poly = _op.subtract(_op.multiply(_coord(a + 2), t), _coord(a + 3))
+        return _op.add(_op.multiply(_op.multiply(poly, t), t), _coord(1.0))
 
     def far(t):  # 1 < |t| < 2: a|t|^3 - 5a|t|^2 + 8a|t| - 4a
-        poly = _op.subtract(_op.multiply(const(a, "float32"), t), const(5 * a, "float32"))
-        poly = _op.add(_op.multiply(poly, t), const(8 * a, "float32"))
-        return _op.subtract(_op.multiply(poly, t), const(4 * a, "float32"))
+        poly = _op.subtract(_op.multiply(_coord(a), t), _coord(5 * a))
+        poly = _op.add(_op.multiply(poly, t), _coord(8 * a))
+        return _op.subtract(_op.multiply(poly, t), _coord(4 * a))
 
-    one = const(1.0, "float32")
+    one = _coord(1.0)
     rest = _op.subtract(one, r)
     return [far(_op.add(r, one)), near(r), near(rest), far(_op.add(rest, one))]
 
@@ -3240,10 +3246,11 @@ def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any
     plan = []
     for k, (axis, v) in enumerate(zip(axes, values)):
         if scales is not None:
-            extent = float(np.float32(v) * np.float32(dims[axis]))
-            size = int(np.float32(v) * np.float32(dims[axis]))
-        else:
-            extent = size = int(v)
+            extent = float(np.float32(v)) * dims[axis]
+            size = int(extent)
+        else:  # the extent as ONNX computes it: the scale size / dim times the dim
+            size = int(v)
+            extent = size / dims[axis] * dims[axis]
         plan.append((axis, size, extent, k))
     dtype = _dtype(x)
     if dtype not in ("float16", "float32", "float64"):
@@ -3265,7 +3272,13 @@ def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any
         raise ConverterError(f"Resize: the roi must have {2 * len(axes)} values (a start and "
                              f"an end per resized axis), but it has shape {list(n_roi)}")
     step = len(axes)
-    roi = g.bb.emit(_op.astype(roi, "float32")) if _dtype(roi) != "float32" else roi
+    roi_dtype = _dtype(roi)
+    if roi_dtype not in ("float16", "float32", "float64"):
+        raise ConverterError(f"Resize: the roi must be a float tensor, but it is {roi_dtype}")
+
+    def wide(v):  # a value of the roi's dtype, in the coordinates' float64
+        return _op.astype(v, "float64") if roi_dtype != "float64" else v
+
     fill = const(float(attr.get("extrapolation_value", 0.0)), dtype)
     a = float(attr.get("cubic_coeff_a", -0.75))
     exclude = bool(attr.get("exclude_outside", 0))
@@ -3275,19 +3288,25 @@ def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any
             continue  # x(0) = 0 whatever the roi: the axis stays as it is
         start = _op.strided_slice(roi, [0], [k], [k + 1])
         end = _op.strided_slice(roi, [0], [k + step], [k + step + 1])
-        top = const(float(length - 1), "float32")
+        top = _coord(float(length - 1))
+        # In the order and precision of ONNX's reference implementation (end - start and
+        # start * (L - 1) in the roi's dtype), so that a coordinate on the border of the input
+        # lands on the same side.
+        diff = g.bb.emit(_op.subtract(end, start))
+        offset = _op.multiply(start, const(float(length - 1), roi_dtype))
         if extent == 1:
-            coord = _op.multiply(_op.multiply(_op.add(start, end), const(0.5, "float32")), top)
+            half = _op.divide(_op.multiply(diff, const(float(length - 1), roi_dtype)),
+                              const(2.0, roi_dtype))
+            coord = wide(_op.add(half, offset))
         else:
-            ramp = np.arange(size, dtype="float64") * (length - 1) / (extent - 1)
-            coord = _op.add(_op.multiply(start, top),
-                            _op.multiply(const(ramp.astype("float32")), _op.subtract(end, start)))
+            coord = _op.multiply(_op.multiply(_coord(np.arange(size)), wide(diff)), top)
+            coord = _op.add(_op.divide(coord, _coord(extent - 1)), wide(offset))
         coord = g.bb.emit(coord)
         # Inside [0, L - 1] (False for NaN); elsewhere the output is the fill, and the
         # coordinate is replaced by 0 so that every index computed from it is in range.
-        inside = g.bb.emit(_op.logical_and(_op.greater_equal(coord, const(0.0, "float32")),
+        inside = g.bb.emit(_op.logical_and(_op.greater_equal(coord, _coord(0.0)),
                                            _op.less_equal(coord, top)))
-        coord = g.bb.emit(_op.where(inside, coord, const(0.0, "float32")))
+        coord = g.bb.emit(_op.where(inside, coord, _coord(0.0)))
 
         def column(v):  # a per-output-index vector, broadcast along axis
             return _op.reshape(v, [size] + [1] * (rank - 1 - axis)) if axis < rank - 1 else v
@@ -3298,7 +3317,7 @@ def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any
 
         def weight(w):
             w = column(w)
-            return _op.astype(w, dtype) if dtype != "float32" else w
+            return _op.astype(w, dtype) if dtype != "float64" else w
 
         if mode == "nearest":
             blended = gather(_NEAREST_INDEX[nearest_mode](coord))
@@ -3306,14 +3325,14 @@ def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any
             base = g.bb.emit(_op.floor(coord))
             frac = g.bb.emit(_op.subtract(coord, base))
             if mode == "linear":
-                offsets, weights = (0, 1), [_op.subtract(const(1.0, "float32"), frac), frac]
+                offsets, weights = (0, 1), [_op.subtract(_coord(1.0), frac), frac]
             else:
                 offsets, weights = (-1, 0, 1, 2), _cubic_weights(frac, a)
-            taps = [_op.add(base, const(float(o), "float32")) if o else base for o in offsets]
+            taps = [_op.add(base, _coord(float(o))) if o else base for o in offsets]
             if exclude:  # taps outside the input weigh nothing; the rest are renormalized
-                weights = [_op.where(_op.logical_or(_op.less(t, const(0.0, "float32")),
+                weights = [_op.where(_op.logical_or(_op.less(t, _coord(0.0)),
                                                     _op.greater(t, top)),
-                                     const(0.0, "float32"), w) for t, w in zip(taps, weights)]
+                                     _coord(0.0), w) for t, w in zip(taps, weights)]
                 weights = [g.bb.emit(w) for w in weights]
                 total = g.bb.emit(functools.reduce(_op.add, weights))
                 weights = [_op.divide(w, total) for w in weights]
@@ -3323,6 +3342,7 @@ def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any
                 blended = term if blended is None else _op.add(blended, term)
         x = g.bb.emit(_op.where(column(inside), blended, fill))
     return x
+
 
 @converter("Upsample", 9)
 def upsample(g, inputs, attr):
