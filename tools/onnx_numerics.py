@@ -17,6 +17,10 @@ Per case, two interpreters (tether and apache-tvm never share a process):
 The case sets:
   node   onnx.backend.test.case.node.collect_testcases(): each node test's model and its data
          sets with the outputs ONNX ships;
+  node-init
+         the node tests with integer inputs, those inputs turned into initializers holding the
+         first data set's values (tools/onnx_diff.py's node-init group: constant shapes, axes,
+         indices), run on the data sets whose integer inputs are those values;
   light  onnx/backend/test/data/light/*.onnx (9 CNNs) with their ConstantOfShape weight fills
          replaced by seeded random initializers (BatchNormalization scales and variances in
          [0.5, 1.5), other weights normal with variance 2 / fan-in); expected outputs from
@@ -34,13 +38,14 @@ Each case ends as one of
   mismatch            an output differs (reported: max abs and max rel error, the output);
   tvm-compile-error   TVM fails to load or compile tether's module;
   tvm-run-error       the compiled module fails to run on the inputs;
-  import-error        tether raises on the model (the cases of the node set that tether does
+  import-error        tether raises on the model (the cases of the node sets that tether does
                       not import yet are counted here, not run);
   skipped             the case cannot be run through the VM as is (a sequence or optional
                       input or output; a dtype numpy cannot save, such as bfloat16 or float8);
   crashed             the TVM process died or timed out on the case.
 
-    python tools/onnx_numerics.py                            # every set
+    python tools/onnx_numerics.py                            # node, light, torch
+    python tools/onnx_numerics.py --set node-init            # the node-init set
     python tools/onnx_numerics.py --set node -k test_relu    # some cases
     python tools/onnx_numerics.py --results bench/results/onnx_numerics.md
     python tools/onnx_numerics.py --cases FILE               # case ids, one a line
@@ -61,7 +66,11 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SETS = ("node", "light", "torch")
+sys.path.insert(0, HERE)
+import onnx_diff  # noqa: E402  (the node-init cases; standard library at module level)
+SETS = ("node", "node-init", "light", "torch")
+# What a run without --set takes (node-init: `--set node-init`).
+DEFAULT_SETS = ("node", "light", "torch")
 STATUSES = ("ok", "mismatch", "tvm-compile-error", "tvm-run-error", "import-error", "skipped",
             "crashed")
 # The TVM worker's protocol lines start with this (anything else on its stdout is ignored).
@@ -139,6 +148,11 @@ def case_ids(sets):
     ids = []
     if "node" in sets:
         ids += [f"node/{n}" for n in sorted(node_cases())]
+    if "node-init" in sets:
+        import onnx
+
+        ids += [f"node-init/{n}" for n, c in sorted(node_cases().items())
+                if onnx_diff._init_inputs(onnx, c)]
     if "light" in sets:
         ids += [f"light/{f[:-5]}" for f in sorted(os.listdir(light_dir())) if f.endswith(".onnx")]
     if "torch" in sets:
@@ -307,6 +321,17 @@ def load_case(case_id, work):
     if group == "node":
         c = node_cases()[name]
         return c.model, [(list(i), list(o)) for i, o in c.data_sets]
+    if group == "node-init":
+        c = node_cases()[name]
+        fixed = onnx_diff._init_inputs(onnx, c)
+        names = [i.name for i in c.model.graph.input]
+        data_sets = []
+        for inputs, outputs in c.data_sets:
+            given = dict(zip(names, inputs))
+            if all(np.array_equal(given.get(n), v) for n, v in fixed.items()):
+                data_sets.append(([v for n, v in zip(names, inputs) if n not in fixed],
+                                  list(outputs)))
+        return onnx_diff._with_initializers(onnx, c), data_sets
     rng = np.random.default_rng(SEED)
     if group == "light":
         model = randomize_light(onnx.load(os.path.join(light_dir(), name + ".onnx")), SEED)
@@ -381,6 +406,10 @@ def prepare(case_id, work):
                      f"{str(err).strip().splitlines()[0][:200] if str(err).strip() else ''}")
         return entry
     entry["nodes"] = len(model.graph.node)
+    if not data_sets:
+        entry.update(status="skipped", detail="no data set (for node-init: none has the "
+                     "initializers' values)")
+        return entry
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -699,7 +728,7 @@ def summary(ids, results, wall):
            "Each case imported with tether's from_onnx, handed to apache-tvm as JSON "
            "(tether.ir.save_json, tvm.ir.load_json), compiled with "
            "`tvm.compile(mod, target=\"llvm\")` and run in `relax.VirtualMachine`, against the "
-           "outputs ONNX ships (node set) or onnxruntime's (light, torch sets).  Tolerance: "
+           "outputs ONNX ships (node, node-init sets) or onnxruntime's (light, torch sets).  Tolerance: "
            "rtol 1e-4, atol 1e-5 (float32/float64), 1e-3 both (float16); integers and bools "
            "exactly.  Regenerated by `make onnx-numerics` (tools/onnx_numerics.py).  "
            f"onnx {onnx.__version__}; {len(ids)} cases in {wall:.0f} s.\n",
@@ -769,7 +798,8 @@ def summary(ids, results, wall):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cmd", nargs="?", default="run", choices=("run", "tvm-worker"))
-    ap.add_argument("--set", action="append", choices=SETS, help="a case set (default: all)")
+    ap.add_argument("--set", action="append", choices=SETS,
+                    help="a case set (default: node, light, torch)")
     ap.add_argument("-k", action="append", help="only case ids containing this text")
     ap.add_argument("--cases", help="a file of case ids, one a line")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "onnx-numerics"),
@@ -795,7 +825,7 @@ def main(argv):
         with open(args.cases, encoding="utf-8") as f:
             ids = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
     else:
-        ids = case_ids(args.set or SETS)
+        ids = case_ids(args.set or DEFAULT_SETS)
     if args.k:
         ids = [i for i in ids if any(k in i for k in args.k)]
     t0 = time.perf_counter()

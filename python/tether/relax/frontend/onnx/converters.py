@@ -3150,6 +3150,7 @@ def _const_or_shape_values(x: Any, what: str) -> Any:
 def resize(g, inputs, attr):
     x = inputs[0]
     roi = g.get_constant(inputs[1]) if inputs[1] is not None else None
+    dynamic_roi = None
     scales = g.get_constant(inputs[2]) if len(inputs) > 2 else None
     sizes = g.get_constant(inputs[3]) if len(inputs) > 3 else None
     dims = _shape_values(x)
@@ -3168,9 +3169,16 @@ def resize(g, inputs, attr):
             roi = [0.0] * (2 * (rank - 2))
         else:
             roi = values
-    else:
-        raise NotImplementedError("Resize with a region of interest computed at run time is "
-                                  "not supported")
+    elif _str_attr(attr, "coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize":
+        dynamic_roi = roi
+    else:  # only tf_crop_and_resize reads the region of interest
+        roi = [0.0] * (2 * (rank - 2))
+    if dynamic_roi is not None:
+        if scales is not None:
+            return _resize_runtime_roi(g, x, dynamic_roi, attr,
+                                       scales=_const_or_shape_values(scales, "scale"))
+        return _resize_runtime_roi(g, x, dynamic_roi, attr,
+                                   sizes=_const_or_shape_values(sizes, "size"))
     if scales is not None:
         values = _const_or_shape_values(scales, "scale")
         out = []
@@ -3199,6 +3207,175 @@ def resize(g, inputs, attr):
     if len(roi) == 6:  # resize3d's roi runs (w, h, d) where ONNX's runs (d, h, w)
         roi = [roi[2], roi[1], roi[0], roi[5], roi[4], roi[3]]
     return _op.image.resize3d(x, size=ShapeExpr(out), roi=roi, layout="NCDHW", **kwargs)
+
+
+
+# ---- Resize with a run-time region of interest (tf_crop_and_resize) ----------------------------
+#
+# Relax's image.resize2d/resize3d take the region of interest as an attribute, so a roi that is a
+# graph input cannot reach them.  The resize is then spelled out in Relax ops, one axis at a
+# time (the interpolation is separable): per output index i along an axis of input length L and
+# output extent M (the scale times L), ONNX's source coordinate is
+#     x(i) = start * (L - 1) + i * (end - start) * (L - 1) / (M - 1)      (M != 1)
+#     x(i) = (start + end) / 2 * (L - 1)                                  (M == 1)
+# with start/end read from the roi tensor; the input is gathered (take) at the neighbours of
+# x(i), clamped to [0, L - 1] (ONNX pads by repeating the edge), blended with the mode's
+# weights, and every output whose x(i) falls outside [0, L - 1] becomes extrapolation_value.
+# Every axis is cropped so, the batch and channel axes too, as ONNX specifies (the constant-roi
+# path, like apache-tvm, crops the spatial axes only).
+
+def _coord(value: Any) -> GenericConst:
+    """A constant of the coordinate arithmetic, which runs in float64 as ONNX's reference
+    implementation does (on vectors as long as an output dim: cheap)."""
+    return const(np.asarray(value, dtype="float64"), "float64")
+
+
+_NEAREST_INDEX = {
+    # nearest_mode -> the source index of coordinate x, as a function of x
+    "round_prefer_floor": lambda x: _op.ceil(_op.subtract(x, _coord(0.5))),
+    "round_prefer_ceil": lambda x: _op.floor(_op.add(x, _coord(0.5))),
+    "floor": _op.floor,
+    "ceil": _op.ceil,
+}
+
+
+def _cubic_weights(r: Expr, a: float) -> List[Expr]:
+    """The weights of the four taps floor(x) - 1 .. floor(x) + 2 at fraction r = x - floor(x):
+    Keys' cubic convolution kernel with coefficient a."""
+    def near(t):  # |t| <= 1: (a + 2)|t|^3 - (a + 3)|t|^2 + 1
+        poly = _op.subtract(_op.multiply(_coord(a + 2), t), _coord(a + 3))
+        return _op.add(_op.multiply(_op.multiply(poly, t), t), _coord(1.0))
+
+    def far(t):  # 1 < |t| < 2: a|t|^3 - 5a|t|^2 + 8a|t| - 4a
+        poly = _op.subtract(_op.multiply(_coord(a), t), _coord(5 * a))
+        poly = _op.add(_op.multiply(poly, t), _coord(8 * a))
+        return _op.subtract(_op.multiply(poly, t), _coord(4 * a))
+
+    one = _coord(1.0)
+    rest = _op.subtract(one, r)
+    return [far(_op.add(r, one)), near(r), near(rest), far(_op.add(rest, one))]
+
+
+def _resize_runtime_roi(g, x: Expr, roi: Expr, attr: Dict[str, Any], scales: Any = None,
+                        sizes: Any = None) -> Expr:
+    """Resize with coordinate_transformation_mode tf_crop_and_resize whose roi is computed at
+    run time, in Relax ops (see above).  scales / sizes: the constant values of the one given,
+    for every axis, or for the axes of the `axes` attribute."""
+    dims = _static_dims(x, "Resize with a region of interest computed at run time")
+    rank = len(dims)
+    if "axes" in attr:
+        axes = [int(a) + rank if int(a) < 0 else int(a) for a in attr["axes"]]
+        if any(not 0 <= a < rank for a in axes) or len(set(axes)) != len(axes):
+            raise ConverterError(f"Resize: axes {list(attr['axes'])} are not distinct axes of "
+                                 f"a rank-{rank} input")
+    else:
+        axes = list(range(rank))
+    values = [float(v) for v in (scales if scales is not None else sizes)]
+    if len(values) != len(axes):
+        raise ConverterError(f"Resize: {len(values)} {'scales' if scales is not None else 'sizes'}"
+                             f" for {len(axes)} axes")
+    # Per resized axis: (axis, output dim, the fractional output extent ONNX's coordinate
+    # formula divides by (the scale times the input dim; the size itself when sizes are given),
+    # the index of its start in roi).  The axes not in `axes` stay as they are.
+    plan = []
+    for k, (axis, v) in enumerate(zip(axes, values)):
+        if scales is not None:
+            extent = float(np.float32(v)) * dims[axis]
+            size = int(extent)
+        else:  # the extent as ONNX computes it: the scale size / dim times the dim
+            size = int(v)
+            extent = size / dims[axis] * dims[axis]
+        plan.append((axis, size, extent, k))
+    dtype = _dtype(x)
+    if dtype not in ("float16", "float32", "float64"):
+        raise NotImplementedError(f"Resize of a {dtype} input with a region of interest computed "
+                                  "at run time is not supported (floating-point inputs only)")
+    if _str_attr(attr, "keep_aspect_ratio_policy", "stretch") != "stretch":
+        raise NotImplementedError("Resize with a keep_aspect_ratio_policy and a region of "
+                                  "interest computed at run time is not supported")
+    mode = _str_attr(attr, "mode", "nearest")
+    nearest_mode = _str_attr(attr, "nearest_mode", "round_prefer_floor")
+    if mode not in ("nearest", "linear", "cubic"):
+        raise ConverterError(f'Value {mode} in attribute "mode" of operator Resize is not valid.')
+    if mode == "nearest" and nearest_mode not in _NEAREST_INDEX:
+        raise ConverterError(f'Value {nearest_mode} in attribute "nearest_mode" of operator '
+                             "Resize is not valid.")
+    n_roi = _shape_values(roi)
+    if not (len(n_roi) == 1 and isinstance(n_roi[0], IntImm)
+            and int(n_roi[0].value) == 2 * len(axes)):
+        raise ConverterError(f"Resize: the roi must have {2 * len(axes)} values (a start and "
+                             f"an end per resized axis), but it has shape {list(n_roi)}")
+    step = len(axes)
+    roi_dtype = _dtype(roi)
+    if roi_dtype not in ("float16", "float32", "float64"):
+        raise ConverterError(f"Resize: the roi must be a float tensor, but it is {roi_dtype}")
+
+    def wide(v):  # a value of the roi's dtype, in the coordinates' float64
+        return _op.astype(v, "float64") if roi_dtype != "float64" else v
+
+    fill = const(float(attr.get("extrapolation_value", 0.0)), dtype)
+    a = float(attr.get("cubic_coeff_a", -0.75))
+    exclude = bool(attr.get("exclude_outside", 0))
+    for axis, size, extent, k in sorted(plan):
+        length = dims[axis]
+        if size == length == 1:
+            continue  # x(0) = 0 whatever the roi: the axis stays as it is
+        start = _op.strided_slice(roi, [0], [k], [k + 1])
+        end = _op.strided_slice(roi, [0], [k + step], [k + step + 1])
+        top = _coord(float(length - 1))
+        # In the order and precision of ONNX's reference implementation (end - start and
+        # start * (L - 1) in the roi's dtype), so that a coordinate on the border of the input
+        # lands on the same side.
+        diff = g.bb.emit(_op.subtract(end, start))
+        offset = _op.multiply(start, const(float(length - 1), roi_dtype))
+        if extent == 1:
+            half = _op.divide(_op.multiply(diff, const(float(length - 1), roi_dtype)),
+                              const(2.0, roi_dtype))
+            coord = wide(_op.add(half, offset))
+        else:
+            coord = _op.multiply(_op.multiply(_coord(np.arange(size)), wide(diff)), top)
+            coord = _op.add(_op.divide(coord, _coord(extent - 1)), wide(offset))
+        coord = g.bb.emit(coord)
+        # Inside [0, L - 1] (False for NaN); elsewhere the output is the fill, and the
+        # coordinate is replaced by 0 so that every index computed from it is in range.
+        inside = g.bb.emit(_op.logical_and(_op.greater_equal(coord, _coord(0.0)),
+                                           _op.less_equal(coord, top)))
+        coord = g.bb.emit(_op.where(inside, coord, _coord(0.0)))
+
+        def column(v):  # a per-output-index vector, broadcast along axis
+            return _op.reshape(v, [size] + [1] * (rank - 1 - axis)) if axis < rank - 1 else v
+
+        def gather(index):  # x's slices at the float indices `index`, clamped to the input
+            index = _op.clip(_op.astype(index, "int64"), 0, length - 1)
+            return _op.take(x, index, axis=axis)
+
+        def weight(w):
+            w = column(w)
+            return _op.astype(w, dtype) if dtype != "float64" else w
+
+        if mode == "nearest":
+            blended = gather(_NEAREST_INDEX[nearest_mode](coord))
+        else:
+            base = g.bb.emit(_op.floor(coord))
+            frac = g.bb.emit(_op.subtract(coord, base))
+            if mode == "linear":
+                offsets, weights = (0, 1), [_op.subtract(_coord(1.0), frac), frac]
+            else:
+                offsets, weights = (-1, 0, 1, 2), _cubic_weights(frac, a)
+            taps = [_op.add(base, _coord(float(o))) if o else base for o in offsets]
+            if exclude:  # taps outside the input weigh nothing; the rest are renormalized
+                weights = [_op.where(_op.logical_or(_op.less(t, _coord(0.0)),
+                                                    _op.greater(t, top)),
+                                     _coord(0.0), w) for t, w in zip(taps, weights)]
+                weights = [g.bb.emit(w) for w in weights]
+                total = g.bb.emit(functools.reduce(_op.add, weights))
+                weights = [_op.divide(w, total) for w in weights]
+            blended = None
+            for t, w in zip(taps, weights):
+                term = _op.multiply(gather(t), weight(w))
+                blended = term if blended is None else _op.add(blended, term)
+        x = g.bb.emit(_op.where(column(inside), blended, fill))
+    return x
 
 
 @converter("Upsample", 9)
