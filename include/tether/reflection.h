@@ -123,8 +123,9 @@ typedef struct {
 
 /*
  * Finishes a type whose fields are defined: registers its metadata {total_size, creator,
- * doc}, its `__ffi_shallow_copy__` attribute and, unless no_init, the automatic
- * `__ffi_init__` (kept if the type already has one).  0, or -1 with ValueError for an
+ * doc}, its `__ffi_type_final__` (tether_type_def_final), its `__ffi_shallow_copy__`
+ * attribute and, unless no_init, the automatic `__ffi_init__` (kept if the type already
+ * has one).  0, or -1 with ValueError for an
  * unknown type, a NULL `def`, a total_size that cannot hold the header or a field, or
  * RuntimeError when the type's metadata is already registered (as by
  * TVMFFITypeRegisterMetadata).  Thread-safe (type table lock); call once per type.
