@@ -119,8 +119,9 @@ int testing__register_visit_regions(void) {
                                          NULL, NULL, NULL, NULL};
   TVMFFIByteArray visitor_key = {"ffi.StructuralVisitor", 21};
   if (TVMFFITypeKeyToIndex(&visitor_key, &testing_visitor_index) != 0) return -1;
-  testing_regions_index = testing__alloc_type("testing.TestVisitRegions", kTVMFFIObject, 0);
-  testing_hook_index = testing__alloc_type("testing.TestVisitHook", kTVMFFIObject, 0);
+  testing_regions_index = testing__alloc_type("testing.TestVisitRegions", kTVMFFIObject,
+                                              TESTING_FINAL);
+  testing_hook_index = testing__alloc_type("testing.TestVisitHook", kTVMFFIObject, TESTING_FINAL);
   if (testing_regions_index < 0 || testing_hook_index < 0) return -1;
   for (size_t i = 0; i < sizeof(region_fields) / sizeof(region_fields[0]); ++i) {
     if (tether_type_def_field(testing_regions_index, &region_fields[i]) != 0) return -1;
@@ -136,6 +137,7 @@ int testing__register_visit_regions(void) {
   meta.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   TVMFFIObjectHandle fn = NULL;
   if (TVMFFITypeRegisterMetadata(testing_hook_index, &meta) != 0 ||
+      tether_type_def_final(testing_hook_index) != 0 ||
       TVMFFIFunctionCreate(NULL, testing_visit_hook, NULL, &fn) != 0) {
     return -1;
   }
