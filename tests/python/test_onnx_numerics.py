@@ -9,7 +9,6 @@ onnxruntime's (a light model with random weights, a torchvision export): rtol 1e
 TVM's interpreter is $TETHER_TVM_PYTHON (make test sets it to .venv-tvm), else
 <repo>/.venv-tvm; without one the tests are skipped.
 """
-import importlib.util
 import os
 
 import pytest
@@ -17,18 +16,10 @@ import pytest
 pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo_tools import load_tool  # noqa: E402
 
 
-def _load_tool():
-    spec = importlib.util.spec_from_file_location(
-        "onnx_numerics", os.path.join(REPO, "tools", "onnx_numerics.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-tool = _load_tool()
+tool = load_tool("onnx_numerics")
 
 # Node cases across the op kinds tether converts: unary math, binary arithmetic and
 # comparison over several dtypes (broadcasting, integer division), float16, conv, pools (pads,

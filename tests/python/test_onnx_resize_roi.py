@@ -9,7 +9,6 @@ values per model: inside the input, reaching outside it (the extrapolation value
 output index, every interpolation mode and nearest rounding, cubic with exclude_outside,
 cropped batch and channel axes, the axes attribute, 3-D and 5-D inputs, float64.
 """
-import importlib.util
 import json
 import os
 import warnings
@@ -24,18 +23,10 @@ from onnx.reference import ReferenceEvaluator  # noqa: E402
 import tether  # noqa: E402
 from tether.relax.frontend.onnx import from_onnx  # noqa: E402
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo_tools import load_tool  # noqa: E402
 
 
-def _load_tool():
-    spec = importlib.util.spec_from_file_location(
-        "onnx_numerics", os.path.join(REPO, "tools", "onnx_numerics.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-tool = _load_tool()
+tool = load_tool("onnx_numerics")
 
 
 def resize_model(shape, sizes=None, scales=None, dtype=np.float32, roi_dtype=np.float32,
