@@ -2,6 +2,8 @@
 import importlib.util
 import os
 
+import pytest
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -11,3 +13,13 @@ def load_tool(name):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def tvm_python(tool):
+    """The apache-tvm interpreter that tools/onnx_numerics.py (`tool`) would use; skips the
+    test when there is none."""
+    path = tool.default_tvm_python()
+    if not os.path.exists(path):
+        pytest.skip(f"no apache-tvm interpreter at {path} ($TETHER_TVM_PYTHON; `make venv-tvm` "
+                    "makes .venv-tvm)")
+    return path

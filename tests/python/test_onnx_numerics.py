@@ -16,10 +16,10 @@ import pytest
 pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 
-from repo_tools import load_tool  # noqa: E402
+import repo_tools  # noqa: E402
 
 
-tool = load_tool("onnx_numerics")
+tool = repo_tools.load_tool("onnx_numerics")
 
 # Node cases across the op kinds tether converts: unary math, binary arithmetic and
 # comparison over several dtypes (broadcasting, integer division), float16, conv, pools (pads,
@@ -46,11 +46,7 @@ CASES = NODE + NODE_INIT + LIGHT + TORCH
 
 
 def tvm_python():
-    path = tool.default_tvm_python()
-    if not os.path.exists(path):
-        pytest.skip(f"no apache-tvm interpreter at {path} ($TETHER_TVM_PYTHON; `make venv-tvm` "
-                    "makes .venv-tvm)")
-    return path
+    return repo_tools.tvm_python(tool)
 
 
 @pytest.fixture(scope="module")

@@ -23,10 +23,10 @@ from onnx.reference import ReferenceEvaluator  # noqa: E402
 import tether  # noqa: E402
 from tether.relax.frontend.onnx import from_onnx  # noqa: E402
 
-from repo_tools import load_tool  # noqa: E402
+import repo_tools  # noqa: E402
 
 
-tool = load_tool("onnx_numerics")
+tool = repo_tools.load_tool("onnx_numerics")
 
 
 def resize_model(shape, sizes=None, scales=None, dtype=np.float32, roi_dtype=np.float32,
@@ -177,11 +177,7 @@ def test_reference_cases_change_with_the_roi():
 
 
 def tvm_python():
-    path = tool.default_tvm_python()
-    if not os.path.exists(path):
-        pytest.skip(f"no apache-tvm interpreter at {path} ($TETHER_TVM_PYTHON; `make venv-tvm` "
-                    "makes .venv-tvm)")
-    return path
+    return repo_tools.tvm_python(tool)
 
 
 def combined_model(names):
