@@ -94,12 +94,16 @@ static DLDataType tpy_np_dtype(int type_num) {
 
 /*
  * Fills *dl (shape and strides in `dims`, 2 * TPY_STACK_NDIM entries) from the numpy array
- * `obj`.  false, with no error set, when this array needs numpy's own exporter.
+ * `obj`; a read-only array only with `readonly_ok`.  false, with no error set, when this array
+ * needs numpy's own exporter.
  */
-static bool tpy_numpy_dl(PyObject* obj, DLTensor* dl, int64_t* dims) {
+static bool tpy_numpy_dl(PyObject* obj, DLTensor* dl, int64_t* dims, bool readonly_ok) {
   tpy_np_array* a = (tpy_np_array*)obj;
   tpy_np_descr* d = (tpy_np_descr*)a->descr;
-  if (!(a->flags & TPY_NPY_ARRAY_WRITEABLE) || a->nd > TPY_STACK_NDIM || a->nd < 0) return false;
+  if (!(readonly_ok || (a->flags & TPY_NPY_ARRAY_WRITEABLE)) || a->nd > TPY_STACK_NDIM ||
+      a->nd < 0) {
+    return false;
+  }
   if (d->byteorder != '=' && d->byteorder != '|' &&
       !(d->byteorder == '<' && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) {
     return false;
@@ -576,7 +580,7 @@ static int tpy_tensor_import(PyObject* obj, const char* who, int32_t align, int3
   tpy_view_dl* m;
   switch (e.kind) {
     case TPY_KIND_NUMPY:
-      if (!tpy_numpy_dl(obj, &dl, dims)) {
+      if (!tpy_numpy_dl(obj, &dl, dims, false)) {
         return tpy_tensor_from_protocol(obj, who, align, contig, out) == 0 ? 1 : -1;
       }
       break;
@@ -624,7 +628,7 @@ int tpy_tensor_arg_from_py(PyObject* obj, TVMFFIAny* out, tpy_temps* temps) {
       out->v_obj = h;
       return 1;
     case TPY_KIND_NUMPY:
-      if (tpy_numpy_dl(obj, &dl, dims)) {
+      if (tpy_numpy_dl(obj, &dl, dims, false)) {
         if (tpy_view_acquire(obj, &dl, &h) != 0) return -1;
       } else if (tpy_tensor_from_protocol(obj, "argument", 0, 0, &h) != 0) {
         return -1;
@@ -961,6 +965,26 @@ static PyObject* tpy_py_from_dlpack(PyObject* module, PyObject* args, PyObject* 
   return tpy_tensor_wrap_steal(h);
 }
 
+/* _constant_tensor(array) -> Tensor: from_dlpack for a numpy array whose data will never be
+ * written, read-only arrays included (numpy's exporter refuses those: DLPack cannot say
+ * read-only).  Made for IR constants over immutable buffers (an ONNX initializer's bytes):
+ * no copy.  Whoever takes the Tensor's data (np.from_dlpack) must not write it. */
+static PyObject* tpy_py_constant_tensor(PyObject* module, PyObject* x) {
+  (void)module;
+  int64_t dims[2 * TPY_STACK_NDIM];
+  DLTensor dl;
+  tpy_view_dl* m;
+  if (tpy_kind_of(Py_TYPE(x)).kind != TPY_KIND_NUMPY || !tpy_numpy_dl(x, &dl, dims, true)) {
+    PyErr_Format(PyExc_TypeError,
+                 "_constant_tensor: expected a numpy array of a DLPack dtype in native byte "
+                 "order with at most %d dims, got %s",
+                 TPY_STACK_NDIM, Py_TYPE(x)->tp_name);
+    return NULL;
+  }
+  if (tpy_view_new(x, &dl, 0, 0, &m) != 0) return NULL;
+  return tpy_tensor_wrap_steal(m->tensor);
+}
+
 /* _set_class_tensor(cls): Tensor results are made as `cls` (a subclass of Tensor) from now
  * on; tether.core._CLASS_TENSOR names it. */
 static PyObject* tpy_py_set_class_tensor(PyObject* self, PyObject* cls) {
@@ -978,6 +1002,11 @@ static PyObject* tpy_py_set_class_tensor(PyObject* self, PyObject* cls) {
 static PyMethodDef tpy_tensor_module_methods[] = {
     {"_set_class_tensor", tpy_py_set_class_tensor, METH_O,
      "_set_class_tensor(cls): make Tensor results instances of `cls`"},
+    {"_constant_tensor", tpy_py_constant_tensor, METH_O,
+     "_constant_tensor(array) -> Tensor\n"
+     "A Tensor sharing a numpy array's memory, read-only arrays included, for data that is "
+     "never written (IR constants).  TypeError for anything but a numpy array of a DLPack "
+     "dtype."},
     {"from_dlpack", (PyCFunction)(void (*)(void))tpy_py_from_dlpack,
      METH_VARARGS | METH_KEYWORDS,
      "from_dlpack(x, require_alignment=0, require_contiguous=False) -> Tensor\n"

@@ -433,3 +433,29 @@ def test_tensor_without_handle_raises():
               lambda: tether.from_dlpack(t)):
         with pytest.raises(ValueError, match="handle"):
             f()
+
+
+def test_constant_tensor_shares_a_read_only_array():
+    """core._constant_tensor: a Tensor over a read-only array's memory (an IR constant over
+    an ONNX initializer's bytes), no copy; the array lives as long as the Tensor."""
+    raw = np.arange(12, dtype="<f4").tobytes()
+    arr = np.frombuffer(raw, dtype="<f4").reshape(3, 4)
+    assert not arr.flags.writeable
+    with pytest.raises(BufferError):
+        core.from_dlpack(arr)  # numpy's exporter refuses read-only arrays
+    t = core._constant_tensor(arr)
+    del arr
+    assert t.shape == (3, 4) and str(t.dtype) == "float32"
+    back = np.from_dlpack(t)
+    np.testing.assert_array_equal(back, np.arange(12, dtype="float32").reshape(3, 4))
+    assert back.ctypes.data == np.frombuffer(raw, dtype="<f4").ctypes.data  # shared
+    strided = np.arange(10, dtype="int64")[::2]
+    strided.flags.writeable = False
+    assert np.from_dlpack(core._constant_tensor(strided)).tolist() == [0, 2, 4, 6, 8]
+
+
+@pytest.mark.parametrize("bad", [[1, 2], np.array(["a"]), np.array([1.0], dtype=">f8"),
+                                 np.array([None])])
+def test_constant_tensor_rejects_what_it_cannot_view(bad):
+    with pytest.raises(TypeError, match="_constant_tensor: expected a numpy array"):
+        core._constant_tensor(bad)

@@ -92,20 +92,31 @@ def _is_const(x: Any) -> bool:
 
 
 def _numpy(c: GenericConst) -> np.ndarray:
-    """The value of a tensor constant as a numpy array (a view of its data)."""
-    return np.from_dlpack(c.value)
+    """The value of a tensor constant as a numpy array: a read-only view of its data (a
+    constant may share an initializer's immutable bytes; see _const_array)."""
+    arr = np.from_dlpack(c.value)
+    arr.flags.writeable = False
+    return arr
 
 
 def _const_array(arr: Any, dtype: Optional[str] = None) -> GenericConst:
     """A constant holding the array arr with its own dtype (or converted to dtype); what
-    relax.const(arr, dtype) builds, without its conversions when arr is ready as it is."""
+    relax.const(arr, dtype) builds, without its conversions when arr is ready as it is.  The
+    constant shares arr's memory, read-only arrays included (an initializer's raw bytes are
+    never copied): arr must not change afterwards."""
     arr = np.asarray(arr)
     if dtype is not None and arr.dtype != dtype:
         arr = arr.astype(dtype)
-    flags = arr.flags
-    if not (flags.c_contiguous and flags.writeable):
+    if not arr.flags.c_contiguous:
         arr = np.array(arr, copy=True, order="C")
-    return _generic_const(core.from_dlpack(arr), None)
+    try:
+        tensor = _constant_tensor(arr)
+    except TypeError:  # a dtype DLPack has no code for: numpy's exporter explains
+        tensor = core.from_dlpack(arr if arr.flags.writeable else arr.copy())
+    return _generic_const(tensor, None)
+
+
+_constant_tensor = core._constant_tensor
 
 
 _generic_const = core.get_global_func("ir.GenericConst")

@@ -115,8 +115,10 @@ _ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GR
 _ATTR_LISTS = ("floats", "ints", "strings", "tensors", "type_protos", "graphs")
 
 
-# Above this many initializer elements, the importer does not serialize the whole graph.
-_WHOLE_GRAPH_ELEMENTS = 1 << 18
+# Above this many initializer elements, the importer does not serialize the whole graph
+# (protobuf's serializer copies bytes at ~1 GB/s); it serializes only the nodes and takes each
+# initializer's raw_data as it is.
+_WHOLE_GRAPH_ELEMENTS = 1 << 14
 
 
 def _node_fields(graph: onnx.GraphProto) -> bytes:
@@ -194,8 +196,8 @@ class _Importer:
             if fast is not None and proto.data_location != onnx.TensorProto.EXTERNAL:
                 dtype, field = fast
                 raw = proto.raw_data  # (a copy of the field: read it once)
-                if raw:
-                    arr = np.frombuffer(raw, dtype=dtype).copy()
+                if raw:  # read-only, over the bytes: constants share them (_const_array)
+                    arr = np.frombuffer(raw, dtype=dtype)
                 else:
                     values = getattr(proto, field)
                     arr = np.fromiter(values, dtype, len(values))
