@@ -16,7 +16,8 @@ ms, apache-tvm ms, the ratio apache-tvm / tether; then the geometric mean of the
 Memory, measured the same way on both sides, for one import in a fresh process (after
 onnx.load and a warm-up import of a small Conv/Relu model, so that lazily loaded code is not
 counted): the growth of the process's peak resident set (VmHWM after the import minus VmRSS
-before it, the peak reset through /proc/self/clear_refs just before), and the peak of the
+before it, the peak reset through /proc/self/clear_refs just before), and, in another fresh
+process (tracemalloc's own bookkeeping would count in the resident set), the peak of the
 Python-level allocations traced by tracemalloc (numpy arrays included; C allocations that do
 not go through Python's allocator are not, on either side).
 
@@ -149,22 +150,30 @@ def worker(side):
                 cpu.append(time.process_time() - c0)
                 del mod
             res = {"wall": wall, "cpu": cpu}
-        else:
-            import tracemalloc
-
+        elif "memory" in cmd:  # a fresh process: the growth of the peak resident set
             model = onnx.load(cmd["memory"])
             from_onnx(_small_model())
             gc.collect()
             before = _status_kb("VmRSS")
             with open("/proc/self/clear_refs", "w") as f:
                 f.write("5")  # reset VmHWM to the current RSS
+            mod = from_onnx(model)
+            peak = _status_kb("VmHWM")
+            del mod
+            res = {"rss_kb": peak - before}
+        else:  # a fresh process: the peak of tracemalloc's traced allocations (its own
+            # bookkeeping, tens of bytes per live allocation, would inflate the RSS above)
+            import tracemalloc
+
+            model = onnx.load(cmd["traced"])
+            from_onnx(_small_model())
+            gc.collect()
             tracemalloc.start()
             mod = from_onnx(model)
             traced = tracemalloc.get_traced_memory()[1]
-            peak = _status_kb("VmHWM")
             tracemalloc.stop()
             del mod
-            res = {"rss_kb": peak - before, "traced_kb": traced / 1024}
+            res = {"traced_kb": traced / 1024}
         out.write(json.dumps(res) + "\n")
         out.flush()
 
@@ -297,12 +306,13 @@ def main():
         for row in rows:
             path = row["path"]
             for side, py in pythons.items():
-                w = Worker(py, side)
-                try:
-                    res = w.ask(memory=path)
-                finally:
-                    w.close()
-                row[f"{side}_rss"], row[f"{side}_traced"] = res["rss_kb"], res["traced_kb"]
+                for what in ("memory", "traced"):  # each in a fresh process
+                    w = Worker(py, side)
+                    try:
+                        res = w.ask(**{what: path})
+                    finally:
+                        w.close()
+                    row.update({f"{side}_{k[:-3]}": v for k, v in res.items()})
             print(f"[bench-onnx] {row['name']}: memory tether {row['tether_rss'] / 1024:.1f} "
                   f"MiB RSS / {row['tether_traced'] / 1024:.1f} MiB traced, apache-tvm "
                   f"{row['tvm_rss'] / 1024:.1f} / {row['tvm_traced'] / 1024:.1f}", flush=True)
