@@ -27,6 +27,13 @@
  * Raises ValueError when `data` is not a well-formed GraphProto (truncated, a bad wire type,
  * a string that is not UTF-8); never reads outside `data`.
  *
+ * inputs(values, names) -> Inputs
+ *   A node's operands: values[name] per name of the tuple `names`, None for "" (an omitted
+ *   optional input); KeyError naming the first name `values` (a dict) lacks.
+ * Inputs: a list whose indexing past the end gives None (the optional inputs a node omits at
+ *   the end), slices included; everything else is list's.  The converters index their
+ *   operands with it, a few times per node.
+ *
  * Field numbers: ONNX's onnx.proto (GraphProto, NodeProto, AttributeProto, TensorProto).
  */
 #define PY_SSIZE_T_CLEAN
@@ -520,10 +527,86 @@ done:
   return result;
 }
 
+/* ---- Inputs ----------------------------------------------------------------------------- */
+
+static PyTypeObject wire_inputs_type;
+
+/* inputs[index]: list's, except that an int index at or past the end gives None and a slice
+ * reads as if the list were padded with None up to its stop. */
+static PyObject* wire_inputs_subscript(PyObject* self, PyObject* index) {
+  Py_ssize_t n = PyList_GET_SIZE(self);
+  if (PyLong_CheckExact(index)) {
+    Py_ssize_t i = PyLong_AsSsize_t(index);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i >= n) Py_RETURN_NONE;
+    if (i >= 0) return Py_NewRef(PyList_GET_ITEM(self, i));
+  } else if (PySlice_Check(index)) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(index, &start, &stop, &step) != 0) return NULL;
+    PyObject* stop_obj = ((PySliceObject*)index)->stop;
+    Py_ssize_t padded = n;
+    if (stop_obj != Py_None && stop > n) padded = stop;
+    Py_ssize_t count = PySlice_AdjustIndices(padded, &start, &stop, step);
+    PyObject* out = PyList_New(count);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t k = 0, i = start; k < count; ++k, i += step) {
+      PyList_SET_ITEM(out, k, Py_NewRef(i < n ? PyList_GET_ITEM(self, i) : Py_None));
+    }
+    return out;
+  }
+  return PyList_Type.tp_as_mapping->mp_subscript(self, index);
+}
+
+static PyMappingMethods wire_inputs_mapping;
+
+static PyTypeObject wire_inputs_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tether._onnx_wire.Inputs",
+    .tp_doc = "A node's operands: a list whose indexing past the end gives None.",
+    .tp_basicsize = sizeof(PyListObject),
+    /* (collection support, the list-subclass flag and the slots not set here are list's,
+     * inherited by PyType_Ready) */
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_as_mapping = &wire_inputs_mapping,
+};
+
+static PyObject* wire_inputs(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
+  (void)module;
+  if (nargs != 2 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "_onnx_wire.inputs(values, names): expected a dict and "
+                                      "a tuple of str");
+    return NULL;
+  }
+  PyObject *values = args[0], *names = args[1];
+  Py_ssize_t n = PyTuple_GET_SIZE(names);
+  PyObject* out = PyType_GenericNew(&wire_inputs_type, NULL, NULL);
+  if (out == NULL) return NULL;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* name = PyTuple_GET_ITEM(names, i);
+    PyObject* value = Py_None;
+    if (!PyUnicode_Check(name) || PyUnicode_GET_LENGTH(name) != 0) {
+      value = PyDict_GetItemWithError(values, name);
+      if (value == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+        Py_DECREF(out);
+        return NULL;
+      }
+    }
+    if (PyList_Append(out, value) != 0) {
+      Py_DECREF(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
 static PyMethodDef wire_methods[] = {
     {"graph", wire_graph, METH_O,
      "graph(data) -> (nodes, initializers): a serialized GraphProto's nodes and initializer "
      "headers (see tether.relax.frontend.onnx.importer)"},
+    {"inputs", (PyCFunction)(void (*)(void))wire_inputs, METH_FASTCALL,
+     "inputs(values, names) -> Inputs: values[name] per name (None for \"\"); KeyError "
+     "naming a missing one"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -537,4 +620,16 @@ static struct PyModuleDef wire_module = {
 };
 
 PyMODINIT_FUNC PyInit__onnx_wire(void); /* the module's entry point */
-PyMODINIT_FUNC PyInit__onnx_wire(void) { return PyModule_Create(&wire_module); }
+PyMODINIT_FUNC PyInit__onnx_wire(void) {
+  wire_inputs_mapping = *PyList_Type.tp_as_mapping;
+  wire_inputs_mapping.mp_subscript = wire_inputs_subscript;
+  wire_inputs_type.tp_base = &PyList_Type;
+  if (PyType_Ready(&wire_inputs_type) != 0) return NULL;
+  PyObject* m = PyModule_Create(&wire_module);
+  if (m == NULL) return NULL;
+  if (PyModule_AddObjectRef(m, "Inputs", (PyObject*)&wire_inputs_type) != 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

@@ -226,6 +226,31 @@ def test_wire_reader_never_reads_past_its_input():
         wire.graph("not bytes")
 
 
+def test_wire_inputs_index_as_the_python_class():
+    """tether._onnx_wire.inputs / Inputs (a node's operands; None past the end) index exactly
+    as the importer's Python fallback does, slices included."""
+    wire = pytest.importorskip("tether._onnx_wire")
+    from tether.relax.frontend.onnx import importer
+
+    values = {"a": 1, "b": "two", "c": 3.0}
+    names = ("a", "", "b", "c")
+    got = wire.inputs(values, names)
+    want = importer._node_inputs_py(values, names)
+    assert type(want) is not type(got) and isinstance(got, list) and got == want == [1, None, "two", 3.0]
+    for index in [0, 1, 3, 4, 9, -1, -4]:
+        assert got[index] == want[index]
+    for sl in [slice(1, 6), slice(None, 2), slice(2, None), slice(None, None, -1),
+               slice(0, 8, 3), slice(5, 9), slice(-2, None)]:
+        assert got[sl] == want[sl], sl
+    with pytest.raises(IndexError):
+        got[-5]
+    with pytest.raises(KeyError, match="'zz'"):
+        wire.inputs(values, ("a", "zz"))
+    with pytest.raises(TypeError, match="expected a dict and a tuple"):
+        wire.inputs(values, ["a"])
+    assert wire.Inputs(v for v in (1, 2))[7] is None
+
+
 def test_huge_and_inconsistent_shapes_are_typed_errors():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)

@@ -69,13 +69,34 @@ _DIM_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operat
             "//": operator.floordiv}
 
 
-class _Inputs(list):
-    """A node's inputs: indexing past the end gives None (an omitted optional input)."""
+class _PyInputs(list):
+    """A node's inputs: indexing past the end gives None (an omitted optional input).
+    (tether._onnx_wire.Inputs is the same in C, used when the extension is there.)"""
 
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(max(len(self), index.stop or 0)))]
         return list.__getitem__(self, index) if index < len(self) else None
+
+
+def _conversion_error(op_type: str, node_name: str, err: Exception) -> ValueError:
+    """The ValueError for a node whose converter failed otherwise than with the frontend's
+    typed errors: a malformed node (a missing attribute, an operand its Relax op rejects:
+    InternalError from type inference, ...)."""
+    return ValueError(f"from_onnx: node {node_name!r} ({op_type}) cannot be converted: "
+                      f"{type(err).__name__}: {err}")
+
+
+def _node_inputs_py(values: dict, names: tuple) -> _PyInputs:
+    """A node's operands: values[name] per name, None for "" (KeyError naming a missing
+    one)."""
+    return _PyInputs([values[name] if name else None for name in names])
+
+
+if _onnx_wire is not None:
+    _Inputs, _operands = _onnx_wire.Inputs, _onnx_wire.inputs
+else:
+    _Inputs, _operands = _PyInputs, _node_inputs_py
 
 
 class _NameSupply:
@@ -408,7 +429,7 @@ class _Importer:
     def _convert_nodes(self, graph: onnx.GraphProto, records: Optional[tuple] = None) -> None:
         bb = self.bb
         converters, converter = self.converters, self._converter
-        apply = self._apply
+        normalize = _bb_normalize
         # The names of the values typed as a shape (ShapeType) or as one dim of a shape
         # (PrimType): only these need converting into tensors for the ops that take tensors, so
         # a node none of whose inputs is named here takes its inputs as they are.
@@ -427,7 +448,7 @@ class _Importer:
                     attr[name] = tuple(value) if field in _ATTR_LISTS else value
             nodes = self.nodes  # (an If's branches replace the dict)
             try:
-                inputs = _Inputs([nodes[name] if name else None for name in input_names])
+                inputs = _operands(nodes, input_names)
             except KeyError as err:
                 raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) uses "
                                  f"{err.args[0]!r}, which no input, initializer or earlier node "
@@ -444,8 +465,18 @@ class _Importer:
                 if op_type not in _PRIM_OPS:
                     inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
             self._protos, self._index = protos, index
+            self.num_outputs = len(outputs)
             fn = converters.get(op_type) or converter(op_type)
-            result = apply(fn, op_type, node_name, len(outputs), inputs, attr)
+            try:  # (_apply, inline: this loop runs once per node)
+                result = fn(self, inputs, attr)
+                if isinstance(result, Expr):
+                    result = normalize(bb, result)
+                elif result is None:
+                    raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
+            except (NotImplementedError, ValueError, TypeError):
+                raise
+            except Exception as err:
+                raise _conversion_error(op_type, node_name, err) from err
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
             elif isinstance(result, Tuple):
@@ -512,10 +543,8 @@ class _Importer:
             return _bb_normalize(self.bb, result) if isinstance(result, Expr) else result
         except (NotImplementedError, ValueError, TypeError):
             raise
-        except Exception as err:  # a malformed node (a missing attribute, an operand its
-            # Relax op rejects: InternalError from type inference, ...)
-            raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) cannot be "
-                             f"converted: {type(err).__name__}: {err}") from err
+        except Exception as err:
+            raise _conversion_error(op_type, node_name, err) from err
 
     def _convert_graph(self, graph: onnx.GraphProto, records: tuple) -> Any:
         """Converts the nodes; the graph's value (a Tuple when it has several outputs)."""
