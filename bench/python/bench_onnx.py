@@ -353,8 +353,8 @@ def render(rows, skipped, labels, args):
         f"per round, {args.rounds} rounds alternating the sides); wall clock and process CPU time (on a shared machine the CPU times are the "
         "steadier figure).  Ratio = apache-tvm / tether.  Memory: one import in a fresh "
         "process: the growth of the peak resident set (VmHWM after minus VmRSS before, the peak "
-        "reset through /proc/self/clear_refs) and the peak of tracemalloc's traced "
-        "allocations.  Target (issue 11): geometric mean of the ratios >= 20x, memory <= "
+        "reset through /proc/self/clear_refs) and, in another fresh process, the peak of "
+        "tracemalloc's traced allocations.  Target (issue 11): geometric mean of the ratios >= 20x, memory <= "
         "apache-tvm's.",
         "",
         head,
