@@ -27,6 +27,11 @@
  * Raises ValueError when `data` is not a well-formed GraphProto (truncated, a bad wire type,
  * a string that is not UTF-8); never reads outside `data`.
  *
+ * nodes(protos) -> nodes
+ *   The same node records as graph's, from a sequence of NodeProto objects, each read from its
+ *   own SerializeToString() (the importer's way when the graph's initializers are too large to
+ *   serialize with it).
+ *
  * inputs(values, names) -> Inputs
  *   A node's operands: values[name] per name of the tuple `names`, None for "" (an omitted
  *   optional input); KeyError naming the first name `values` (a dict) lacks.
@@ -527,6 +532,29 @@ done:
   return result;
 }
 
+static PyObject* wire_nodes(PyObject* module, PyObject* arg) {
+  (void)module;
+  PyObject* seq = PySequence_Fast(arg, "_onnx_wire.nodes(protos): expected a sequence of NodeProto");
+  if (seq == NULL) return NULL;
+  PyObject* nodes = PyList_New(0);
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  for (Py_ssize_t i = 0; nodes != NULL && i < n; ++i) {
+    PyObject* data = PyObject_CallMethod(PySequence_Fast_GET_ITEM(seq, i), "SerializeToString", NULL);
+    if (data == NULL || !PyBytes_Check(data)) {
+      if (data != NULL) PyErr_SetString(PyExc_TypeError, "_onnx_wire.nodes: SerializeToString gave no bytes");
+      Py_XDECREF(data);
+      Py_CLEAR(nodes);
+      break;
+    }
+    const uint8_t* base = (const uint8_t*)PyBytes_AS_STRING(data);
+    wire_t w = {base, base + PyBytes_GET_SIZE(data)};
+    if (wire_node(w, nodes) != 0) Py_CLEAR(nodes);
+    Py_DECREF(data);
+  }
+  Py_DECREF(seq);
+  return nodes;
+}
+
 /* ---- Inputs ----------------------------------------------------------------------------- */
 
 static PyTypeObject wire_inputs_type;
@@ -604,6 +632,8 @@ static PyMethodDef wire_methods[] = {
     {"graph", wire_graph, METH_O,
      "graph(data) -> (nodes, initializers): a serialized GraphProto's nodes and initializer "
      "headers (see tether.relax.frontend.onnx.importer)"},
+    {"nodes", wire_nodes, METH_O,
+     "nodes(protos) -> nodes: graph()'s node records, from NodeProto objects"},
     {"inputs", (PyCFunction)(void (*)(void))wire_inputs, METH_FASTCALL,
      "inputs(values, names) -> Inputs: values[name] per name (None for \"\"); KeyError "
      "naming a missing one"},

@@ -344,7 +344,15 @@ def test_large_initializers_are_read_through_protobuf(monkeypatch):
         [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, n])],
         initializer=[numpy_helper.from_array(w, "w")])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    assert importer._node_fields(model.graph) != model.graph.SerializeToString()
+    from tether import _onnx_wire
+
+    nodes = _onnx_wire.nodes(model.graph.node)
+    assert [n[:5] for n in nodes] == [("MatMul", "", "mm", ("x", "w"), ("y",)),
+                                      ("Relu", "", "relu", ("y",), ("z",))]
+    with pytest.raises(TypeError):
+        _onnx_wire.nodes(3)
+    with pytest.raises(AttributeError):
+        _onnx_wire.nodes([b"not a NodeProto"])
     fast = from_onnx(model)
     monkeypatch.setattr(importer, "_onnx_wire", None)
     slow = from_onnx(model)

@@ -142,21 +142,6 @@ _ATTR_LISTS = ("floats", "ints", "strings", "tensors", "type_protos", "graphs")
 _WHOLE_GRAPH_ELEMENTS = 1 << 14
 
 
-def _node_fields(graph: onnx.GraphProto) -> bytes:
-    """The nodes of graph in the wire format of a GraphProto holding only them: per node, the
-    key of field 1 (length-delimited), the varint length, the serialized NodeProto."""
-    parts = []
-    for node in graph.node:
-        body = node.SerializeToString()
-        head, n = bytearray(b"\x0a"), len(body)
-        while n >= 0x80:
-            head.append((n & 0x7F) | 0x80)
-            n >>= 7
-        head.append(n)
-        parts += (bytes(head), body)
-    return b"".join(parts)
-
-
 # ONNX element type -> numpy dtype name, as _onnx_dtype has read them.
 _DTYPE_OF_ELEM: Dict[int, str] = {}
 
@@ -276,10 +261,12 @@ class _Importer:
             # copy every weight (protobuf's serializer takes ~2 ms per MB, and so does
             # ByteSize); then only the nodes are serialized, as the node fields of a GraphProto.
             whole = sum(math.prod(t.dims) for t in graph.initializer) <= _WHOLE_GRAPH_ELEMENTS
-            data = graph.SerializeToString() if whole else _node_fields(graph)
             try:
+                if not whole:
+                    return None, _onnx_wire.nodes(graph.node), None
+                data = graph.SerializeToString()
                 nodes, inits = _onnx_wire.graph(data)
-                return data, nodes, inits if whole else None
+                return data, nodes, inits
             except ValueError:
                 pass
         nodes = [(n.op_type, n.domain, n.name, tuple(n.input), tuple(n.output), None, None)
