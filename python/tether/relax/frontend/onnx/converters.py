@@ -203,11 +203,29 @@ def _binary(relax_op: str, numpy_op: Callable) -> Callable:
 
 for _name, _since, _rop, _nop in (
         ("Add", 1, "add", np.add), ("Sub", 7, "subtract", np.subtract),
-        ("Mul", 7, "multiply", np.multiply), ("Pow", 1, "power", np.power),
+        ("Mul", 7, "multiply", np.multiply),
         ("Less", 1, "less", np.less), ("LessOrEqual", 1, "less_equal", np.less_equal),
         ("Greater", 1, "greater", np.greater),
         ("GreaterOrEqual", 1, "greater_equal", np.greater_equal)):
     converter(_name, _since)(_binary(_rop, _nop))
+
+
+@converter("Pow", 1)
+def power(g, inputs, attr):
+    """The result has the base's dtype (ONNX's T); the exponent may have another (T1)."""
+    a, b = inputs[0], inputs[1]
+    if _is_const(a) and _is_const(b):
+        x = _numpy(a)
+        return _const_array(np.asarray(np.power(x, _numpy(b))).astype(x.dtype))
+    da, db = _dtype(a), _dtype(b)
+    if da == db or not da or not db:
+        return _op.power(a, b)
+    # beyond apache-tvm 0.27, which rejects operands of two dtypes: an exponent of another
+    # dtype is cast to the base's when the base is a float; an integer base is raised in the
+    # exponent's float dtype and the result cast back
+    if da.startswith(("float", "bfloat")):
+        return _op.power(a, g.bb.normalize(_op.astype(b, da)))
+    return _op.astype(g.bb.normalize(_op.power(g.bb.normalize(_op.astype(a, db)), b)), da)
 
 
 @converter("Equal", 13)
@@ -1754,9 +1772,19 @@ def size(g, inputs, attr):
 @converter("EyeLike", 9)
 def eye_like(g, inputs, attr):
     dtype = _dtype(inputs[0])
-    if "dtype" in attr and str(onnx_helper.tensor_dtype_to_np_dtype(attr["dtype"])) != dtype:
-        raise ConverterError(f"dtype mismatch between input ({dtype}) and attribute "
-                             f"({attr['dtype']})")
+    if "dtype" in attr:
+        try:
+            out = str(onnx_helper.tensor_dtype_to_np_dtype(attr["dtype"]))
+        except (KeyError, ValueError, TypeError):
+            raise ConverterError(f"EyeLike: dtype {attr['dtype']} is not an ONNX tensor "
+                                 "element type") from None
+        if out != dtype:
+            # beyond apache-tvm 0.27, which rejects a dtype other than the input's (ONNX's
+            # dtype attribute is the output's): the ones and zeros cast exactly.  (Not
+            # relax.eye_like's dtype: apache-tvm's legalization of it computes in the input's
+            # dtype whatever the attribute says.)
+            return _op.astype(g.bb.normalize(_op.eye_like(inputs[0], attr.get("k", 0), dtype)),
+                              out)
     return _op.eye_like(inputs[0], attr.get("k", 0), dtype)
 
 
@@ -2036,9 +2064,13 @@ def pad_v2(g, inputs, attr):
 
 def _pad_inputs(g, inputs, modes: tuple, attr):
     pads, value = g.get_constant(inputs[1]), g.get_constant(inputs[2])
-    value = _numpy(value).item() if value is not None else 0.0
     if not _is_const(pads):
         raise NotImplementedError("Pad with pads computed at run time is not supported yet")
+    if value is not None and not _is_const(value):
+        raise NotImplementedError("Pad with a constant_value computed at run time is not "
+                                  "supported yet (Relax's nn.pad takes the value as an "
+                                  "attribute)")
+    value = _numpy(value).item() if value is not None else 0.0
     pads = [int(p) for p in _numpy(pads).tolist()]
     half = len(pads) // 2
     before, after = pads[:half], pads[half:]
@@ -2104,7 +2136,9 @@ def optional(g, inputs, attr):
 
 @converter("OptionalHasElement", 15)
 def optional_has_element(g, inputs, attr):
-    value = _optional_operand(inputs, "OptionalHasElement")
+    # (beyond apache-tvm 0.27: since opset 18 the input is optional, and without one the
+    # answer is false)
+    value = _optional_operand(inputs, "OptionalHasElement") if len(inputs) else None
     return const(not (value is None or isinstance(value, EmptyOptional)), "bool")
 
 
@@ -2515,26 +2549,37 @@ def topk(g, inputs, attr):
                     largest=attr.get("largest", 1), dtype="int64")
 
 
-@converter("CumSum", 11)
-def cumsum(g, inputs, attr):
+def _scan(g, inputs, attr, op_name: str, relax_op: Callable):
+    """CumSum / CumProd: relax_op(data, axis, exclusive=...) along the constant axis."""
     data, axis = inputs[0], inputs[1]
     if _known_rank(data) == 1 and axis is not None and not _is_const(g.get_constant(axis)):
         # (beyond apache-tvm 0.27) a 1-D input has one axis: an axis given at run time can
         # only be 0 or -1.
         axis = const(0, "int64")
-    axis = _const_input(g, axis, "CumSum", "axis")
+    axis = _const_input(g, axis, op_name, "axis")
     if axis is None or axis.size != 1 or axis.ndim > 1:
-        raise ConverterError("CumSum: the axis input must be a scalar or a 1-element 1-D "
+        raise ConverterError(f"{op_name}: the axis input must be a scalar or a 1-element 1-D "
                              "tensor")
     axis = int(axis.reshape(-1)[0])
-    # reverse: a cumsum of the input flipped along the axis, flipped back (apache-tvm emits
-    # the flips as TIR functions through call_tir; tether emits relax.flip, bound in the same
+    # reverse: a scan of the input flipped along the axis, flipped back (apache-tvm emits the
+    # flips as TIR functions through call_tir; tether emits relax.flip, bound in the same
     # places).
     reverse = attr.get("reverse", 0) != 0
     if reverse:
         data = g.bb.emit(_op.flip(data, axis=axis))
-    out = g.bb.normalize(_op.cumsum(data, axis, exclusive=attr.get("exclusive", 0) != 0))
+    out = g.bb.normalize(relax_op(data, axis, exclusive=attr.get("exclusive", 0) != 0))
     return g.bb.emit(_op.flip(out, axis=axis)) if reverse else out
+
+
+@converter("CumSum", 11)
+def cumsum(g, inputs, attr):
+    return _scan(g, inputs, attr, "CumSum", _op.cumsum)
+
+
+@converter("CumProd", 26)
+def cumprod(g, inputs, attr):
+    # beyond apache-tvm 0.27, which has no CumProd converter: CumSum's, with relax.cumprod
+    return _scan(g, inputs, attr, "CumProd", _op.cumprod)
 
 
 @converter("OneHot", 9)
