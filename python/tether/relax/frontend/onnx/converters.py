@@ -87,8 +87,16 @@ def supported_ops() -> Dict[str, List[int]]:
 
 # ---- helpers ----------------------------------------------------------------------------------
 
+# type -> whether its instances are constants (isinstance against tether's classes goes
+# through their metaclass's __instancecheck__, ~100 ns; _is_const runs several times a node)
+_CONST_TYPES: Dict[type, bool] = {GenericConst: True}
+
+
 def _is_const(x: Any) -> bool:
-    return isinstance(x, GenericConst)
+    kind = _CONST_TYPES.get(type(x))
+    if kind is None:
+        kind = _CONST_TYPES[type(x)] = isinstance(x, GenericConst)
+    return kind
 
 
 def _numpy(c: GenericConst) -> np.ndarray:
