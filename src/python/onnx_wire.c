@@ -17,9 +17,11 @@
  *       FLOATS / INTS / STRINGS (tuples) -- or None when an attribute is not plainly of its
  *       declared kind (no value, several values, an unknown kind): then the importer reads
  *       every attribute of that node from its NodeProto;
- *     lazy: a tuple of (name, index of the attribute in the node, field name) for the kinds
- *       whose value is a message (TENSOR "t", GRAPH "g", TYPE_PROTO "tp", TENSORS "tensors",
- *       GRAPHS "graphs", TYPE_PROTOS "type_protos"), or None when there are none.
+ *     lazy: a tuple of (name, index of the attribute in the node, field name, data) for the
+ *       kinds whose value is a message (TENSOR "t", GRAPH "g", TYPE_PROTO "tp", TENSORS
+ *       "tensors", GRAPHS "graphs", TYPE_PROTOS "type_protos"), or None when there are none;
+ *       data: for a TENSOR, the serialized TensorProto (bytes; the importer parses each
+ *       distinct one once), else None.
  *   initializers: a list, per TensorProto in order, of
  *     (name, data_type, dims, offset, length): offset and length locate raw_data in `data`,
  *     or are -1 when the tensor holds no raw_data or keeps its data elsewhere (typed fields,
@@ -209,7 +211,7 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
   PyObject *name = NULL, *value = NULL, *list = NULL, *entry = NULL;
   uint64_t type = 0, ival = 0;
   float fval = 0;
-  wire_t sval = {NULL, NULL};
+  wire_t sval = {NULL, NULL}, tval = {NULL, NULL};
   int has_type = 0, has_f = 0, has_i = 0, has_s = 0, has_msg = 0, count = 0;
   const char* field_name = NULL;
   int rc = -1;
@@ -309,6 +311,9 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
         if (kind == AT_TENSORS || kind == AT_GRAPHS || kind == AT_TYPE_PROTOS) {
           ++count;
         } else {
+          /* a message field given twice is the merge of both: then no bytes (read from the
+           * protobuf object) */
+          tval = kind == AT_TENSOR && wt == WT_LEN && !has_msg ? sub : (wire_t){NULL, NULL};
           has_msg = 1;
         }
         field_name = fname;
@@ -342,7 +347,11 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
     case AT_GRAPHS:
     case AT_TYPE_PROTOS:
       if (has_msg || count > 0) {
-        entry = Py_BuildValue("(Ons)", name, index, field_name);
+        if (tval.p != NULL) {
+          value = PyBytes_FromStringAndSize((const char*)tval.p, tval.end - tval.p);
+          if (value == NULL) goto fail;
+        }
+        entry = Py_BuildValue("(OnsO)", name, index, field_name, value != NULL ? value : Py_None);
         if (entry == NULL || PyList_Append(lazy, entry) != 0) goto fail;
         rc = 0;
         goto done;

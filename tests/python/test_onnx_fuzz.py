@@ -325,6 +325,36 @@ def test_protobuf_path_builds_the_same_module(monkeypatch):
         _import(model)
 
 
+def test_tensor_attributes_are_read_once_per_value():
+    """A TENSOR attribute comes from the C reader as its serialized TensorProto; the importer
+    reads each distinct value from the NodeProto once, and ConstantOfShape's fill values
+    still come out per node (zeros and ones, interleaved)."""
+    from onnx import TensorProto, helper
+
+    from tether import _onnx_wire
+    from tether.relax.frontend.onnx import importer
+
+    zero = helper.make_tensor("v", TensorProto.FLOAT, [1], [0.0])
+    one = helper.make_tensor("v", TensorProto.INT64, [1], [1])
+    nodes = [helper.make_node("ConstantOfShape", ["s"], [f"c{i}"], value=v)
+             for i, v in enumerate([zero, one, zero, one])]
+    nodes.append(helper.make_node("Concat", ["c0", "c2"], ["y"], axis=0))
+    graph = helper.make_graph(nodes, "g", [], [helper.make_tensor_value_info(
+        "y", TensorProto.FLOAT, [4])], [helper.make_tensor("s", TensorProto.INT64, [1], [2])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    records, _ = _onnx_wire.graph(model.graph.SerializeToString())
+    assert [r[6] for r in records[:2]] == [(("value", 0, "t", zero.SerializeToString()),),
+                                           (("value", 0, "t", one.SerializeToString()),)]
+    imp = importer._Importer(None, "float32", False, True)
+    imp.opset = 17
+    imp._add_initializers(model.graph, (None, records, None))
+    imp._convert_nodes(model.graph, (None, records, None))
+    assert len(imp.tensor_attrs) == 2 and len(imp.fill_values) == 2
+    values = [np.from_dlpack(imp.nodes[f"c{i}"].value) for i in range(4)]
+    assert [v.dtype.name for v in values] == ["float32", "int64"] * 2
+    assert [v.tolist() for v in values] == [[0.0, 0.0], [1, 1]] * 2
+
+
 def test_large_initializers_are_read_through_protobuf(monkeypatch):
     """A graph whose initializers hold more than importer._WHOLE_GRAPH_ELEMENTS elements is not
     serialized whole: the C reader gets the nodes alone and the initializers come from

@@ -491,16 +491,21 @@ def _fill_value(g, proto: Any) -> tuple:
     one)."""
     if proto is None:
         return 0, "float32"
+    known = g.fill_values.get(id(proto))  # (the importer gives one TensorProto per value)
+    if known is not None:
+        return known[1]
     key = proto.SerializeToString()
     hit = _FILL_VALUES.get(key)
     if hit is None:
         value = g.tensor_array(proto)
         hit = (value, _dtype_name(value.dtype))
-        if value.size <= 1:
-            value.flags.writeable = False
-            if len(_FILL_VALUES) >= 256:
-                _FILL_VALUES.clear()
-            _FILL_VALUES[key] = hit
+        if value.size > 1:
+            return hit
+        value.flags.writeable = False
+        if len(_FILL_VALUES) >= 256:
+            _FILL_VALUES.clear()
+        _FILL_VALUES[key] = hit
+    g.fill_values[id(proto)] = (proto, hit)  # (holding proto: its id stays its own)
     return hit
 
 

@@ -202,6 +202,11 @@ class _Importer:
         self._protos: Any = ()                 # the NodeProtos of the graph being walked
         self._index = -1                       # the index of the node being converted
         self._special: set = set()             # names of shape- and dim-typed values
+        # serialized TensorProto -> the TensorProto of the first attribute holding it (one
+        # object per distinct value: converters may key caches on it, see fill_values)
+        self.tensor_attrs: Dict[bytes, Any] = {}
+        # id(TensorProto) -> (the TensorProto, its fill value) for ConstantOfShape
+        self.fill_values: Dict[int, tuple] = {}
 
     # -- values ------------------------------------------------------------------------------
 
@@ -427,6 +432,23 @@ class _Importer:
                                  f"({node.op_type}) cannot be parsed")
         return attrs
 
+    def _lazy_attrs(self, protos: Any, index: int, lazy: tuple, attr: dict) -> None:
+        """Fills in attr the message-valued attributes of node `index`: a TENSOR from its
+        serialized bytes, parsed once per distinct value in the import (a model repeats the
+        same few: ConstantOfShape's fill values), the rest from the NodeProto."""
+        proto = None
+        for name, i, field, data in lazy:
+            value = self.tensor_attrs.get(data) if data is not None else None
+            if value is None:
+                if proto is None:
+                    proto = protos[index].attribute
+                value = getattr(proto[i], field)
+                if field in _ATTR_LISTS:
+                    value = tuple(value)
+                elif data is not None:
+                    self.tensor_attrs[data] = value
+            attr[name] = value
+
     def _convert_nodes(self, graph: onnx.GraphProto, records: Optional[tuple] = None) -> None:
         bb = self.bb
         converters, converter = self.converters, self._converter
@@ -444,10 +466,7 @@ class _Importer:
             if attr is None:  # read from the NodeProto
                 attr = self._attrs(protos[index])
             elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
-                proto = protos[index].attribute
-                for name, i, field in lazy:
-                    value = getattr(proto[i], field)
-                    attr[name] = tuple(value) if field in _ATTR_LISTS else value
+                self._lazy_attrs(protos, index, lazy, attr)
             nodes = self.nodes  # (an If's branches replace the dict)
             try:
                 inputs = _operands(nodes, input_names)
