@@ -41,7 +41,8 @@ Each case ends as one of
   import-error        tether raises on the model (the cases of the node sets that tether does
                       not import yet are counted here, not run);
   skipped             the case cannot be run through the VM as is (a sequence or optional
-                      input or output; a dtype numpy cannot save, such as bfloat16 or float8);
+                      input or output; a dtype numpy cannot save, such as bfloat16 or float8),
+                      or it is one of SLOW and --slow is not given;
   crashed             the TVM process died or timed out on the case.
 
     python tools/onnx_numerics.py                            # node, light, torch
@@ -49,6 +50,7 @@ Each case ends as one of
     python tools/onnx_numerics.py --set node -k test_relu    # some cases
     python tools/onnx_numerics.py --results bench/results/onnx_numerics.md
     python tools/onnx_numerics.py --cases FILE               # case ids, one a line
+    python tools/onnx_numerics.py --slow                     # SLOW's cases too
 
 Exits 1 when a case tether imports does not end ok or skipped, unless it is listed in KNOWN
 (with its reason) or fails the same way with TVM's own import of the model; and when a KNOWN
@@ -58,6 +60,7 @@ import argparse
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -97,7 +100,12 @@ _SHAPE_FROM_TENSOR = ("TVM cannot compile broadcast_to to a shape computed from 
 _INT_POW = "TVM's power legalization takes floats only; TVM's own import too"
 _RANDOM = ("Dropout in training mode draws a random mask: ONNX's expected output comes from its "
            "own draw (and TVM's legalized dropout is the identity; TVM's own import too)")
+_FP16_ULPS = ("float16: one of 64 elements is 0.0029 off (relative 0.0016 against the 1e-3 "
+              "tolerance), 1.5 float16 ulps: the expanded graph rounds its float16 "
+              "intermediates at every node, and TVM's compiled kernels round them differently "
+              "from ONNX's reference (TVM's own import rejects the model)")
 KNOWN = {
+    "node/test_causal_conv_with_state_silu_fp16_expanded": _FP16_ULPS,
     "node/test_training_dropout": _RANDOM,
     "node/test_training_dropout_default": _RANDOM,
     "node/test_training_dropout_default_mask": _RANDOM,
@@ -673,10 +681,20 @@ def run_tvm(tvm_python, todo, timeout, own, progress):
 
 # ---- the run and its summary -------------------------------------------------------------------
 
-def run(ids, work, tvm_python, timeout=900, own=True, progress=False):
+# Cases apache-tvm takes minutes each to compile, skipped unless --slow: the expanded forms
+# of Attention (a function body of up to a few hundred nodes; a full run of the node set
+# otherwise spends over two hours in them).
+SLOW = re.compile(r"^node(-init)?/test_attention_.*_expanded")
+SLOW_DETAIL = "apache-tvm compiles it for minutes (the expanded Attention cases); run with --slow"
+
+
+def run(ids, work, tvm_python, timeout=900, own=True, progress=False, slow=False):
     """{case id: entry} for every case id, through both stages."""
     results, todo = {}, []
     for case_id in ids:
+        if not slow and SLOW.match(case_id):
+            results[case_id] = {"id": case_id, "status": "skipped", "detail": SLOW_DETAIL}
+            continue
         entry = prepare(case_id, work)
         if entry["status"] == "prepared":
             todo.append((case_id, os.path.join(work, case_id)))
@@ -813,6 +831,8 @@ def main(argv):
     ap.add_argument("--no-own", action="store_true",
                     help="do not run TVM's own import of the cases that fail")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each case as it ends")
+    ap.add_argument("--slow", action="store_true",
+                    help="also the cases of SLOW (skipped otherwise)")
     args = ap.parse_args(argv[1:])
     if args.cmd == "tvm-worker":
         tvm_worker(args.own)
@@ -830,7 +850,7 @@ def main(argv):
         ids = [i for i in ids if any(k in i for k in args.k)]
     t0 = time.perf_counter()
     results = run(ids, os.path.abspath(args.work), tvm_python, args.timeout,
-                  own=not args.no_own, progress=args.verbose)
+                  own=not args.no_own, progress=args.verbose, slow=args.slow)
     text = summary(ids, results, time.perf_counter() - t0)
     print(text)
     if args.results:
