@@ -20,7 +20,8 @@ CPU time (CLOCK_THREAD_CPUTIME_ID), the best round is kept.  Targets (issue 5): 
 apache-tvm on construction and emission, <= half its memory per node.
 
     python bench/python/bench_relax.py                  # writes bench/results/relax.md
-    python bench/python/bench_relax.py --quick          # fewer rounds, no callgrind
+    python bench/python/bench_relax.py --quick          # fewer rounds, no callgrind, printed
+                                                        # (no results file unless --out)
     python bench/python/bench_relax.py --tvm-python /path/to/venv/bin/python
 
 Without --tvm-python, the apache-tvm side runs in $TETHER_TVM_PYTHON, else the repository's
@@ -257,7 +258,9 @@ def main():
     ap.add_argument("--calls", type=int, default=20_000)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--callgrind-calls", type=int, default=2000)
-    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "relax.md"))
+    ap.add_argument("--out", default=None,
+                    help="the results file (default: bench/results/relax.md; with --quick, "
+                         "none: the report is printed)")
     args = ap.parse_args()
 
     if args.worker:
@@ -272,6 +275,8 @@ def main():
 
     if args.quick:
         args.rounds = 1
+    elif args.out is None:
+        args.out = os.path.join(ROOT, "bench", "results", "relax.md")
     tvm_py = ensure_tvm_python(args.tvm_python)
     sides = {"tether": sys.executable, "tvm": tvm_py}
     best = {"tether": {}, "tvm": {}}
@@ -385,7 +390,10 @@ def main():
         f"`make venv-tvm`: {TVM_REQUIREMENT} on apache-tvm-ffi 0.1.14.post1).",
         "",
     ]
-    machine.write_report("\n".join(lines), args.out, "bench-relax")
+    if args.out:
+        machine.write_report("\n".join(lines), args.out, "bench-relax")
+    else:
+        print("\n".join(lines))
 
 
 if __name__ == "__main__":
