@@ -87,16 +87,27 @@ def supported_ops() -> Dict[str, List[int]]:
 
 # ---- helpers ----------------------------------------------------------------------------------
 
-# type -> whether its instances are constants (isinstance against tether's classes goes
-# through their metaclass's __instancecheck__, ~100 ns; _is_const runs several times a node)
-_CONST_TYPES: Dict[type, bool] = {GenericConst: True}
+# What a value is, by its type: isinstance against tether's classes goes through their
+# metaclass's __instancecheck__ (~100 ns), and the converters and the importer's walk ask
+# several times a node.
+OTHER, EXPR, VAR, TUPLE, CONST = 0, 1, 2, 3, 4
+_KINDS: Dict[type, int] = {}
+
+
+def value_kind(x: Any) -> int:
+    """OTHER, EXPR, VAR (a Var), TUPLE (a relax Tuple) or CONST (a tensor constant) for x's
+    type."""
+    kind = _KINDS.get(type(x))
+    if kind is None:
+        kind = _KINDS[type(x)] = (TUPLE if isinstance(x, Tuple) else
+                                  VAR if isinstance(x, Var) else
+                                  CONST if isinstance(x, GenericConst) else
+                                  EXPR if isinstance(x, Expr) else OTHER)
+    return kind
 
 
 def _is_const(x: Any) -> bool:
-    kind = _CONST_TYPES.get(type(x))
-    if kind is None:
-        kind = _CONST_TYPES[type(x)] = isinstance(x, GenericConst)
-    return kind
+    return value_kind(x) == CONST
 
 
 def _numpy(c: GenericConst) -> np.ndarray:

@@ -33,7 +33,8 @@ from ... import op as _op
 from ...block_builder import _normalize as _bb_normalize
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
 from ...ty import PrimType, ShapeType, TensorType, TupleType
-from .converters import EmptyOptional, _const_array, get_converter, shape_as_tensor
+from .converters import (TUPLE, VAR, EmptyOptional, _const_array, get_converter,
+                         shape_as_tensor, value_kind)
 
 try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
     from .... import _onnx_wire
@@ -62,20 +63,6 @@ _TUPLE_OUTPUT_OPS = frozenset(["Optional", "OptionalGetElement", "SequenceConstr
 _UNSET = object()
 # The types of the values that ops taking tensors get converted (a shape, one dim of a shape).
 _SPECIAL_TYPES = (ShapeType, PrimType)
-# What a value the walk meets is, by its type: isinstance against tether's classes goes
-# through their metaclass's __instancecheck__ (~100 ns), and the walk asks once or twice a node.
-_OTHER, _EXPR, _VAR, _TUPLE = 0, 1, 2, 3
-_KINDS: Dict[type, int] = {}
-
-
-def _kind(value: Any) -> int:
-    """_OTHER, _EXPR, _VAR (a Var) or _TUPLE (a relax Tuple) for value's type."""
-    kind = _KINDS.get(type(value))
-    if kind is None:
-        kind = _KINDS[type(value)] = (_TUPLE if isinstance(value, Tuple) else
-                                      _VAR if isinstance(value, Var) else
-                                      _EXPR if isinstance(value, Expr) else _OTHER)
-    return kind
 # A dim_param expression: its tokens, and its operators (ints and symbolic vars both support
 # them; / is floor division, the operands being integers).
 _DIM_TOKENS = re.compile(r"(\+|\-|\*|//|/)")
@@ -368,7 +355,7 @@ class _Importer:
                 self.nodes[name] = Var(var_name, TensorType(shape, dtype))
             value = self.inputs[name] = self.nodes[name]
             # (an initializer listed among the inputs is a constant: its dims are not read)
-            if _kind(value) == _VAR and name not in self.shape_dict:
+            if value_kind(value) == VAR and name not in self.shape_dict:
                 dims = info.type.tensor_type.shape.dim
                 if [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
                     self.empty_inputs.add(value.name)
@@ -453,7 +440,6 @@ class _Importer:
         bb = self.bb
         converters, converter = self.converters, self._converter
         normalize = _bb_normalize
-        kinds = _KINDS
         # The names of the values typed as a shape (ShapeType) or as one dim of a shape
         # (PrimType): only these need converting into tensors for the ops that take tensors, so
         # a node none of whose inputs is named here takes its inputs as they are.
@@ -490,12 +476,10 @@ class _Importer:
             fn = converters.get(op_type) or converter(op_type)
             try:  # (_apply, inline: this loop runs once per node)
                 result = fn(self, inputs, attr)
-                kind = kinds.get(type(result))
-                if kind is None:
-                    kind = _kind(result)
+                kind = value_kind(result)
                 if kind:
                     result = normalize(bb, result)
-                    kind = kinds.get(type(result)) or _kind(result)
+                    kind = value_kind(result)
                 elif result is None:
                     raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
             except (NotImplementedError, ValueError, TypeError):
@@ -504,7 +488,7 @@ class _Importer:
                 raise _conversion_error(op_type, node_name, err) from err
             if op_type in _TUPLE_OUTPUT_OPS:
                 count = 1
-            elif kind == _TUPLE:
+            elif kind == TUPLE:
                 count = len(result)
             else:
                 ty = result.ty
@@ -663,7 +647,7 @@ class _Importer:
         self._add_inputs(graph)
         self._check_ops(records, domains)
         attrs = {"num_input": self.num_input}
-        params = [v for v in self.inputs.values() if _kind(v) == _VAR]
+        params = [v for v in self.inputs.values() if value_kind(v) == VAR]
         if self.keep_params and self.params:
             params += [var for var, _ in self.params.values()]
             attrs["params"] = [core.from_dlpack(np.array(arr, copy=True, order="C"))
