@@ -41,6 +41,21 @@
  *   the end), slices included; everything else is list's.  The converters index their
  *   operands with it, a few times per node.
  *
+ * walk(g, records, protos, env)
+ *   The importer's walk over a graph's nodes (tether.relax.frontend.onnx.importer,
+ *   _Importer._convert_nodes): per node record, in order, the record is taken out of the list
+ *   `records` (set to None) and converted.  The common node is converted here: its attributes
+ *   are all in its record (a TENSOR one parsed before: in env's tensor_attrs), its operands are
+ *   all defined and none of them is typed as a shape or a dim (env's special names), it is
+ *   not an If, its op has a converter, and the converter's value is one expression of tensor
+ *   type for at most one output.  Every other node goes to g._convert_node(protos, index,
+ *   record) (and a value it cannot bind here to g._bind(op_type, name, outputs, value, kind)),
+ *   the Python definition of the same conversion, which this function must agree with.
+ *   env: (converters, converter, kinds, value_kind, TUPLE, normalize, bb, TensorType,
+ *   tuple_output_ops, special, tensor_attrs, typed_errors, conversion_error), the importer's
+ *   objects of those names.  A converter's exception other than typed_errors becomes
+ *   conversion_error(op_type, name, exc), raised from it.
+ *
  * Field numbers: ONNX's onnx.proto (GraphProto, NodeProto, AttributeProto, TensorProto).
  */
 #define PY_SSIZE_T_CLEAN
@@ -637,6 +652,289 @@ static PyObject* wire_inputs(PyObject* module, PyObject* const* args, Py_ssize_t
   return out;
 }
 
+
+/* ---- walk ------------------------------------------------------------------------------- */
+
+/* The importer's objects the walk uses (walk's env, in its order). */
+typedef struct {
+  PyObject* converters;       /* dict: op type -> converter */
+  PyObject* converter;        /* callable: op type -> converter (or None), filling converters */
+  PyObject* kinds;            /* dict: type -> value kind (int) */
+  PyObject* value_kind;       /* callable: value -> its kind, filling kinds */
+  long tuple_kind;            /* the kind of a relax Tuple */
+  PyObject* normalize;        /* callable: (bb, expr) -> normalized expr */
+  PyObject* bb;               /* the BlockBuilder */
+  PyObject* tensor_type;      /* the type of a tensor value's ty */
+  PyObject* tuple_output_ops; /* frozenset of op types whose one output is a tuple */
+  PyObject* special;          /* set of the names of shape- and dim-typed values */
+  PyObject* tensor_attrs;     /* dict: serialized TensorProto -> its TensorProto */
+  PyObject* typed_errors;     /* tuple of the exception types raised as they are */
+  PyObject* conversion_error; /* callable: (op_type, name, exc) -> the exception to raise */
+} walk_env_t;
+
+/* Attribute names, interned once. */
+static PyObject *s_nodes, *s_protos, *s_index, *s_num_outputs, *s_ty, *s_convert_node, *s_bind;
+
+static int walk_intern(void) {
+  if (s_bind != NULL) return 0;
+  static const struct {
+    PyObject** slot;
+    const char* text;
+  } names[] = {
+      {&s_nodes, "nodes"}, {&s_protos, "_protos"}, {&s_index, "_index"},
+      {&s_num_outputs, "num_outputs"}, {&s_ty, "ty"}, {&s_convert_node, "_convert_node"},
+      {&s_bind, "_bind"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    if (*names[i].slot == NULL && (*names[i].slot = PyUnicode_InternFromString(names[i].text)) == NULL) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The kind of `value` (env->kinds, else env->value_kind); -1 with an error set. */
+static long walk_kind(const walk_env_t* env, PyObject* value) {
+  PyObject* kind = PyDict_GetItemWithError(env->kinds, (PyObject*)Py_TYPE(value));
+  if (kind != NULL) return PyLong_AsLong(kind);
+  if (PyErr_Occurred()) return -1;
+  kind = PyObject_CallOneArg(env->value_kind, value);
+  if (kind == NULL) return -1;
+  long k = PyLong_AsLong(kind);
+  Py_DECREF(kind);
+  return k;
+}
+
+/* Whether the node can be converted here: fills the TENSOR attributes of `lazy` into `attr`
+ * from env->tensor_attrs.  1 yes, 0 no (the node goes to _convert_node), -1 error. */
+static int walk_lazy_ready(const walk_env_t* env, PyObject* lazy, PyObject* attr) {
+  if (lazy == Py_None) return 1;
+  if (!PyTuple_Check(lazy)) return 0;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lazy); ++i) {
+    PyObject* entry = PyTuple_GET_ITEM(lazy, i);
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 4) return 0;
+    PyObject* data = PyTuple_GET_ITEM(entry, 3);
+    if (!PyBytes_Check(data)) return 0;
+    PyObject* value = PyDict_GetItemWithError(env->tensor_attrs, data);
+    if (value == NULL) return PyErr_Occurred() ? -1 : 0;
+    if (PyDict_SetItem(attr, PyTuple_GET_ITEM(entry, 0), value) != 0) return -1;
+  }
+  return 1;
+}
+
+/* Whether any of `names` (a tuple) is a special name.  1, 0, or -1 with an error set. */
+static int walk_any_special(const walk_env_t* env, PyObject* names) {
+  if (PySet_GET_SIZE(env->special) == 0) return 0;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); ++i) {
+    int found = PySet_Contains(env->special, PyTuple_GET_ITEM(names, i));
+    if (found != 0) return found;
+  }
+  return 0;
+}
+
+/* After a converter or normalize failed: its exception as it is when it is one of
+ * env->typed_errors, else conversion_error(op_type, name, exc) raised from it. */
+static void walk_reraise(const walk_env_t* env, PyObject* op_type, PyObject* name) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb != NULL) PyException_SetTraceback(value, tb);
+  if (value == NULL || PyErr_GivenExceptionMatches(type, env->typed_errors)) {
+    PyErr_Restore(type, value, tb);
+    return;
+  }
+  PyObject* wrapped = PyObject_CallFunctionObjArgs(env->conversion_error, op_type, name, value, NULL);
+  if (wrapped == NULL) {  /* (the new error stands, chained to the converter's) */
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return;
+  }
+  PyException_SetContext(wrapped, Py_NewRef(value));
+  PyException_SetCause(wrapped, value); /* steals value; sets __suppress_context__ */
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  PyErr_SetObject((PyObject*)Py_TYPE(wrapped), wrapped);
+  Py_DECREF(wrapped);
+}
+
+/* Converts one node whose record passed walk_node's checks: 0, 1 when it must go to
+ * _convert_node after all (no converter), or -1 with an error set. */
+static int walk_fast(const walk_env_t* env, PyObject* g, PyObject* nodes, PyObject* protos,
+                     PyObject* index, PyObject* record) {
+  PyObject* op_type = PyTuple_GET_ITEM(record, 0);
+  PyObject* node_name = PyTuple_GET_ITEM(record, 2);
+  PyObject* outputs = PyTuple_GET_ITEM(record, 4);
+  PyObject* attr = PyTuple_GET_ITEM(record, 5);
+  PyObject* fn = PyDict_GetItemWithError(env->converters, op_type);
+  if (fn == NULL && PyErr_Occurred()) return -1;
+  if (fn == NULL || fn == Py_None) {
+    fn = PyObject_CallOneArg(env->converter, op_type);
+    if (fn == NULL) return -1;
+    int missing = fn == Py_None;
+    Py_DECREF(fn);
+    if (missing) return 1;
+    fn = PyDict_GetItemWithError(env->converters, op_type);
+    if (fn == NULL) return PyErr_Occurred() ? -1 : 1;
+  }
+  PyObject* args[2] = {nodes, PyTuple_GET_ITEM(record, 3)};
+  PyObject* inputs = wire_inputs(NULL, args, 2);
+  if (inputs == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_KeyError)) return -1;
+    PyErr_Clear(); /* (_convert_node raises the ValueError naming the undefined operand) */
+    return 1;
+  }
+  PyObject* num_outputs = PyLong_FromSsize_t(PyTuple_GET_SIZE(outputs));
+  int set = num_outputs == NULL || PyObject_SetAttr(g, s_protos, protos) != 0 ||
+            PyObject_SetAttr(g, s_index, index) != 0 ||
+            PyObject_SetAttr(g, s_num_outputs, num_outputs) != 0;
+  Py_XDECREF(num_outputs);
+  if (set) {
+    Py_DECREF(inputs);
+    return -1;
+  }
+  Py_INCREF(fn); /* (the converter may replace its own table entry) */
+  PyObject* call_args[3] = {g, inputs, attr};
+  PyObject* result = PyObject_Vectorcall(fn, call_args, 3, NULL);
+  Py_DECREF(fn);
+  Py_DECREF(inputs);
+  long kind = result == NULL ? -1 : walk_kind(env, result);
+  if (kind > 0) {
+    PyObject* norm_args[2] = {env->bb, result};
+    PyObject* normalized = PyObject_Vectorcall(env->normalize, norm_args, 2, NULL);
+    Py_DECREF(result);
+    result = normalized;
+    kind = result == NULL ? -1 : walk_kind(env, result);
+  } else if (kind == 0 && result == Py_None) {
+    Py_DECREF(result);
+    PyErr_Format(PyExc_ValueError, "from_onnx: the converter of %U gave no value", op_type);
+    return -1;
+  }
+  if (kind < 0) {
+    Py_XDECREF(result);
+    walk_reraise(env, op_type, node_name);
+    return -1;
+  }
+  /* The common value: one expression of tensor type. */
+  int plain = kind > 0 && kind != env->tuple_kind && PyTuple_GET_SIZE(outputs) <= 1;
+  if (plain) {
+    int tuple_op = PySet_Contains(env->tuple_output_ops, op_type);
+    if (tuple_op < 0) {
+      Py_DECREF(result);
+      return -1;
+    }
+    plain = !tuple_op;
+  }
+  if (plain) {
+    PyObject* ty = PyObject_GetAttr(result, s_ty);
+    if (ty == NULL) {
+      Py_DECREF(result);
+      return -1;
+    }
+    plain = (PyObject*)Py_TYPE(ty) == env->tensor_type;
+    Py_DECREF(ty);
+  }
+  int rc = 0;
+  if (plain) {
+    if (PyTuple_GET_SIZE(outputs) == 1) {
+      rc = PyDict_SetItem(nodes, PyTuple_GET_ITEM(outputs, 0), result);
+    }
+  } else {
+    PyObject* kind_obj = PyLong_FromLong(kind);
+    PyObject* done = kind_obj == NULL ? NULL
+        : PyObject_CallMethodObjArgs(g, s_bind, op_type, node_name, outputs, result, kind_obj, NULL);
+    Py_XDECREF(kind_obj);
+    rc = done == NULL ? -1 : 0;
+    Py_XDECREF(done);
+  }
+  Py_DECREF(result);
+  return rc;
+}
+
+/* Converts node `i` of `records`. */
+static int walk_node(const walk_env_t* env, PyObject* g, PyObject* records, PyObject* protos,
+                     Py_ssize_t i) {
+  PyObject* record = Py_NewRef(PyList_GET_ITEM(records, i));
+  Py_INCREF(Py_None);
+  PyList_SetItem(records, i, Py_None); /* (what the walk is done with is freed as it goes) */
+  PyObject* index = PyLong_FromSsize_t(i);
+  PyObject* nodes = NULL;
+  int rc = -1, slow = 1;
+  if (index == NULL) goto done;
+  if (PyTuple_Check(record) && PyTuple_GET_SIZE(record) == 7 &&
+      PyUnicode_Check(PyTuple_GET_ITEM(record, 0)) && PyTuple_Check(PyTuple_GET_ITEM(record, 3)) &&
+      PyTuple_Check(PyTuple_GET_ITEM(record, 4)) && PyDict_Check(PyTuple_GET_ITEM(record, 5)) &&
+      PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(record, 0), "If") != 0) {
+    int ready = walk_lazy_ready(env, PyTuple_GET_ITEM(record, 6), PyTuple_GET_ITEM(record, 5));
+    if (ready > 0) {
+      int special = walk_any_special(env, PyTuple_GET_ITEM(record, 3));
+      ready = special < 0 ? -1 : !special;
+    }
+    if (ready < 0) goto done;
+    if (ready) {
+      nodes = PyObject_GetAttr(g, s_nodes);
+      if (nodes == NULL) goto done;
+      if (!PyDict_Check(nodes)) {
+        PyErr_SetString(PyExc_TypeError, "_onnx_wire.walk: the importer's nodes is not a dict");
+        goto done;
+      }
+      slow = walk_fast(env, g, nodes, protos, index, record);
+      if (slow < 0) goto done;
+    }
+  }
+  if (slow) {
+    PyObject* done_ = PyObject_CallMethodObjArgs(g, s_convert_node, protos, index, record, NULL);
+    if (done_ == NULL) goto done;
+    Py_DECREF(done_);
+  }
+  rc = 0;
+done:
+  Py_XDECREF(nodes);
+  Py_XDECREF(index);
+  Py_DECREF(record);
+  return rc;
+}
+
+static PyObject* wire_walk(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
+  (void)module;
+  walk_env_t env;
+  if (nargs != 4 || !PyList_Check(args[1]) || !PyTuple_Check(args[3]) ||
+      PyTuple_GET_SIZE(args[3]) != 13) {
+    PyErr_SetString(PyExc_TypeError, "_onnx_wire.walk(g, records, protos, env): expected the "
+                                      "importer, a list of node records, the NodeProtos and a "
+                                      "tuple of 13 objects");
+    return NULL;
+  }
+  PyObject* t = args[3];
+  env.converters = PyTuple_GET_ITEM(t, 0);
+  env.converter = PyTuple_GET_ITEM(t, 1);
+  env.kinds = PyTuple_GET_ITEM(t, 2);
+  env.value_kind = PyTuple_GET_ITEM(t, 3);
+  env.tuple_kind = PyLong_AsLong(PyTuple_GET_ITEM(t, 4));
+  env.normalize = PyTuple_GET_ITEM(t, 5);
+  env.bb = PyTuple_GET_ITEM(t, 6);
+  env.tensor_type = PyTuple_GET_ITEM(t, 7);
+  env.tuple_output_ops = PyTuple_GET_ITEM(t, 8);
+  env.special = PyTuple_GET_ITEM(t, 9);
+  env.tensor_attrs = PyTuple_GET_ITEM(t, 10);
+  env.typed_errors = PyTuple_GET_ITEM(t, 11);
+  env.conversion_error = PyTuple_GET_ITEM(t, 12);
+  if (env.tuple_kind == -1 && PyErr_Occurred()) return NULL;
+  if (!PyDict_Check(env.converters) || !PyDict_Check(env.kinds) ||
+      !PyAnySet_Check(env.tuple_output_ops) || !PySet_Check(env.special) ||
+      !PyDict_Check(env.tensor_attrs) || !PyTuple_Check(env.typed_errors) ||
+      !PyType_Check(env.tensor_type)) {
+    PyErr_SetString(PyExc_TypeError, "_onnx_wire.walk: env holds an object of the wrong type");
+    return NULL;
+  }
+  if (walk_intern() != 0) return NULL;
+  PyObject *g = args[0], *records = args[1], *protos = args[2];
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(records); ++i) {
+    if (walk_node(&env, g, records, protos, i) != 0) return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef wire_methods[] = {
     {"graph", wire_graph, METH_O,
      "graph(data) -> (nodes, initializers): a serialized GraphProto's nodes and initializer "
@@ -646,6 +944,9 @@ static PyMethodDef wire_methods[] = {
     {"inputs", (PyCFunction)(void (*)(void))wire_inputs, METH_FASTCALL,
      "inputs(values, names) -> Inputs: values[name] per name (None for \"\"); KeyError "
      "naming a missing one"},
+    {"walk", (PyCFunction)(void (*)(void))wire_walk, METH_FASTCALL,
+     "walk(g, records, protos, env): the importer's walk over the node records (see "
+     "tether.relax.frontend.onnx.importer)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -114,7 +114,7 @@ def _numpy(c: GenericConst) -> np.ndarray:
     """The value of a tensor constant as a numpy array: a read-only view of its data (a
     constant may share an initializer's immutable bytes; see _const_array)."""
     arr = np.from_dlpack(c.value)
-    arr.flags.writeable = False
+    arr.setflags(write=False)
     return arr
 
 
@@ -520,10 +520,24 @@ def _fill_value(g, proto: Any) -> tuple:
     return hit
 
 
+class StaticShape(tuple):
+    """The dims held by an int64 initializer that only ConstantOfShape reads, as its shape:
+    the importer keeps such an initializer as its dims instead of making it a constant (light
+    models state every weight as a ConstantOfShape of one)."""
+
+    __slots__ = ()
+
+
 @converter("ConstantOfShape", 9)
 def constant_of_shape(g, inputs, attr):
-    shape = g.get_constant(inputs[0])
+    shape = inputs[0]
     value, dtype = _fill_value(g, attr.get("value"))
+    if type(shape) is StaticShape:
+        if len(shape) == 1:  # a 1-D result is built as a constant
+            return _const_array(_filled(list(shape), value, dtype))
+        return _op.broadcast_to(_const_array(value) if isinstance(value, np.ndarray)
+                                else const(value, dtype), list(shape))
+    shape = g.get_constant(shape)
     if _is_const(shape):
         dims = _numpy(shape)
         if dims.ndim != 1:

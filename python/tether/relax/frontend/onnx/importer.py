@@ -15,12 +15,15 @@ printed modules are the same text:
 """
 from __future__ import annotations
 
+import collections
 import functools
 import gc
+import itertools
 import math
 import operator
 import os
 import re
+import struct
 import warnings
 
 import numpy as np
@@ -33,8 +36,8 @@ from ... import op as _op
 from ...block_builder import _normalize as _bb_normalize
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
 from ...ty import PrimType, ShapeType, TensorType, TupleType
-from .converters import (TUPLE, VAR, EmptyOptional, _const_array, get_converter,
-                         shape_as_tensor, value_kind)
+from .converters import (_KINDS, TUPLE, VAR, EmptyOptional, StaticShape, _const_array,
+                         get_converter, shape_as_tensor, value_kind)
 
 try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
     from .... import _onnx_wire
@@ -95,9 +98,13 @@ def _node_inputs_py(values: dict, names: tuple) -> _PyInputs:
 
 
 if _onnx_wire is not None:
-    _Inputs, _operands = _onnx_wire.Inputs, _onnx_wire.inputs
+    _Inputs, _operands, _walk = _onnx_wire.Inputs, _onnx_wire.inputs, _onnx_wire.walk
 else:
-    _Inputs, _operands = _PyInputs, _node_inputs_py
+    _Inputs, _operands, _walk = _PyInputs, _node_inputs_py, None
+
+# The errors a converter raises for the user as they are (anything else names the node: see
+# _conversion_error).
+_TYPED_ERRORS = (NotImplementedError, ValueError, TypeError)
 
 
 class _NameSupply:
@@ -279,8 +286,28 @@ class _Importer:
                  for n in graph.node]
         return None, nodes, None
 
+    def _shape_initializers(self, graph: onnx.GraphProto, records: tuple) -> frozenset:
+        """The names of the initializers no node reads but ConstantOfShape, as its shape
+        operand, and that are no graph output: _add_initializers keeps those that hold 1-D
+        int64 data as their dims (StaticShape) instead of making them constants, which apache-tvm's
+        module would not hold either (the dims become the ShapeExpr of a broadcast_to).  None
+        when there is an If (its branches may read any name) or the initializers become
+        parameters."""
+        nodes = records[1]
+        if self.keep_params or not graph.initializer:
+            return frozenset()
+        shapes = collections.Counter(r[3][0] for r in nodes if r[0] == "ConstantOfShape"
+                                     and r[3])
+        if not shapes or any(r[0] == "If" for r in nodes):
+            return frozenset()
+        reads = collections.Counter(itertools.chain.from_iterable(r[3] for r in nodes))
+        outputs = {info.name for info in graph.output}
+        return frozenset(name for name, n in shapes.items()
+                         if reads[name] == n and name not in outputs)
+
     def _add_initializers(self, graph: onnx.GraphProto, records: tuple) -> None:
         data, _, inits = records
+        shapes = self._shape_initializers(graph, records)
         for k, tensor in enumerate(graph.initializer if inits is None else inits):
             name = tensor.name if inits is None else tensor[0]
             if not name.strip():
@@ -289,6 +316,11 @@ class _Importer:
             arr = None
             if inits is not None:  # raw data of a common type: read from the serialized graph
                 _, elem_type, dims, offset, length = tensor
+                if name in shapes and elem_type == _T.INT64 and len(dims) == 1 \
+                        and offset >= 0 and length == 8 * dims[0]:
+                    self.nodes[name] = StaticShape(struct.unpack_from(f"<{dims[0]}q", data,
+                                                                      offset))
+                    continue
                 fast = _FAST_TENSOR.get(elem_type)
                 if fast is not None and offset >= 0:
                     dtype = _RAW_DTYPES[elem_type]
@@ -307,7 +339,9 @@ class _Importer:
                     f"from_onnx: the initializer {name!r} holds {arr.dtype} values, which a "
                     "Relax tensor cannot hold (strings, or an element type numpy has no "
                     "native dtype for)")
-            if self.keep_params:
+            if name in shapes and arr.dtype == np.int64 and arr.ndim == 1:
+                self.nodes[name] = StaticShape(arr.tolist())
+            elif self.keep_params:
                 param = name[len("onnx::"):] if name.startswith("onnx::") else name
                 var = Var(param, TensorType(list(arr.shape), str(arr.dtype)))
                 self.nodes[name] = var
@@ -437,82 +471,98 @@ class _Importer:
             attr[name] = value
 
     def _convert_nodes(self, graph: onnx.GraphProto, records: Optional[tuple] = None) -> None:
-        bb = self.bb
-        converters, converter = self.converters, self._converter
-        normalize = _bb_normalize
-        # The names of the values typed as a shape (ShapeType) or as one dim of a shape
-        # (PrimType): only these need converting into tensors for the ops that take tensors, so
-        # a node none of whose inputs is named here takes its inputs as they are.
-        special = self._special
         protos = graph.node
         records = (records or self._records(graph))[1]
+        if _walk is not None:
+            # _convert_node's fast path in C, for the nodes that need no more than its common
+            # case; it hands every other node to _convert_node.
+            _walk(self, records, protos, (
+                self.converters, self._converter, _KINDS, value_kind, TUPLE, _bb_normalize,
+                self.bb, TensorType, _TUPLE_OUTPUT_OPS, self._special, self.tensor_attrs,
+                _TYPED_ERRORS, _conversion_error))
+            return
         for index, record in enumerate(records):
             records[index] = None  # what the walk is done with is freed as it goes
-            op_type, _, node_name, input_names, outputs, attr, lazy = record
-            if attr is None:  # read from the NodeProto
-                attr = self._attrs(protos[index])
-            elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
-                self._lazy_attrs(protos, index, lazy, attr)
-            nodes = self.nodes  # (an If's branches replace the dict)
-            try:
-                inputs = _operands(nodes, input_names)
-            except KeyError as err:
-                raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) uses "
-                                 f"{err.args[0]!r}, which no input, initializer or earlier node "
-                                 "defines") from None
-            if op_type == "If":
-                self._convert_if(protos[index], inputs, attr)
-                self._note_special(outputs)
-                continue
-            if special and not special.isdisjoint(input_names):
-                if op_type not in _SHAPE_OPS:
-                    # beyond apache-tvm, which rejects the node ("cannot handle ShapeExpr
-                    # inputs")
-                    inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
-                if op_type not in _PRIM_OPS:
-                    inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
-            self._protos, self._index = protos, index
-            self.num_outputs = len(outputs)
-            fn = converters.get(op_type) or converter(op_type)
-            try:  # (_apply, inline: this loop runs once per node)
-                result = fn(self, inputs, attr)
+            self._convert_node(protos, index, record)
+
+    def _convert_node(self, protos: Any, index: int, record: tuple) -> None:
+        """Converts node `index` of `protos` from its record (see _records): its converter's
+        value, normalized, bound to the node's output names."""
+        op_type, _, node_name, input_names, outputs, attr, lazy = record
+        if attr is None:  # read from the NodeProto
+            attr = self._attrs(protos[index])
+        elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
+            self._lazy_attrs(protos, index, lazy, attr)
+        nodes = self.nodes  # (an If's branches replace the dict)
+        try:
+            inputs = _operands(nodes, input_names)
+        except KeyError as err:
+            raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) uses "
+                             f"{err.args[0]!r}, which no input, initializer or earlier node "
+                             "defines") from None
+        if op_type == "If":
+            self._convert_if(protos[index], inputs, attr)
+            self._note_special(outputs)
+            return
+        # The names of the values typed as a shape (ShapeType) or as one dim of a shape
+        # (PrimType): only these need converting into tensors for the ops that take tensors,
+        # so a node none of whose inputs is named here takes its inputs as they are.
+        special = self._special
+        if special and not special.isdisjoint(input_names):
+            if op_type not in _SHAPE_OPS:
+                # beyond apache-tvm, which rejects the node ("cannot handle ShapeExpr inputs")
+                inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
+            if op_type not in _PRIM_OPS:
+                inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
+        self._protos, self._index = protos, index
+        self.num_outputs = len(outputs)
+        fn = self.converters.get(op_type) or self._converter(op_type)
+        try:
+            result = fn(self, inputs, attr)
+            kind = value_kind(result)
+            if kind:
+                result = _bb_normalize(self.bb, result)
                 kind = value_kind(result)
-                if kind:
-                    result = normalize(bb, result)
-                    kind = value_kind(result)
-                elif result is None:
-                    raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
-            except (NotImplementedError, ValueError, TypeError):
-                raise
-            except Exception as err:
-                raise _conversion_error(op_type, node_name, err) from err
-            if op_type in _TUPLE_OUTPUT_OPS:
+            elif result is None:
+                raise ValueError(f"from_onnx: the converter of {op_type} gave no value")
+        except _TYPED_ERRORS:
+            raise
+        except Exception as err:
+            raise _conversion_error(op_type, node_name, err) from err
+        self._bind(op_type, node_name, outputs, result, kind)
+
+    def _bind(self, op_type: str, node_name: str, outputs: tuple, result: Any,
+              kind: int) -> None:
+        """Records a node's converted value under its output names: a tuple-typed value split
+        into TupleGetItem bindings, one item per output."""
+        nodes, special = self.nodes, self._special
+        if op_type in _TUPLE_OUTPUT_OPS:
+            count = 1
+        elif kind == TUPLE:
+            count = len(result)
+        else:
+            ty = result.ty
+            if type(ty) is TensorType:  # (the common case, first)
                 count = 1
-            elif kind == TUPLE:
-                count = len(result)
+            elif isinstance(ty, TupleType):
+                items = [self.bb.emit(TupleGetItem(result, i)) for i in range(len(ty.fields))]
+                result = Tuple(items)
+                count = len(items)
             else:
-                ty = result.ty
-                if type(ty) is TensorType:  # (the common case, first)
-                    count = 1
-                elif isinstance(ty, TupleType):
-                    items = [bb.emit(TupleGetItem(result, i)) for i in range(len(ty.fields))]
-                    result = Tuple(items)
-                    count = len(items)
-                else:
-                    count = 1
-                    if isinstance(ty, _SPECIAL_TYPES):
-                        special.update(outputs)
-            if len(outputs) > count:
-                raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) has "
-                                 f"{len(outputs)} outputs, but its conversion gives {count}")
-            if count == 1:
-                for name in outputs:
-                    nodes[name] = result
-            else:
-                for i, name in enumerate(outputs):
-                    value = nodes[name] = result[i]
-                    if isinstance(getattr(value, "ty", None), _SPECIAL_TYPES):
-                        special.add(name)
+                count = 1
+                if isinstance(ty, _SPECIAL_TYPES):
+                    special.update(outputs)
+        if len(outputs) > count:
+            raise ValueError(f"from_onnx: node {node_name!r} ({op_type}) has "
+                             f"{len(outputs)} outputs, but its conversion gives {count}")
+        if count == 1:
+            for name in outputs:
+                nodes[name] = result
+        else:
+            for i, name in enumerate(outputs):
+                value = nodes[name] = result[i]
+                if isinstance(getattr(value, "ty", None), _SPECIAL_TYPES):
+                    special.add(name)
 
     def _note_special(self, names: Any) -> None:
         """Adds to the special names those of `names` whose values are typed as shapes or

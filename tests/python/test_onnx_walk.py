@@ -1,0 +1,143 @@
+"""The importer's walk over the nodes: tether._onnx_wire.walk (C) and _Importer._convert_node
+(Python) build the same module, and the C walk reports a converter's failure as the Python walk
+does.  Initializers that only ConstantOfShape reads are kept as their dims (StaticShape) and
+the module is the one their constants would give.
+"""
+import glob
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from tether.relax.frontend.onnx import from_onnx  # noqa: E402
+from tether.relax.frontend.onnx import importer  # noqa: E402
+from tether.relax.frontend.onnx.converters import StaticShape  # noqa: E402
+
+pytest.importorskip("tether._onnx_wire")
+DATA = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data")
+
+
+def _outcome(model):
+    """The module's text, or the type and message of the error from_onnx raised."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return from_onnx(model).script()
+        except Exception as err:  # noqa: BLE001 -- compared between the two walks
+            return f"{type(err).__name__}: {err}"
+
+
+def _both_walks(model, monkeypatch):
+    """(the C walk's outcome, the Python walk's outcome)."""
+    fast = _outcome(model)
+    with monkeypatch.context() as m:
+        m.setattr(importer, "_walk", None)
+        return fast, _outcome(model)
+
+
+def test_c_walk_builds_the_python_walks_module(monkeypatch):
+    """Every third ONNX node case and every light model: the same text or the same error
+    (the node cases cover If, tuple-valued ops, shape-typed values, optional inputs and
+    unsupported ops)."""
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        cases = sorted(collect_testcases(), key=lambda c: c.name)[::3]
+    models = [(c.name, c.model) for c in cases]
+    models += [(os.path.basename(p), onnx.load(p))
+               for p in sorted(glob.glob(os.path.join(DATA, "light", "*.onnx")))]
+    assert len(models) > 600
+    differ = []
+    for name, model in models:
+        fast, slow = _both_walks(model, monkeypatch)
+        if fast != slow:
+            differ.append(name)
+    assert differ == []
+
+
+def _relu_model():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [x], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.mark.parametrize("walk", ["c", "python"])
+def test_converter_failures_name_the_node(walk, monkeypatch):
+    """A converter's own typed errors pass as they are; any other exception is a ValueError
+    naming the node and its op, raised from the converter's; no value is a ValueError."""
+    if walk == "python":
+        monkeypatch.setattr(importer, "_walk", None)
+
+    def failing(exc):
+        def convert(g, inputs, attr):
+            raise exc
+        return convert
+
+    for exc, want in [(RuntimeError("boom"), ValueError), (KeyError("k"), ValueError),
+                      (ZeroDivisionError("z"), ValueError), (TypeError("t"), TypeError),
+                      (NotImplementedError("n"), NotImplementedError)]:
+        monkeypatch.setattr(importer, "get_converter", lambda op, opset, f=failing(exc): f)
+        with pytest.raises(want) as info:
+            from_onnx(_relu_model())
+        if want is ValueError:
+            assert str(info.value).startswith("from_onnx: node 'r' (Relu) cannot be converted: "
+                                              f"{type(exc).__name__}")
+            assert info.value.__cause__ is exc
+        else:
+            assert info.value is exc
+    monkeypatch.setattr(importer, "get_converter", lambda op, opset: lambda g, i, a: None)
+    with pytest.raises(ValueError, match="the converter of Relu gave no value"):
+        from_onnx(_relu_model())
+
+
+def _fill_model(shape_init, extra_nodes=(), outputs=("c",)):
+    """ConstantOfShape of the initializer "s" (plus extra nodes), its outputs as float32."""
+    nodes = [helper.make_node("ConstantOfShape", ["s"], ["c"],
+                              value=helper.make_tensor("v", TensorProto.FLOAT, [1], [0.5]))]
+    nodes += list(extra_nodes)
+    graph = helper.make_graph(nodes, "g", [], [
+        helper.make_tensor_value_info(name, TensorProto.UNDEFINED, None) for name in outputs],
+        [shape_init])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.mark.parametrize("case", ["shape only", "1-D", "also read by Concat",
+                                  "a graph output", "int32 data"])
+def test_shape_only_initializers(case, monkeypatch):
+    """An int64 initializer only ConstantOfShape reads is kept as its dims (no constant is made
+    of it); read by another node or a graph output, it is a constant.  The module is the same
+    as with every initializer a constant."""
+    s = numpy_helper.from_array(np.array([2, 3, 4], dtype="int64"), "s")
+    extra, outputs, kept = (), ("c",), True
+    if case == "1-D":
+        s = numpy_helper.from_array(np.array([5], dtype="int64"), "s")
+    elif case == "also read by Concat":
+        extra, outputs, kept = [helper.make_node("Concat", ["s", "s"], ["t"], axis=0)], \
+            ("c", "t"), False
+    elif case == "a graph output":
+        outputs, kept = ("c", "s"), False
+    elif case == "int32 data":
+        s, kept = numpy_helper.from_array(np.array([2, 3], dtype="int32"), "s"), False
+    model = _fill_model(s, extra, outputs)
+    seen = {}
+    add = importer._Importer._add_initializers
+
+    def spy(self, graph, records):
+        add(self, graph, records)
+        seen["s"] = self.nodes["s"]
+    monkeypatch.setattr(importer._Importer, "_add_initializers", spy)
+    got = _outcome(model)
+    assert (type(seen["s"]) is StaticShape) == kept
+    if kept:
+        assert list(seen["s"]) == np.frombuffer(s.raw_data, "<i8").tolist()
+    monkeypatch.setattr(importer._Importer, "_shape_initializers",
+                        lambda self, graph, records: frozenset())
+    assert _outcome(model) == got
+    if case != "int32 data":
+        assert got.startswith("# from tvm.script import")
