@@ -41,6 +41,10 @@
  *   the end), slices included; everything else is list's.  The converters index their
  *   operands with it, a few times per node.
  *
+ * elements(tensors, limit) -> int
+ *   The number of elements the TensorProtos `tensors` hold (the product of each one's dims),
+ *   counted until it passes `limit` (then a number above limit).  TypeError when a tensor's
+ *   dims are not ints.
  * walk(g, records, protos, env)
  *   The importer's walk over a graph's nodes (tether.relax.frontend.onnx.importer,
  *   _Importer._convert_nodes): per node record, in order, the record is taken out of the list
@@ -653,6 +657,49 @@ static PyObject* wire_inputs(PyObject* module, PyObject* const* args, Py_ssize_t
 }
 
 
+/* ---- elements --------------------------------------------------------------------------- */
+
+static PyObject* wire_elements(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
+  (void)module;
+  static PyObject* s_dims;
+  long long limit;
+  if (nargs != 2 || (limit = PyLong_AsLongLong(args[1])) == -1) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_TypeError, "_onnx_wire.elements(tensors, limit): expected a "
+                                        "sequence of TensorProto and an int");
+    }
+    return NULL;
+  }
+  if (s_dims == NULL && (s_dims = PyUnicode_InternFromString("dims")) == NULL) return NULL;
+  PyObject* seq = PySequence_Fast(args[0], "_onnx_wire.elements: expected a sequence of TensorProto");
+  if (seq == NULL) return NULL;
+  long long total = 0;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) && total <= limit; ++i) {
+    PyObject* dims = PyObject_GetAttr(PySequence_Fast_GET_ITEM(seq, i), s_dims);
+    Py_ssize_t n = dims == NULL ? -1 : PySequence_Size(dims);
+    long long count = 1;
+    for (Py_ssize_t k = 0; k < n && count != 0; ++k) {
+      PyObject* dim = PySequence_GetItem(dims, k);
+      long long d = dim == NULL ? -1 : PyLong_AsLongLong(dim);
+      Py_XDECREF(dim);
+      if (d == -1 && PyErr_Occurred()) {
+        n = -1;
+        break;
+      }
+      /* (a negative dim, or a product past limit, counts as past limit) */
+      count = d < 0 || (d > 0 && count > (limit + 1) / d) ? limit + 1 : count * d;
+    }
+    Py_XDECREF(dims);
+    if (n < 0) {
+      Py_DECREF(seq);
+      return NULL;
+    }
+    total = count > limit - total ? limit + 1 : total + count;
+  }
+  Py_DECREF(seq);
+  return PyLong_FromLongLong(total);
+}
+
 /* ---- walk ------------------------------------------------------------------------------- */
 
 /* The importer's objects the walk uses (walk's env, in its order). */
@@ -944,6 +991,9 @@ static PyMethodDef wire_methods[] = {
     {"inputs", (PyCFunction)(void (*)(void))wire_inputs, METH_FASTCALL,
      "inputs(values, names) -> Inputs: values[name] per name (None for \"\"); KeyError "
      "naming a missing one"},
+    {"elements", (PyCFunction)(void (*)(void))wire_elements, METH_FASTCALL,
+     "elements(tensors, limit) -> int: the elements of the TensorProtos, counted up to past "
+     "limit"},
     {"walk", (PyCFunction)(void (*)(void))wire_walk, METH_FASTCALL,
      "walk(g, records, protos, env): the importer's walk over the node records (see "
      "tether.relax.frontend.onnx.importer)"},

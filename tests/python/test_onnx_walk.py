@@ -141,3 +141,51 @@ def test_shape_only_initializers(case, monkeypatch):
     assert _outcome(model) == got
     if case != "int32 data":
         assert got.startswith("# from tvm.script import")
+
+
+def test_elements_counts_up_to_the_limit():
+    """_onnx_wire.elements: the elements of TensorProtos (the product of each one's dims),
+    counted until past the limit; a negative dim counts as past it; dims that are not ints are
+    a TypeError."""
+    from tether import _onnx_wire
+
+    def tensor(dims):
+        t = TensorProto()
+        t.dims.extend(dims)
+        return t
+
+    tensors = [tensor([2, 3]), tensor([]), tensor([4, 0, 5]), tensor([7])]
+    assert _onnx_wire.elements(tensors, 100) == 6 + 1 + 0 + 7
+    assert _onnx_wire.elements(tensors, 10) > 10
+    assert _onnx_wire.elements([tensor([2 ** 40, 2 ** 40])], 1 << 14) > 1 << 14
+    assert _onnx_wire.elements([tensor([3, -1])], 1 << 14) > 1 << 14
+    assert _onnx_wire.elements([], 0) == 0
+    with pytest.raises(AttributeError):
+        _onnx_wire.elements([object()], 10)
+
+    class Odd:
+        dims = ["2"]
+    with pytest.raises(TypeError):
+        _onnx_wire.elements([Odd()], 10)
+    with pytest.raises(TypeError):
+        _onnx_wire.elements(tensors, "10")
+
+
+def test_scalar_constants_are_relax_constants():
+    """converters.const makes a Python scalar's array once per (type, value, dtype): the
+    constants are relax.const's, their data read-only and shared."""
+    from tether.relax.expr import const as relax_const
+    from tether.relax.frontend.onnx import converters
+    from tether.ir import structural_equal
+
+    for value, dtype in [(0, "int64"), (1, "float32"), (True, "bool"), (1, "bool"),
+                         (-2.5, "float16"), (3, "uint8")]:
+        ours, want = converters.const(value, dtype), relax_const(value, dtype)
+        assert structural_equal(ours, want)
+        arr = np.from_dlpack(ours.value)
+        assert arr.dtype == np.dtype(dtype) and arr.shape == () and arr == np.array(value, dtype)
+    a, b = converters.const(7, "int32"), converters.const(7, "int32")
+    assert a.same_as(b) is False
+    assert np.from_dlpack(a.value).ctypes.data == np.from_dlpack(b.value).ctypes.data
+    with pytest.raises(OverflowError):
+        converters.const(-1, "uint8")

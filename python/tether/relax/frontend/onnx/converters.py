@@ -34,8 +34,8 @@ from onnx import helper as onnx_helper
 
 from .... import core
 from ... import op as _op
-from ...expr import (Call, Expr, ExternFunc, GenericConst, ShapeExpr, Tuple, TupleGetItem, Var,
-                    const)
+from ...expr import (Call, Expr, ExternFunc, GenericConst, ShapeExpr, Tuple, TupleGetItem, Var)
+from ...expr import const as _relax_const
 from ...ty import PrimType, ShapeType, TensorType
 from ....ir import FloatImm, IntImm
 
@@ -139,6 +139,28 @@ _constant_tensor = core._constant_tensor
 
 
 _generic_const = core.get_global_func("ir.GenericConst")
+
+
+# The read-only arrays of the scalar constants made so far: (type, value, dtype) -> 0-d array.
+# The converters make the same few (0, 1, an axis) over and over.
+_SCALAR_ARRAYS: Dict[tuple, np.ndarray] = {}
+_SCALAR_TYPES = (int, float, bool)
+
+
+def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
+    """relax.const(value, dtype).  A Python scalar with a dtype name is made into a numpy
+    array once per value: the constants of the same scalar share that read-only array."""
+    if type(dtype) is str and type(value) in _SCALAR_TYPES:
+        key = (type(value), value, dtype)
+        arr = _SCALAR_ARRAYS.get(key)
+        if arr is None:
+            arr = np.array(value, dtype=dtype)
+            arr.setflags(write=False)
+            if len(_SCALAR_ARRAYS) >= 4096:
+                _SCALAR_ARRAYS.clear()
+            _SCALAR_ARRAYS[key] = arr
+        return _generic_const(_constant_tensor(arr), None)
+    return _relax_const(value, dtype)
 
 
 _DTYPE_NAMES: Dict[Any, str] = {}
@@ -913,7 +935,7 @@ def _unsqueeze_static(data: Any, axes_list: list) -> Any:
         norm = sorted(_unique_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
         dims = iter(arr.shape)
         shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
-        return _const_array(np.array(arr.reshape(shape)))
+        return _const_array(arr.reshape(shape))  # (a view of the read-only data)
     if _is_prim(data):  # one dim of a shape: a 1-D shape value
         if _unique_axes(axes_list, 1, "Unsqueeze") == [0]:
             return ShapeExpr([data])

@@ -16,10 +16,8 @@ printed modules are the same text:
 from __future__ import annotations
 
 import collections
-import functools
 import gc
 import itertools
-import math
 import operator
 import os
 import re
@@ -273,7 +271,8 @@ class _Importer:
             # Large initializers are read through protobuf: serializing the whole graph would
             # copy every weight (protobuf's serializer takes ~2 ms per MB, and so does
             # ByteSize); then only the nodes are serialized, as the node fields of a GraphProto.
-            whole = sum(math.prod(t.dims) for t in graph.initializer) <= _WHOLE_GRAPH_ELEMENTS
+            whole = _onnx_wire.elements(graph.initializer,
+                                        _WHOLE_GRAPH_ELEMENTS) <= _WHOLE_GRAPH_ELEMENTS
             try:
                 if not whole:
                     return None, _onnx_wire.nodes(graph.node), None
