@@ -289,6 +289,18 @@ static int trx__scope_define(trx__builder_t* b, TVMFFIObject* ty) {
  * incremented until name+suffix is free.  Every name returned is recorded (suffix 0), so a
  * later hint equal to it ("lv1") continues from its own counter ("lv11"). */
 
+/* Writes base (blen bytes) followed by the decimal digits of n > 0 and a NUL into out (room
+ * for blen + 21 bytes); the length written. */
+static size_t trx__name_with_counter(char* out, const char* base, size_t blen, int64_t n) {
+  char digits[20];
+  size_t nd = 0;
+  for (uint64_t v = (uint64_t)n; v != 0; v /= 10) digits[nd++] = (char)('0' + v % 10);
+  memcpy(out, base, blen);
+  for (size_t i = 0; i < nd; ++i) out[blen + i] = digits[nd - 1 - i];
+  out[blen + nd] = '\0';
+  return blen + nd;
+}
+
 static int trx__fresh_name(trx__builder_t* b, const char* prefix, size_t len, TVMFFIAny* out) {
   char base_buf[64], cand_buf[88]; /* the usual short hints need no heap */
   char* base = len + 2 <= sizeof(base_buf) ? base_buf : malloc(len + 2);
@@ -313,16 +325,17 @@ static int trx__fresh_name(trx__builder_t* b, const char* prefix, size_t len, TV
     goto done;
   }
   int64_t counter = seen->v_int64;
+  size_t blen = strlen(base);
   for (;;) {
     ++counter;
-    snprintf(cand, len + 24, "%s%lld", base, (long long)counter);
+    size_t clen = trx__name_with_counter(cand, base, blen, counter);
     TVMFFIAny ck = tether_any_raw_str(cand);
     if (tether_map_find(b->names, &ck) == NULL) {
       TVMFFIAny cv = tether_any_int(counter);
       if (trx__map_put(&b->names, &ck, &zero) != 0 || trx__map_put(&b->names, &key, &cv) != 0) {
         goto done;
       }
-      rc = tether_any_str(cand, strlen(cand), out);
+      rc = tether_any_str(cand, clen, out);
       goto done;
     }
   }

@@ -56,8 +56,9 @@
  *   record) (and a value it cannot bind here to g._bind(op_type, name, outputs, value, kind)),
  *   the Python definition of the same conversion, which this function must agree with.
  *   env: (converters, converter, kinds, value_kind, TUPLE, normalize, bb, TensorType,
- *   tuple_output_ops, special, tensor_attrs, typed_errors, conversion_error), the importer's
- *   objects of those names.  A converter's exception other than typed_errors becomes
+ *   tuple_output_ops, special, tensor_attrs, typed_errors, conversion_error, at), the
+ *   importer's objects of those names; at, the importer's list [protos, index, output count]
+ *   of the node being converted, is updated before each converter runs.  A converter's exception other than typed_errors becomes
  *   conversion_error(op_type, name, exc), raised from it.
  *
  * Field numbers: ONNX's onnx.proto (GraphProto, NodeProto, AttributeProto, TensorProto).
@@ -562,12 +563,16 @@ done:
 
 static PyObject* wire_nodes(PyObject* module, PyObject* arg) {
   (void)module;
+  static PyObject* s_serialize;
+  if (s_serialize == NULL && (s_serialize = PyUnicode_InternFromString("SerializeToString")) == NULL) {
+    return NULL;
+  }
   PyObject* seq = PySequence_Fast(arg, "_onnx_wire.nodes(protos): expected a sequence of NodeProto");
   if (seq == NULL) return NULL;
   PyObject* nodes = PyList_New(0);
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   for (Py_ssize_t i = 0; nodes != NULL && i < n; ++i) {
-    PyObject* data = PyObject_CallMethod(PySequence_Fast_GET_ITEM(seq, i), "SerializeToString", NULL);
+    PyObject* data = PyObject_CallMethodNoArgs(PySequence_Fast_GET_ITEM(seq, i), s_serialize);
     if (data == NULL || !PyBytes_Check(data)) {
       if (data != NULL) PyErr_SetString(PyExc_TypeError, "_onnx_wire.nodes: SerializeToString gave no bytes");
       Py_XDECREF(data);
@@ -717,10 +722,11 @@ typedef struct {
   PyObject* tensor_attrs;     /* dict: serialized TensorProto -> its TensorProto */
   PyObject* typed_errors;     /* tuple of the exception types raised as they are */
   PyObject* conversion_error; /* callable: (op_type, name, exc) -> the exception to raise */
+  PyObject* at;               /* list: [protos, index, output count] of the node converted */
 } walk_env_t;
 
 /* Attribute names, interned once. */
-static PyObject *s_nodes, *s_protos, *s_index, *s_num_outputs, *s_ty, *s_convert_node, *s_bind;
+static PyObject *s_nodes, *s_ty, *s_convert_node, *s_bind;
 
 static int walk_intern(void) {
   if (s_bind != NULL) return 0;
@@ -728,9 +734,7 @@ static int walk_intern(void) {
     PyObject** slot;
     const char* text;
   } names[] = {
-      {&s_nodes, "nodes"}, {&s_protos, "_protos"}, {&s_index, "_index"},
-      {&s_num_outputs, "num_outputs"}, {&s_ty, "ty"}, {&s_convert_node, "_convert_node"},
-      {&s_bind, "_bind"},
+      {&s_nodes, "nodes"}, {&s_ty, "ty"}, {&s_convert_node, "_convert_node"}, {&s_bind, "_bind"},
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
     if (*names[i].slot == NULL && (*names[i].slot = PyUnicode_InternFromString(names[i].text)) == NULL) {
@@ -805,6 +809,14 @@ static void walk_reraise(const walk_env_t* env, PyObject* op_type, PyObject* nam
   Py_DECREF(wrapped);
 }
 
+/* at[i] = item (stolen); at is a list of 3 items (checked by wire_walk; the importer only
+ * assigns to its items). */
+static void walk_set(PyObject* at, Py_ssize_t i, PyObject* item) {
+  PyObject* old = PyList_GET_ITEM(at, i);
+  PyList_SET_ITEM(at, i, item);
+  Py_DECREF(old);
+}
+
 /* Converts one node whose record passed walk_node's checks: 0, 1 when it must go to
  * _convert_node after all (no converter), or -1 with an error set. */
 static int walk_fast(const walk_env_t* env, PyObject* g, PyObject* nodes, PyObject* protos,
@@ -832,14 +844,13 @@ static int walk_fast(const walk_env_t* env, PyObject* g, PyObject* nodes, PyObje
     return 1;
   }
   PyObject* num_outputs = PyLong_FromSsize_t(PyTuple_GET_SIZE(outputs));
-  int set = num_outputs == NULL || PyObject_SetAttr(g, s_protos, protos) != 0 ||
-            PyObject_SetAttr(g, s_index, index) != 0 ||
-            PyObject_SetAttr(g, s_num_outputs, num_outputs) != 0;
-  Py_XDECREF(num_outputs);
-  if (set) {
+  if (num_outputs == NULL) {
     Py_DECREF(inputs);
     return -1;
   }
+  walk_set(env->at, 0, Py_NewRef(protos));
+  walk_set(env->at, 1, Py_NewRef(index));
+  walk_set(env->at, 2, num_outputs);
   Py_INCREF(fn); /* (the converter may replace its own table entry) */
   PyObject* call_args[3] = {g, inputs, attr};
   PyObject* result = PyObject_Vectorcall(fn, call_args, 3, NULL);
@@ -946,10 +957,10 @@ static PyObject* wire_walk(PyObject* module, PyObject* const* args, Py_ssize_t n
   (void)module;
   walk_env_t env;
   if (nargs != 4 || !PyList_Check(args[1]) || !PyTuple_Check(args[3]) ||
-      PyTuple_GET_SIZE(args[3]) != 13) {
+      PyTuple_GET_SIZE(args[3]) != 14) {
     PyErr_SetString(PyExc_TypeError, "_onnx_wire.walk(g, records, protos, env): expected the "
                                       "importer, a list of node records, the NodeProtos and a "
-                                      "tuple of 13 objects");
+                                      "tuple of 14 objects");
     return NULL;
   }
   PyObject* t = args[3];
@@ -966,11 +977,12 @@ static PyObject* wire_walk(PyObject* module, PyObject* const* args, Py_ssize_t n
   env.tensor_attrs = PyTuple_GET_ITEM(t, 10);
   env.typed_errors = PyTuple_GET_ITEM(t, 11);
   env.conversion_error = PyTuple_GET_ITEM(t, 12);
+  env.at = PyTuple_GET_ITEM(t, 13);
   if (env.tuple_kind == -1 && PyErr_Occurred()) return NULL;
   if (!PyDict_Check(env.converters) || !PyDict_Check(env.kinds) ||
       !PyAnySet_Check(env.tuple_output_ops) || !PySet_Check(env.special) ||
       !PyDict_Check(env.tensor_attrs) || !PyTuple_Check(env.typed_errors) ||
-      !PyType_Check(env.tensor_type)) {
+      !PyType_Check(env.tensor_type) || !PyList_Check(env.at) || PyList_GET_SIZE(env.at) != 3) {
     PyErr_SetString(PyExc_TypeError, "_onnx_wire.walk: env holds an object of the wrong type");
     return NULL;
   }

@@ -188,11 +188,11 @@ class _Importer:
         # though their type has a symbolic dim (a 0 dim is typed as unknown, as TVM does).
         self.empty_inputs: set = set()
         self.opset = 1
-        self.num_outputs = 1                   # the output count of the node converted now
         self.fold_constants = fold_constants   # static shapes as constants (beyond TVM)
         self.converters: Dict[str, Any] = {}   # op type -> converter, for self.opset
-        self._protos: Any = ()                 # the NodeProtos of the graph being walked
-        self._index = -1                       # the index of the node being converted
+        # The node being converted: [the NodeProtos of the graph being walked, its index in
+        # them (-1: none), its output count] (see node, num_outputs), updated in place.
+        self._at: list = [(), -1, 1]
         self._special: set = set()             # names of shape- and dim-typed values
         # serialized TensorProto -> the TensorProto of the first attribute holding it (one
         # object per distinct value: converters may key caches on it, see fill_values)
@@ -478,7 +478,7 @@ class _Importer:
             _walk(self, records, protos, (
                 self.converters, self._converter, _KINDS, value_kind, TUPLE, _bb_normalize,
                 self.bb, TensorType, _TUPLE_OUTPUT_OPS, self._special, self.tensor_attrs,
-                _TYPED_ERRORS, _conversion_error))
+                _TYPED_ERRORS, _conversion_error, self._at))
             return
         for index, record in enumerate(records):
             records[index] = None  # what the walk is done with is freed as it goes
@@ -513,8 +513,7 @@ class _Importer:
                 inputs = _Inputs(shape_as_tensor(self, value) for value in inputs)
             if op_type not in _PRIM_OPS:
                 inputs = _Inputs(self._dim_as_tensor(value) for value in inputs)
-        self._protos, self._index = protos, index
-        self.num_outputs = len(outputs)
+        self._at[:] = protos, index, len(outputs)
         fn = self.converters.get(op_type) or self._converter(op_type)
         try:
             result = fn(self, inputs, attr)
@@ -574,7 +573,13 @@ class _Importer:
     def node(self) -> Optional[onnx.NodeProto]:
         """The NodeProto being converted (for converters that look at its domain or
         outputs)."""
-        return self._protos[self._index] if self._index >= 0 else None
+        protos, index, _ = self._at
+        return protos[index] if index >= 0 else None
+
+    @property
+    def num_outputs(self) -> int:
+        """The output count of the node being converted."""
+        return self._at[2]
 
     def _dim_as_tensor(self, value: Any) -> Any:
         """A dim of a shape given to an op that takes tensors, as a 0-d tensor of its dtype:
@@ -595,7 +600,7 @@ class _Importer:
         """fn(self, inputs, attr): the converter's value for a node, normalized when it is an
         expression (its nested calls bound); any other failure than the frontend's typed
         errors is a ValueError naming the node."""
-        self.num_outputs = num_outputs
+        self._at[2] = num_outputs
         try:
             result = fn(self, inputs, attr)
             if result is None:
@@ -667,7 +672,7 @@ class _Importer:
                 if fn is None:
                     raise NotImplementedError(f"from_onnx: tether's ONNX frontend does not "
                                               f"convert {node.op_type} (in an If branch)")
-                self._protos, self._index = protos, index
+                self._at[:2] = protos, index
                 result = self._apply(fn, node.op_type, node.name, len(node.output), inputs, attr)
                 if not isinstance(result, Tuple) and isinstance(getattr(result, "ty", None),
                                                                 TupleType):
