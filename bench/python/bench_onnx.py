@@ -136,7 +136,9 @@ def worker(side):
             model = onnx.load(cmd["load"])
             res = {"label": label, "nodes": len(model.graph.node)}
             try:
+                t0 = time.perf_counter()
                 mod = from_onnx(model)  # warm up, and count
+                res["warm_s"] = time.perf_counter() - t0
                 res["bindings"] = _bindings(mod)
                 del mod
             except Exception as err:  # noqa: BLE001 -- reported in the table
@@ -223,6 +225,17 @@ def light_models():
     return [os.path.join(light, f) for f in sorted(os.listdir(light)) if f.endswith(".onnx")]
 
 
+# Timed imports per model, side and round, unless --runs says: about RUN_BUDGET_S seconds of the
+# slower side's imports, within [MIN_RUNS, MAX_RUNS] (a model imported in milliseconds gets
+# enough samples for its median to hold still on a noisy machine).
+RUN_BUDGET_S, MIN_RUNS, MAX_RUNS = 0.3, 5, 60
+
+
+def runs_for(seconds):
+    """The imports per round for a model whose (warm-up) import took `seconds`."""
+    return max(MIN_RUNS, min(MAX_RUNS, math.ceil(RUN_BUDGET_S / max(seconds, 1e-6))))
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
@@ -231,8 +244,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worker", choices=["tether", "tvm"])
     ap.add_argument("--tvm-python")
-    ap.add_argument("--runs", type=int, default=5,
-                    help="timed imports per model, side and round")
+    ap.add_argument("--runs", type=int, default=None,
+                    help="timed imports per model, side and round (default: as many as take "
+                         f"about {RUN_BUDGET_S} s on the slower side, {MIN_RUNS} to {MAX_RUNS}: "
+                         "the same count on both sides)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--extra", action="append", default=[],
                     help="a directory of more .onnx models (default: build/onnx-models, where "
@@ -280,16 +295,17 @@ def main():
                 print(f"[bench-onnx] {name}: not timed: {errors}", flush=True)
                 skipped.append((name, info["tether"]["nodes"], errors))
                 continue
+            runs = args.runs or runs_for(max(i["warm_s"] for i in info.values()))
             times = {side: {"wall": [], "cpu": []} for side in workers}
             order = list(workers.items())
             for r in range(args.rounds):  # rounds alternate the sides (and which goes first)
                 for side, w in (order if r % 2 == 0 else order[::-1]):
-                    res = w.ask(time=args.runs)
+                    res = w.ask(time=runs)
                     times[side]["wall"] += res["wall"]
                     times[side]["cpu"] += res["cpu"]
             med = {(side, k): statistics.median(v) * 1e3
                    for side, t in times.items() for k, v in t.items()}
-            row = {"name": name, "path": path, "nodes": info["tether"]["nodes"],
+            row = {"name": name, "path": path, "nodes": info["tether"]["nodes"], "runs": runs,
                    "bindings": info["tether"]["bindings"],
                    "tvm_bindings": info["tvm"]["bindings"], **{f"{s}_{k}": v
                                                               for (s, k), v in med.items()}}
@@ -337,8 +353,11 @@ def main():
 
 def render(rows, skipped, labels, args):
     mem = not args.no_memory
-    head = "| model | ONNX nodes | bindings | tether ms | apache-tvm ms | ratio | tether CPU ms " \
-           "| apache-tvm CPU ms | CPU ratio |"
+    runs_text = (f"{args.runs} imports" if args.runs else
+                 f"as many imports as take about {RUN_BUDGET_S} s on the slower side, {MIN_RUNS} "
+                 f"to {MAX_RUNS}, the same count on both sides")
+    head = "| model | ONNX nodes | bindings | runs | tether ms | apache-tvm ms | ratio | " \
+           "tether CPU ms | apache-tvm CPU ms | CPU ratio |"
     if mem:
         head += " tether peak RSS growth | apache-tvm peak RSS growth | tether traced peak " \
                 "| apache-tvm traced peak |"
@@ -349,17 +368,21 @@ def render(rows, skipped, labels, args):
         "model files, each side in its own interpreter; `from_onnx(model)` with default "
         "arguments on a loaded ModelProto.",
         machine.describe(),
-        f"Times: median of {args.runs} x {args.rounds} imports per side ({args.runs} back to back "
-        f"per round, {args.rounds} rounds alternating the sides); wall clock and process CPU time (on a shared machine the CPU times are the "
-        "steadier figure).  Ratio = apache-tvm / tether.  Memory: one import in a fresh "
+        f"Times: the median of each side's imports, {args.rounds} rounds alternating the "
+        f"sides, each round a run of imports back to back ({runs_text}: the runs column); wall "
+        "clock and process CPU time (on a shared machine the CPU times are the steadier "
+        "figure).  Ratio = apache-tvm / tether.  Memory: one import in a fresh "
         "process: the growth of the peak resident set (VmHWM after minus VmRSS before, the peak "
         "reset through /proc/self/clear_refs) and, in another fresh process, the peak of "
         "tracemalloc's traced allocations.  Target (issue 11): geometric mean of the ratios >= 20x, memory <= "
         "apache-tvm's.",
         "",
         head,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 4 if mem else ""),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 4 if mem else ""),
     ]
+
+    def ms(v):  # (two decimals below 10 ms)
+        return f"{v:.2f}" if v < 10 else f"{v:.1f}"
 
     def mib(kb):
         return f"{kb / 1024:.1f} MiB"
@@ -367,9 +390,10 @@ def render(rows, skipped, labels, args):
     for r in rows:
         binds = str(r["bindings"]) if r["bindings"] == r["tvm_bindings"] else \
             f"{r['bindings']} (apache-tvm: {r['tvm_bindings']})"
-        line = (f"| {r['name']} | {r['nodes']} | {binds} | {r['tether_wall']:.1f} | "
-                f"{r['tvm_wall']:.1f} | {r['tvm_wall'] / r['tether_wall']:.1f}x | "
-                f"{r['tether_cpu']:.1f} | {r['tvm_cpu']:.1f} | "
+        line = (f"| {r['name']} | {r['nodes']} | {binds} | {r['runs']} x {args.rounds} | "
+                f"{ms(r['tether_wall'])} | "
+                f"{ms(r['tvm_wall'])} | {r['tvm_wall'] / r['tether_wall']:.1f}x | "
+                f"{ms(r['tether_cpu'])} | {ms(r['tvm_cpu'])} | "
                 f"{r['tvm_cpu'] / r['tether_cpu']:.1f}x |")
         if mem:
             line += (f" {mib(r['tether_rss'])} | {mib(r['tvm_rss'])} | "

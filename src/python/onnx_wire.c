@@ -56,9 +56,12 @@
  *   record) (and a value it cannot bind here to g._bind(op_type, name, outputs, value, kind)),
  *   the Python definition of the same conversion, which this function must agree with.
  *   env: (converters, converter, kinds, value_kind, TUPLE, normalize, bb, TensorType,
- *   tuple_output_ops, special, tensor_attrs, typed_errors, conversion_error, at), the
- *   importer's objects of those names; at, the importer's list [protos, index, output count]
- *   of the node being converted, is updated before each converter runs.  A converter's exception other than typed_errors becomes
+ *   tuple_output_ops, special, tensor_attrs, typed_errors, conversion_error, at,
+ *   static_shape), the importer's objects of those names; at, the importer's list [protos,
+ *   index, output count] of the node being converted, is updated before each converter runs;
+ *   static_shape, the type of the initializers kept as dims (or None when there are none):
+ *   a node other than a ConstantOfShape reading one goes to _convert_node, which makes it a
+ *   constant.  A converter's exception other than typed_errors becomes
  *   conversion_error(op_type, name, exc), raised from it.
  *
  * Field numbers: ONNX's onnx.proto (GraphProto, NodeProto, AttributeProto, TensorProto).
@@ -179,6 +182,29 @@ static PyObject* wire_str(const wire_t* s) {
   return o;
 }
 
+/* The strings a graph repeats (op types, domains, attribute names), made once: a direct-mapped
+ * cache of short ASCII strings keyed by a hash of their bytes, a hit checked byte for byte.
+ * (The GIL guards it.) */
+#define WIRE_CACHE_SLOTS 256
+#define WIRE_CACHE_MAX_LEN 40
+static PyObject* wire_cache[WIRE_CACHE_SLOTS];
+
+/* wire_str, through the cache. */
+static PyObject* wire_cached_str(const wire_t* s) {
+  size_t n = (size_t)(s->end - s->p);
+  if (n > WIRE_CACHE_MAX_LEN) return wire_str(s);
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (size_t i = 0; i < n; ++i) h = (h ^ s->p[i]) * 16777619u;
+  PyObject** slot = &wire_cache[h % WIRE_CACHE_SLOTS];
+  PyObject* o = *slot;
+  if (o != NULL && (size_t)PyUnicode_GET_LENGTH(o) == n && memcmp(PyUnicode_DATA(o), s->p, n) == 0) {
+    return Py_NewRef(o);
+  }
+  o = wire_str(s);
+  if (o != NULL && PyUnicode_IS_COMPACT_ASCII(o)) Py_XSETREF(*slot, Py_NewRef(o));
+  return o;
+}
+
 static float wire_f32(const uint8_t* p) {
   uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
   float f;
@@ -235,8 +261,6 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
   int has_type = 0, has_f = 0, has_i = 0, has_s = 0, has_msg = 0, count = 0;
   const char* field_name = NULL;
   int rc = -1;
-  list = PyList_New(0);
-  if (list == NULL) goto fail;
   /* The declared type comes after the values on the wire (field 20): read it first. */
   wire_t s = w;
   wire_field_t f;
@@ -270,7 +294,7 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
     }
     if (num == 1 && wt == WT_LEN) {
       Py_XDECREF(name);
-      if ((name = wire_str(&sub)) == NULL) goto fail;
+      if ((name = wire_cached_str(&sub)) == NULL) goto fail;
       continue;
     }
     if (num == 21) { /* ref_attr_name: a function attribute reference */
@@ -311,13 +335,17 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
         break;
       case AT_FLOATS:
       case AT_INTS:
-        if (wire_repeated(&w, wt, &sub, kind == AT_FLOATS, list) != 0) goto fail;
+        if ((list == NULL && (list = PyList_New(0)) == NULL) ||
+            wire_repeated(&w, wt, &sub, kind == AT_FLOATS, list) != 0) {
+          goto fail;
+        }
         break;
       case AT_STRINGS: {
         if (wt != WT_LEN) {
           wire_fail("a bad strings element");
           goto fail;
         }
+        if (list == NULL && (list = PyList_New(0)) == NULL) goto fail;
         PyObject* b = PyBytes_FromStringAndSize((const char*)sub.p, sub.end - sub.p);
         if (b == NULL || PyList_Append(list, b) != 0) {
           Py_XDECREF(b);
@@ -358,7 +386,7 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
     case AT_FLOATS:
     case AT_INTS:
     case AT_STRINGS:
-      if (PyList_GET_SIZE(list) > 0) value = PyList_AsTuple(list);
+      if (list != NULL && PyList_GET_SIZE(list) > 0) value = PyList_AsTuple(list);
       break;
     case AT_TENSOR:
     case AT_GRAPH:
@@ -423,7 +451,8 @@ static int wire_node(wire_t w, PyObject* nodes) {
       if (wire_attribute(sub, nattr++, attrs, lazy, &odd) != 0) goto fail;
       continue;
     }
-    if ((item = wire_str(&sub)) == NULL) goto fail;
+    /* (op types and domains repeat: cached) */
+    if ((item = num == 4 || num == 7 ? wire_cached_str(&sub) : wire_str(&sub)) == NULL) goto fail;
     if (num == 1 || num == 2) {
       if (PyList_Append(num == 1 ? ins : outs, item) != 0) goto fail;
       Py_CLEAR(item);
@@ -723,18 +752,20 @@ typedef struct {
   PyObject* typed_errors;     /* tuple of the exception types raised as they are */
   PyObject* conversion_error; /* callable: (op_type, name, exc) -> the exception to raise */
   PyObject* at;               /* list: [protos, index, output count] of the node converted */
+  PyObject* static_shape;     /* the type of the initializers kept as dims, or None */
 } walk_env_t;
 
 /* Attribute names, interned once. */
-static PyObject *s_nodes, *s_ty, *s_convert_node, *s_bind;
+static PyObject *s_nodes, *s_ty, *s_convert_node, *s_bind, *s_constant_of_shape;
 
 static int walk_intern(void) {
-  if (s_bind != NULL) return 0;
+  if (s_constant_of_shape != NULL) return 0;
   static const struct {
     PyObject** slot;
     const char* text;
   } names[] = {
       {&s_nodes, "nodes"}, {&s_ty, "ty"}, {&s_convert_node, "_convert_node"}, {&s_bind, "_bind"},
+      {&s_constant_of_shape, "ConstantOfShape"},
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
     if (*names[i].slot == NULL && (*names[i].slot = PyUnicode_InternFromString(names[i].text)) == NULL) {
@@ -809,6 +840,16 @@ static void walk_reraise(const walk_env_t* env, PyObject* op_type, PyObject* nam
   Py_DECREF(wrapped);
 }
 
+/* Whether a node of op_type, not a ConstantOfShape, has a StaticShape among its operands. */
+static int walk_reads_static_shape(const walk_env_t* env, PyObject* op_type, PyObject* inputs) {
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(inputs); ++i) {
+    if ((PyObject*)Py_TYPE(PyList_GET_ITEM(inputs, i)) == env->static_shape) {
+      return PyUnicode_Compare(op_type, s_constant_of_shape) != 0;
+    }
+  }
+  return 0;
+}
+
 /* at[i] = item (stolen); at is a list of 3 items (checked by wire_walk; the importer only
  * assigns to its items). */
 static void walk_set(PyObject* at, Py_ssize_t i, PyObject* item) {
@@ -841,6 +882,10 @@ static int walk_fast(const walk_env_t* env, PyObject* g, PyObject* nodes, PyObje
   if (inputs == NULL) {
     if (!PyErr_ExceptionMatches(PyExc_KeyError)) return -1;
     PyErr_Clear(); /* (_convert_node raises the ValueError naming the undefined operand) */
+    return 1;
+  }
+  if (env->static_shape != Py_None && walk_reads_static_shape(env, op_type, inputs)) {
+    Py_DECREF(inputs); /* (_convert_node makes the constant) */
     return 1;
   }
   PyObject* num_outputs = PyLong_FromSsize_t(PyTuple_GET_SIZE(outputs));
@@ -957,10 +1002,10 @@ static PyObject* wire_walk(PyObject* module, PyObject* const* args, Py_ssize_t n
   (void)module;
   walk_env_t env;
   if (nargs != 4 || !PyList_Check(args[1]) || !PyTuple_Check(args[3]) ||
-      PyTuple_GET_SIZE(args[3]) != 14) {
+      PyTuple_GET_SIZE(args[3]) != 15) {
     PyErr_SetString(PyExc_TypeError, "_onnx_wire.walk(g, records, protos, env): expected the "
                                       "importer, a list of node records, the NodeProtos and a "
-                                      "tuple of 14 objects");
+                                      "tuple of 15 objects");
     return NULL;
   }
   PyObject* t = args[3];
@@ -978,6 +1023,7 @@ static PyObject* wire_walk(PyObject* module, PyObject* const* args, Py_ssize_t n
   env.typed_errors = PyTuple_GET_ITEM(t, 11);
   env.conversion_error = PyTuple_GET_ITEM(t, 12);
   env.at = PyTuple_GET_ITEM(t, 13);
+  env.static_shape = PyTuple_GET_ITEM(t, 14);
   if (env.tuple_kind == -1 && PyErr_Occurred()) return NULL;
   if (!PyDict_Check(env.converters) || !PyDict_Check(env.kinds) ||
       !PyAnySet_Check(env.tuple_output_ops) || !PySet_Check(env.special) ||

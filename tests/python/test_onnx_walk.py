@@ -107,12 +107,15 @@ def _fill_model(shape_init, extra_nodes=(), outputs=("c",)):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+@pytest.mark.parametrize("walk", ["c", "python"])
 @pytest.mark.parametrize("case", ["shape only", "1-D", "also read by Concat",
-                                  "a graph output", "int32 data"])
-def test_shape_only_initializers(case, monkeypatch):
+                                  "read by Concat first", "a graph output", "int32 data"])
+def test_shape_only_initializers(case, walk, monkeypatch):
     """An int64 initializer only ConstantOfShape reads is kept as its dims (no constant is made
-    of it); read by another node or a graph output, it is a constant.  The module is the same
-    as with every initializer a constant."""
+    of it); read by another node or a graph output, it becomes a constant there.  The module
+    is the same as with every initializer a constant."""
+    if walk == "python":
+        monkeypatch.setattr(importer, "_walk", None)
     s = numpy_helper.from_array(np.array([2, 3, 4], dtype="int64"), "s")
     extra, outputs, kept = (), ("c",), True
     if case == "1-D":
@@ -120,18 +123,27 @@ def test_shape_only_initializers(case, monkeypatch):
     elif case == "also read by Concat":
         extra, outputs, kept = [helper.make_node("Concat", ["s", "s"], ["t"], axis=0)], \
             ("c", "t"), False
+    elif case == "read by Concat first":
+        extra, outputs, kept = [helper.make_node("Concat", ["s", "s"], ["t"], axis=0)], \
+            ("t", "c"), False
     elif case == "a graph output":
         outputs, kept = ("c", "s"), False
     elif case == "int32 data":
         s, kept = numpy_helper.from_array(np.array([2, 3], dtype="int32"), "s"), False
     model = _fill_model(s, extra, outputs)
+    if case == "read by Concat first":  # the Concat converted before the ConstantOfShape
+        nodes = list(model.graph.node)
+        del model.graph.node[:]
+        model.graph.node.extend(nodes[::-1])
     seen = {}
-    add = importer._Importer._add_initializers
+    run = importer._Importer.run
 
-    def spy(self, graph, records):
-        add(self, graph, records)
-        seen["s"] = self.nodes["s"]
-    monkeypatch.setattr(importer._Importer, "_add_initializers", spy)
+    def spy(self, *args):
+        try:
+            return run(self, *args)
+        finally:
+            seen["s"] = self.nodes["s"]
+    monkeypatch.setattr(importer._Importer, "run", spy)
     got = _outcome(model)
     assert (type(seen["s"]) is StaticShape) == kept
     if kept:

@@ -199,6 +199,8 @@ class _Importer:
         self.tensor_attrs: Dict[bytes, Any] = {}
         # id(TensorProto) -> (the TensorProto, its fill value) for ConstantOfShape
         self.fill_values: Dict[int, tuple] = {}
+        self.op_types: set = set()             # the op types of the graph's nodes
+        self.static_shapes = False             # whether any initializer is a StaticShape
 
     # -- values ------------------------------------------------------------------------------
 
@@ -286,23 +288,27 @@ class _Importer:
         return None, nodes, None
 
     def _shape_initializers(self, graph: onnx.GraphProto, records: tuple) -> frozenset:
-        """The names of the initializers no node reads but ConstantOfShape, as its shape
-        operand, and that are no graph output: _add_initializers keeps those that hold 1-D
-        int64 data as their dims (StaticShape) instead of making them constants, which apache-tvm's
-        module would not hold either (the dims become the ShapeExpr of a broadcast_to).  None
-        when there is an If (its branches may read any name) or the initializers become
-        parameters."""
+        """The names of the initializers ConstantOfShape reads as its shape operand:
+        _add_initializers keeps those that hold 1-D int64 data as their dims (StaticShape)
+        instead of making them constants -- apache-tvm's module holds no such constant when
+        ConstantOfShape is their only reader (the dims become the ShapeExpr of a
+        broadcast_to); any other reader gets the constant (see _operand_constants).  None
+        when there is an If (its branches read the enclosing names their own way) or the
+        initializers become parameters."""
         nodes = records[1]
-        if self.keep_params or not graph.initializer:
+        if self.keep_params or not graph.initializer or "If" in self.op_types:
             return frozenset()
-        shapes = collections.Counter(r[3][0] for r in nodes if r[0] == "ConstantOfShape"
-                                     and r[3])
-        if not shapes or any(r[0] == "If" for r in nodes):
-            return frozenset()
-        reads = collections.Counter(itertools.chain.from_iterable(r[3] for r in nodes))
-        outputs = {info.name for info in graph.output}
-        return frozenset(name for name, n in shapes.items()
-                         if reads[name] == n and name not in outputs)
+        return frozenset(r[3][0] for r in nodes if r[0] == "ConstantOfShape" and r[3])
+
+    def _operand_constants(self, names: Any) -> None:
+        """Makes constants of the StaticShape values among `names` (read by another op than
+        ConstantOfShape, or as a graph output): one constant per initializer, as if it had been
+        made one from the start."""
+        nodes = self.nodes
+        for name in names:
+            value = nodes.get(name)
+            if type(value) is StaticShape:
+                nodes[name] = _const_array(np.array(value, dtype=np.int64))
 
     def _add_initializers(self, graph: onnx.GraphProto, records: tuple) -> None:
         data, _, inits = records
@@ -319,6 +325,7 @@ class _Importer:
                         and offset >= 0 and length == 8 * dims[0]:
                     self.nodes[name] = StaticShape(struct.unpack_from(f"<{dims[0]}q", data,
                                                                       offset))
+                    self.static_shapes = True
                     continue
                 fast = _FAST_TENSOR.get(elem_type)
                 if fast is not None and offset >= 0:
@@ -340,6 +347,7 @@ class _Importer:
                     "native dtype for)")
             if name in shapes and arr.dtype == np.int64 and arr.ndim == 1:
                 self.nodes[name] = StaticShape(arr.tolist())
+                self.static_shapes = True
             elif self.keep_params:
                 param = name[len("onnx::"):] if name.startswith("onnx::") else name
                 var = Var(param, TensorType(list(arr.shape), str(arr.dtype)))
@@ -404,7 +412,7 @@ class _Importer:
         """Every op without a converter, reported at once (NotImplementedError)."""
         converter = self._converter
         if all(op_type == "If" or converter(op_type) is not None
-               for op_type in {record[0] for record in records[1]}):
+               for op_type in self.op_types):
             return
         missing = {}
         for op_type, node_domain, *_ in records[1]:
@@ -478,7 +486,8 @@ class _Importer:
             _walk(self, records, protos, (
                 self.converters, self._converter, _KINDS, value_kind, TUPLE, _bb_normalize,
                 self.bb, TensorType, _TUPLE_OUTPUT_OPS, self._special, self.tensor_attrs,
-                _TYPED_ERRORS, _conversion_error, self._at))
+                _TYPED_ERRORS, _conversion_error, self._at,
+                StaticShape if self.static_shapes else None))
             return
         for index, record in enumerate(records):
             records[index] = None  # what the walk is done with is freed as it goes
@@ -492,6 +501,8 @@ class _Importer:
             attr = self._attrs(protos[index])
         elif lazy is not None:  # tensors, graphs: from the NodeProto's attributes
             self._lazy_attrs(protos, index, lazy, attr)
+        if self.static_shapes and op_type != "ConstantOfShape":
+            self._operand_constants(input_names)
         nodes = self.nodes  # (an If's branches replace the dict)
         try:
             inputs = _operands(nodes, input_names)
@@ -614,6 +625,8 @@ class _Importer:
     def _convert_graph(self, graph: onnx.GraphProto, records: tuple) -> Any:
         """Converts the nodes; the graph's value (a Tuple when it has several outputs)."""
         self._convert_nodes(graph, records)
+        if self.static_shapes:
+            self._operand_constants([info.name for info in graph.output])
         outputs = []
         for info in graph.output:
             if info.name not in self.nodes:
@@ -696,6 +709,7 @@ class _Importer:
     def run(self, graph: onnx.GraphProto, opset: int, domains: Dict[str, int]):
         self.opset = opset
         records = self._records(graph)
+        self.op_types = {record[0] for record in records[1]}
         self._add_initializers(graph, records)
         records = (None, records[1], None)  # the serialized graph is no longer needed
         self._add_inputs(graph)
@@ -708,7 +722,7 @@ class _Importer:
                                for _, arr in self.params.values()]
         bb = self.bb
         # A graph with an If is built in a plain binding block (relax.If is not dataflow).
-        has_if = any(record[0] == "If" for record in records[1])
+        has_if = "If" in self.op_types
         with bb.function("main", params=params, attrs=attrs):
             if has_if:
                 out = self._convert_graph(graph, records)
