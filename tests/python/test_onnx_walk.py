@@ -184,8 +184,8 @@ def test_elements_counts_up_to_the_limit():
 
 
 def test_scalar_constants_are_relax_constants():
-    """converters.const makes a Python scalar's array once per (type, value, dtype): the
-    constants are relax.const's, their data read-only and shared."""
+    """converters.const converts a Python scalar once per (type, value, dtype): the constants
+    are relax.const's, each with its own data."""
     from tether.relax.expr import const as relax_const
     from tether.relax.frontend.onnx import converters
     from tether.ir import structural_equal
@@ -198,6 +198,37 @@ def test_scalar_constants_are_relax_constants():
         assert arr.dtype == np.dtype(dtype) and arr.shape == () and arr == np.array(value, dtype)
     a, b = converters.const(7, "int32"), converters.const(7, "int32")
     assert a.same_as(b) is False
-    assert np.from_dlpack(a.value).ctypes.data == np.from_dlpack(b.value).ctypes.data
+    np.from_dlpack(a.value)[()] = 5
+    assert np.from_dlpack(b.value) == 7 and np.from_dlpack(converters.const(7, "int32").value) == 7
     with pytest.raises(OverflowError):
         converters.const(-1, "uint8")
+
+
+def test_fill_constants_own_their_data():
+    """The constants ConstantOfShape makes (a 1-D fill, and the scalar a broadcast_to fills
+    from) each hold their own data: writing into one reaches no other, in this import or the
+    next, though the importer converts each fill value once."""
+    def fills(dims_list):
+        nodes = [helper.make_node("ConstantOfShape", [f"s{i}"], [f"c{i}"],
+                                  value=helper.make_tensor("v", TensorProto.FLOAT, [1], [1.5]))
+                 for i in range(len(dims_list))]
+        inits = [numpy_helper.from_array(np.array(d, dtype="int64"), f"s{i}")
+                 for i, d in enumerate(dims_list)]
+        graph = helper.make_graph(nodes, "g", [], [
+            helper.make_tensor_value_info(f"c{i}", TensorProto.FLOAT, None)
+            for i in range(len(dims_list))], inits)
+        mod = from_onnx(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]))
+        out = []
+        for b in mod["main"].body.blocks[0].bindings:
+            value = b.value
+            out += [a for a in getattr(value, "args", []) if hasattr(a, "value")]
+            if hasattr(value, "fields"):
+                out += [f for f in value.fields if hasattr(f, "value")]
+        return [np.from_dlpack(c.value) for c in out]
+
+    for dims in ([[3], [3]], [[2, 3], [2, 3]]):
+        first = fills(dims)
+        assert len(first) == 2 and all((a == 1.5).all() for a in first)
+        first[0][...] = 9
+        assert (first[1] == 1.5).all()
+        assert all((a == 1.5).all() for a in fills(dims))

@@ -141,25 +141,24 @@ _constant_tensor = core._constant_tensor
 _generic_const = core.get_global_func("ir.GenericConst")
 
 
-# The read-only arrays of the scalar constants made so far: (type, value, dtype) -> 0-d array.
-# The converters make the same few (0, 1, an axis) over and over.
+# The scalar constants' values made so far: (type, value, dtype) -> 0-d array (copied into each
+# constant).  The converters make the same few (0, 1, an axis) over and over.
 _SCALAR_ARRAYS: Dict[tuple, np.ndarray] = {}
 _SCALAR_TYPES = (int, float, bool)
 
 
 def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
-    """relax.const(value, dtype).  A Python scalar with a dtype name is made into a numpy
-    array once per value: the constants of the same scalar share that read-only array."""
+    """relax.const(value, dtype).  A Python scalar with a dtype name is converted once per
+    value: each constant gets a copy of that array (its own data, as relax.const's)."""
     if type(dtype) is str and type(value) in _SCALAR_TYPES:
         key = (type(value), value, dtype)
         arr = _SCALAR_ARRAYS.get(key)
         if arr is None:
             arr = np.array(value, dtype=dtype)
-            arr.setflags(write=False)
             if len(_SCALAR_ARRAYS) >= 4096:
                 _SCALAR_ARRAYS.clear()
             _SCALAR_ARRAYS[key] = arr
-        return _generic_const(_constant_tensor(arr), None)
+        return _generic_const(_constant_tensor(arr.copy()), None)
     return _relax_const(value, dtype)
 
 
@@ -513,6 +512,17 @@ def _filled(dims: list, value: Any, dtype: str) -> np.ndarray:
     return arr
 
 
+def _filled_1d(g, n: int, value: Any, dtype: str) -> np.ndarray:
+    """A new 1-D array of n elements `value` of dtype: a copy of the one made first for
+    (n, value, dtype) in the import (g.filled_arrays; light models fill the parameters of
+    every BatchNormalization with the same zeros and ones)."""
+    key = (n, id(value), dtype)
+    hit = g.filled_arrays.get(key)
+    if hit is None:  # (holding value: its id stays its own)
+        hit = g.filled_arrays[key] = (value, _filled([n], value, dtype))
+    return hit[1].copy()
+
+
 # The fill values of ConstantOfShape read so far: serialized TensorProto -> (value, dtype name).
 # A model states the same few fill values over and over (zeros, ones); the arrays here are
 # only read (np.copyto's source, or copied into a constant by _const_array).
@@ -556,8 +566,9 @@ def constant_of_shape(g, inputs, attr):
     value, dtype = _fill_value(g, attr.get("value"))
     if type(shape) is StaticShape:
         if len(shape) == 1:  # a 1-D result is built as a constant
-            return _const_array(_filled(list(shape), value, dtype))
-        return _op.broadcast_to(_const_array(value) if isinstance(value, np.ndarray)
+            return _generic_const(_constant_tensor(_filled_1d(g, shape[0], value, dtype)),
+                                  None)
+        return _op.broadcast_to(_const_array(value.copy()) if isinstance(value, np.ndarray)
                                 else const(value, dtype), list(shape))
     shape = g.get_constant(shape)
     if _is_const(shape):
@@ -574,7 +585,7 @@ def constant_of_shape(g, inputs, attr):
         return _const_array(_filled([int(shape.values[0].value)], value, dtype))
     if not isinstance(shape, (ShapeExpr, list)):
         shape = _op.tensor_to_shape(shape)
-    fill = _const_array(value) if isinstance(value, np.ndarray) else const(value, dtype)
+    fill = _const_array(value.copy()) if isinstance(value, np.ndarray) else const(value, dtype)
     return _op.broadcast_to(fill, shape)
 
 

@@ -199,6 +199,8 @@ class _Importer:
         self.tensor_attrs: Dict[bytes, Any] = {}
         # id(TensorProto) -> (the TensorProto, its fill value) for ConstantOfShape
         self.fill_values: Dict[int, tuple] = {}
+        # (n, id(fill value), dtype) -> (fill value, read-only array) for ConstantOfShape
+        self.filled_arrays: Dict[tuple, tuple] = {}
         self.op_types: set = set()             # the op types of the graph's nodes
         self.static_shapes = False             # whether any initializer is a StaticShape
 
@@ -369,9 +371,15 @@ class _Importer:
         return new
 
     def _add_inputs(self, graph: onnx.GraphProto) -> None:
+        nodes, inputs = self.nodes, self.inputs
         for info in graph.input:
             name = info.name
-            if name not in self.nodes:
+            value = nodes.get(name)
+            if value is not None and value_kind(value) != VAR:
+                # an initializer listed among the inputs: a constant (its dims are not read)
+                inputs[name] = value
+                continue
+            if value is None:
                 tensor_type = info.type.tensor_type
                 if tensor_type.elem_type == onnx.TensorProto.STRING:
                     raise NotImplementedError(f"from_onnx: the input {name!r} is a string "
@@ -394,9 +402,8 @@ class _Importer:
                 var_name = self._sanitized(name) if self.sanitize else name
                 # no element type (a sequence or optional input, say): a tensor of any dtype
                 self.nodes[name] = Var(var_name, TensorType(shape, dtype))
-            value = self.inputs[name] = self.nodes[name]
-            # (an initializer listed among the inputs is a constant: its dims are not read)
-            if value_kind(value) == VAR and name not in self.shape_dict:
+            value = inputs[name] = nodes[name]
+            if name not in self.shape_dict:
                 dims = info.type.tensor_type.shape.dim
                 if [d.dim_value if d.HasField("dim_value") else None for d in dims] == [0]:
                     self.empty_inputs.add(value.name)
