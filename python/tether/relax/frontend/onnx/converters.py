@@ -48,6 +48,8 @@ __all__ = ["converter", "get_converter", "supported_ops", "ConverterError"]
 
 # op type -> {first opset version handled -> converter}
 _TABLE: Dict[str, Dict[int, Callable]] = {}
+# (op type, opset) -> get_converter's answer, emptied whenever _TABLE changes.
+_CHOSEN: Dict[tuple, Optional[Callable]] = {}
 
 
 class ConverterError(ValueError):
@@ -65,6 +67,7 @@ def converter(op_type: str, since: int = 1) -> Callable:
 
     def register(fn: Callable) -> Callable:
         _TABLE.setdefault(op_type, {})[since] = fn
+        _CHOSEN.clear()
         return fn
 
     return register
@@ -73,11 +76,17 @@ def converter(op_type: str, since: int = 1) -> Callable:
 def get_converter(op_type: str, opset: int) -> Optional[Callable]:
     """The converter for op_type at opset: the one registered for the largest version <= opset,
     else the oldest one; None when op_type has none."""
-    versions = _TABLE.get(op_type)
-    if not versions:
-        return None
-    fit = [v for v in versions if v <= opset]
-    return versions[max(fit) if fit else min(versions)]
+    key = (op_type, opset)
+    fn = _CHOSEN.get(key, _CHOSEN)
+    if fn is _CHOSEN:
+        versions = _TABLE.get(op_type)
+        if not versions:
+            fn = None
+        else:
+            fit = [v for v in versions if v <= opset]
+            fn = versions[max(fit) if fit else min(versions)]
+        _CHOSEN[key] = fn
+    return fn
 
 
 def supported_ops() -> Dict[str, List[int]]:
