@@ -55,7 +55,7 @@
  *   type for at most one output.  Every other node goes to g._convert_node(protos, index,
  *   record) (and a value it cannot bind here to g._bind(op_type, name, outputs, value, kind)),
  *   the Python definition of the same conversion, which this function must agree with.
- *   env: (converters, converter, kinds, value_kind, TUPLE, normalize, bb, TensorType,
+ *   env: (converters, converter, kinds, value_kind, (EXPR, TUPLE), normalize, bb, TensorType,
  *   tuple_output_ops, special, tensor_attrs, typed_errors, conversion_error, at,
  *   static_shape), the importer's objects of those names; at, the importer's list [protos,
  *   index, output count] of the node being converted, is updated before each converter runs;
@@ -399,7 +399,14 @@ static int wire_attribute(wire_t w, Py_ssize_t index, PyObject* attrs, PyObject*
           value = PyBytes_FromStringAndSize((const char*)tval.p, tval.end - tval.p);
           if (value == NULL) goto fail;
         }
-        entry = Py_BuildValue("(OnsO)", name, index, field_name, value != NULL ? value : Py_None);
+        {
+          PyObject* pos = PyLong_FromSsize_t(index);
+          PyObject* field = pos == NULL ? NULL : PyUnicode_InternFromString(field_name);
+          entry = field == NULL ? NULL
+              : PyTuple_Pack(4, name, pos, field, value != NULL ? value : Py_None);
+          Py_XDECREF(pos);
+          Py_XDECREF(field);
+        }
         if (entry == NULL || PyList_Append(lazy, entry) != 0) goto fail;
         rc = 0;
         goto done;
@@ -429,16 +436,26 @@ done:
 /* One NodeProto, appended to nodes as a tuple (see the top of the file). */
 static int wire_node(wire_t w, PyObject* nodes) {
   PyObject *op = NULL, *domain = NULL, *name = NULL, *ins = NULL, *outs = NULL;
-  PyObject *attrs = NULL, *lazy = NULL, *item = NULL, *tup = NULL;
-  PyObject *tin = NULL, *tout = NULL, *tlazy = NULL;
-  Py_ssize_t nattr = 0;
+  PyObject *attrs = NULL, *lazy = NULL, *item = NULL, *tup = NULL, *tlazy = NULL;
+  Py_ssize_t nattr = 0, nin = 0, nout = 0;
   int odd = 0, rc = -1;
-  if ((ins = PyList_New(0)) == NULL || (outs = PyList_New(0)) == NULL ||
+  wire_field_t f;
+  int more;
+  /* The inputs and outputs are counted first: their tuples are made at their size. */
+  for (wire_t s = w; (more = wire_next(&s, &f)) > 0;) {
+    if (f.wt == WT_LEN) {
+      nin += f.num == 1;
+      nout += f.num == 2;
+    } else if (wire_skip(&s, f.wt) != 0) {
+      goto fail;
+    }
+  }
+  if (more < 0) goto fail;
+  if ((ins = PyTuple_New(nin)) == NULL || (outs = PyTuple_New(nout)) == NULL ||
       (attrs = PyDict_New()) == NULL || (lazy = PyList_New(0)) == NULL) {
     goto fail;
   }
-  wire_field_t f;
-  int more;
+  nin = nout = 0;
   while ((more = wire_next(&w, &f)) > 0) {
     uint32_t num = f.num;
     int wt = f.wt;
@@ -453,15 +470,15 @@ static int wire_node(wire_t w, PyObject* nodes) {
     }
     /* (op types and domains repeat: cached) */
     if ((item = num == 4 || num == 7 ? wire_cached_str(&sub) : wire_str(&sub)) == NULL) goto fail;
-    if (num == 1 || num == 2) {
-      if (PyList_Append(num == 1 ? ins : outs, item) != 0) goto fail;
-      Py_CLEAR(item);
+    if (num == 1) {
+      PyTuple_SET_ITEM(ins, nin++, item);
+    } else if (num == 2) {
+      PyTuple_SET_ITEM(outs, nout++, item);
     } else {
       PyObject** slot = num == 3 ? &name : num == 4 ? &op : &domain;
-      Py_XDECREF(*slot);
-      *slot = item;
-      item = NULL;
+      Py_XSETREF(*slot, item);
     }
+    item = NULL;
   }
   if (more < 0) goto fail;
   if ((op == NULL && (op = PyUnicode_FromStringAndSize("", 0)) == NULL) ||
@@ -469,19 +486,15 @@ static int wire_node(wire_t w, PyObject* nodes) {
       (name == NULL && (name = PyUnicode_FromStringAndSize("", 0)) == NULL)) {
     goto fail;
   }
-  if ((tin = PyList_AsTuple(ins)) == NULL || (tout = PyList_AsTuple(outs)) == NULL) goto fail;
   if (PyList_GET_SIZE(lazy) > 0) {
     if ((tlazy = PyList_AsTuple(lazy)) == NULL) goto fail;
   } else {
-    Py_INCREF(Py_None);
-    tlazy = Py_None;
+    tlazy = Py_NewRef(Py_None);
   }
-  tup = PyTuple_Pack(7, op, domain, name, tin, tout, odd ? Py_None : attrs, tlazy);
+  tup = PyTuple_Pack(7, op, domain, name, ins, outs, odd ? Py_None : attrs, tlazy);
   if (tup == NULL || PyList_Append(nodes, tup) != 0) goto fail;
   rc = 0;
 fail:
-  Py_XDECREF(tin);
-  Py_XDECREF(tout);
   Py_XDECREF(tlazy);
   Py_XDECREF(op);
   Py_XDECREF(domain);
@@ -742,7 +755,8 @@ typedef struct {
   PyObject* converter;        /* callable: op type -> converter (or None), filling converters */
   PyObject* kinds;            /* dict: type -> value kind (int) */
   PyObject* value_kind;       /* callable: value -> its kind, filling kinds */
-  long tuple_kind;            /* the kind of a relax Tuple */
+  long expr_kind;             /* the kind of an expression to normalize (a Call, say) */
+  long tuple_kind;            /* the kind of a relax Tuple (normalized too) */
   PyObject* normalize;        /* callable: (bb, expr) -> normalized expr */
   PyObject* bb;               /* the BlockBuilder */
   PyObject* tensor_type;      /* the type of a tensor value's ty */
@@ -902,7 +916,7 @@ static int walk_fast(const walk_env_t* env, PyObject* g, PyObject* nodes, PyObje
   Py_DECREF(fn);
   Py_DECREF(inputs);
   long kind = result == NULL ? -1 : walk_kind(env, result);
-  if (kind > 0) {
+  if (kind == env->expr_kind || kind == env->tuple_kind) { /* (a Var or a constant is typed) */
     PyObject* norm_args[2] = {env->bb, result};
     PyObject* normalized = PyObject_Vectorcall(env->normalize, norm_args, 2, NULL);
     Py_DECREF(result);
@@ -986,9 +1000,9 @@ static int walk_node(const walk_env_t* env, PyObject* g, PyObject* records, PyOb
     }
   }
   if (slow) {
-    PyObject* done_ = PyObject_CallMethodObjArgs(g, s_convert_node, protos, index, record, NULL);
-    if (done_ == NULL) goto done;
-    Py_DECREF(done_);
+    PyObject* none = PyObject_CallMethodObjArgs(g, s_convert_node, protos, index, record, NULL);
+    if (none == NULL) goto done;
+    Py_DECREF(none);
   }
   rc = 0;
 done:
@@ -1013,7 +1027,14 @@ static PyObject* wire_walk(PyObject* module, PyObject* const* args, Py_ssize_t n
   env.converter = PyTuple_GET_ITEM(t, 1);
   env.kinds = PyTuple_GET_ITEM(t, 2);
   env.value_kind = PyTuple_GET_ITEM(t, 3);
-  env.tuple_kind = PyLong_AsLong(PyTuple_GET_ITEM(t, 4));
+  PyObject* kinds = PyTuple_GET_ITEM(t, 4);
+  if (!PyTuple_Check(kinds) || PyTuple_GET_SIZE(kinds) != 2) {
+    PyErr_SetString(PyExc_TypeError, "_onnx_wire.walk: env[4] must be (EXPR, TUPLE)");
+    return NULL;
+  }
+  env.expr_kind = PyLong_AsLong(PyTuple_GET_ITEM(kinds, 0));
+  env.tuple_kind = PyLong_AsLong(PyTuple_GET_ITEM(kinds, 1));
+  if (env.expr_kind == -1 && PyErr_Occurred()) return NULL;
   env.normalize = PyTuple_GET_ITEM(t, 5);
   env.bb = PyTuple_GET_ITEM(t, 6);
   env.tensor_type = PyTuple_GET_ITEM(t, 7);

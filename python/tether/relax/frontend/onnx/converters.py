@@ -955,7 +955,7 @@ def _unsqueeze_static(data: Any, axes_list: list) -> Any:
         norm = sorted(_unique_axes(axes_list, arr.ndim + len(axes_list), "Unsqueeze"))
         dims = iter(arr.shape)
         shape = [1 if i in norm else next(dims) for i in range(arr.ndim + len(norm))]
-        return _const_array(arr.reshape(shape))  # (a view of the read-only data)
+        return _const_array(arr.reshape(shape).copy())  # (its own data)
     if _is_prim(data):  # one dim of a shape: a 1-D shape value
         if _unique_axes(axes_list, 1, "Unsqueeze") == [0]:
             return ShapeExpr([data])

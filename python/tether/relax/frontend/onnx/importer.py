@@ -2,22 +2,23 @@
 
 The walk builds the module apache-tvm 0.27's frontend builds, in the same order, so that the
 printed modules are the same text:
-  1. initializers become constants (keep_params_in_input: parameters after the inputs);
+  1. initializers become constants (keep_params_in_input: parameters after the inputs); an
+     int64 one ConstantOfShape reads as its shape is kept as its dims (StaticShape) until
+     another reader needs the constant;
   2. the graph inputs that are not initializers become the parameters of "main" (names
      sanitized into identifiers, unique through a name supply);
   3. every op of the graph is checked against the converter table first: the ones without a
      converter are reported together, before anything is built;
   4. in one dataflow block, each node's converter result is normalized (its nested calls are
      bound), a tuple-typed result is split into TupleGetItem bindings, and the node's outputs
-     are recorded by name;
+     are recorded by name (_Importer._convert_node; tether._onnx_wire.walk runs its common
+     case in C);
   5. the graph outputs (a Tuple when there are several) are the block's output, and "main"
      gets the attribute num_input (and "params" with keep_params_in_input).
 """
 from __future__ import annotations
 
-import collections
 import gc
-import itertools
 import operator
 import os
 import re
@@ -34,7 +35,7 @@ from ... import op as _op
 from ...block_builder import _normalize as _bb_normalize
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
 from ...ty import PrimType, ShapeType, TensorType, TupleType
-from .converters import (_KINDS, TUPLE, VAR, EmptyOptional, StaticShape, _const_array,
+from .converters import (_KINDS, EXPR, TUPLE, VAR, EmptyOptional, StaticShape, _const_array,
                          get_converter, shape_as_tensor, value_kind)
 
 try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
@@ -491,8 +492,9 @@ class _Importer:
             # _convert_node's fast path in C, for the nodes that need no more than its common
             # case; it hands every other node to _convert_node.
             _walk(self, records, protos, (
-                self.converters, self._converter, _KINDS, value_kind, TUPLE, _bb_normalize,
-                self.bb, TensorType, _TUPLE_OUTPUT_OPS, self._special, self.tensor_attrs,
+                self.converters, self._converter, _KINDS, value_kind, (EXPR, TUPLE),
+                _bb_normalize, self.bb, TensorType, _TUPLE_OUTPUT_OPS, self._special,
+                self.tensor_attrs,
                 _TYPED_ERRORS, _conversion_error, self._at,
                 StaticShape if self.static_shapes else None))
             return
@@ -536,7 +538,7 @@ class _Importer:
         try:
             result = fn(self, inputs, attr)
             kind = value_kind(result)
-            if kind:
+            if kind == EXPR or kind == TUPLE:  # (a Var or a constant is typed already)
                 result = _bb_normalize(self.bb, result)
                 kind = value_kind(result)
             elif result is None:
