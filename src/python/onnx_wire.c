@@ -880,37 +880,35 @@ static int walk_fast(const walk_env_t* env, PyObject* g, PyObject* nodes, PyObje
   PyObject* node_name = PyTuple_GET_ITEM(record, 2);
   PyObject* outputs = PyTuple_GET_ITEM(record, 4);
   PyObject* attr = PyTuple_GET_ITEM(record, 5);
+  /* The converter (a new reference: it may replace its own table entry). */
   PyObject* fn = PyDict_GetItemWithError(env->converters, op_type);
   if (fn == NULL && PyErr_Occurred()) return -1;
-  if (fn == NULL || fn == Py_None) {
-    fn = PyObject_CallOneArg(env->converter, op_type);
-    if (fn == NULL) return -1;
-    int missing = fn == Py_None;
+  fn = fn != NULL && fn != Py_None ? Py_NewRef(fn) : PyObject_CallOneArg(env->converter, op_type);
+  if (fn == NULL) return -1;
+  if (fn == Py_None) { /* (_convert_node fails as the Python walk does) */
     Py_DECREF(fn);
-    if (missing) return 1;
-    fn = PyDict_GetItemWithError(env->converters, op_type);
-    if (fn == NULL) return PyErr_Occurred() ? -1 : 1;
+    return 1;
   }
   PyObject* args[2] = {nodes, PyTuple_GET_ITEM(record, 3)};
   PyObject* inputs = wire_inputs(NULL, args, 2);
+  PyObject* num_outputs = NULL;
+  int slow = inputs == NULL;
   if (inputs == NULL) {
-    if (!PyErr_ExceptionMatches(PyExc_KeyError)) return -1;
-    PyErr_Clear(); /* (_convert_node raises the ValueError naming the undefined operand) */
-    return 1;
+    if (!PyErr_ExceptionMatches(PyExc_KeyError)) slow = -1;
+    else PyErr_Clear(); /* (_convert_node raises the ValueError naming the undefined operand) */
+  } else if (env->static_shape != Py_None && walk_reads_static_shape(env, op_type, inputs)) {
+    slow = 1; /* (_convert_node makes the constant) */
+  } else if ((num_outputs = PyLong_FromSsize_t(PyTuple_GET_SIZE(outputs))) == NULL) {
+    slow = -1;
   }
-  if (env->static_shape != Py_None && walk_reads_static_shape(env, op_type, inputs)) {
-    Py_DECREF(inputs); /* (_convert_node makes the constant) */
-    return 1;
-  }
-  PyObject* num_outputs = PyLong_FromSsize_t(PyTuple_GET_SIZE(outputs));
-  if (num_outputs == NULL) {
-    Py_DECREF(inputs);
-    return -1;
+  if (slow != 0) {
+    Py_XDECREF(inputs);
+    Py_DECREF(fn);
+    return slow;
   }
   walk_set(env->at, 0, Py_NewRef(protos));
   walk_set(env->at, 1, Py_NewRef(index));
   walk_set(env->at, 2, num_outputs);
-  Py_INCREF(fn); /* (the converter may replace its own table entry) */
   PyObject* call_args[3] = {g, inputs, attr};
   PyObject* result = PyObject_Vectorcall(fn, call_args, 3, NULL);
   Py_DECREF(fn);

@@ -184,8 +184,8 @@ def test_elements_counts_up_to_the_limit():
 
 
 def test_scalar_constants_are_relax_constants():
-    """converters.const converts a Python scalar once per (type, value, dtype): the constants
-    are relax.const's, each with its own data."""
+    """relax.const (the converters' const) converts a Python scalar with a dtype name once per
+    (type, value, dtype): the constants are the general path's, each with its own data."""
     from tether.relax.expr import const as relax_const
     from tether.relax.frontend.onnx import converters
     from tether.ir import structural_equal

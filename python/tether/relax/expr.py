@@ -156,6 +156,13 @@ class DataflowBlock(BindingBlock):
         self.__init_handle_by_constructor__(_dataflow_block, list(bindings))
 
 
+# Python scalars given a dtype name, converted so far: (type, value, dtype) -> 0-d array, copied
+# into each constant (callers such as the ONNX converters make the same few -- 0, 1, an axis --
+# over and over).
+_SCALARS: dict = {}
+_SCALAR_TYPES = (int, float, bool)
+
+
 def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
     """A tensor constant from a Python scalar, a (nested) list, a numpy array or a Tensor.
 
@@ -163,6 +170,17 @@ def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
     become int32 and float32, bool stays bool, other numpy dtypes are kept (as TVM does).  The
     data lives on the CPU: a copy of the given values (later changes to a numpy array do not
     reach the constant, as in TVM), or the given Tensor itself."""
+    if type(dtype) is str and type(value) in _SCALAR_TYPES:
+        key = (type(value), value, dtype)
+        arr = _SCALARS.get(key)
+        if arr is None:
+            import numpy as np
+
+            arr = np.array(value, dtype=dtype)
+            if len(_SCALARS) >= 4096:
+                _SCALARS.clear()
+            _SCALARS[key] = arr
+        return _generic_const(core._constant_tensor(arr.copy()), None)
     import numpy as np
 
     if isinstance(value, core.Tensor):

@@ -34,8 +34,8 @@ from onnx import helper as onnx_helper
 
 from .... import core
 from ... import op as _op
-from ...expr import (Call, Expr, ExternFunc, GenericConst, ShapeExpr, Tuple, TupleGetItem, Var)
-from ...expr import const as _relax_const
+from ...expr import (Call, Expr, ExternFunc, GenericConst, ShapeExpr, Tuple, TupleGetItem, Var,
+                    const)
 from ...ty import PrimType, ShapeType, TensorType
 from ....ir import FloatImm, IntImm
 
@@ -148,27 +148,6 @@ _constant_tensor = core._constant_tensor
 
 
 _generic_const = core.get_global_func("ir.GenericConst")
-
-
-# The scalar constants' values made so far: (type, value, dtype) -> 0-d array (copied into each
-# constant).  The converters make the same few (0, 1, an axis) over and over.
-_SCALAR_ARRAYS: Dict[tuple, np.ndarray] = {}
-_SCALAR_TYPES = (int, float, bool)
-
-
-def const(value: Any, dtype: Optional[str] = None) -> GenericConst:
-    """relax.const(value, dtype).  A Python scalar with a dtype name is converted once per
-    value: each constant gets a copy of that array (its own data, as relax.const's)."""
-    if type(dtype) is str and type(value) in _SCALAR_TYPES:
-        key = (type(value), value, dtype)
-        arr = _SCALAR_ARRAYS.get(key)
-        if arr is None:
-            arr = np.array(value, dtype=dtype)
-            if len(_SCALAR_ARRAYS) >= 4096:
-                _SCALAR_ARRAYS.clear()
-            _SCALAR_ARRAYS[key] = arr
-        return _generic_const(_constant_tensor(arr.copy()), None)
-    return _relax_const(value, dtype)
 
 
 _DTYPE_NAMES: Dict[Any, str] = {}
@@ -573,25 +552,21 @@ class StaticShape(tuple):
 def constant_of_shape(g, inputs, attr):
     shape = inputs[0]
     value, dtype = _fill_value(g, attr.get("value"))
-    if type(shape) is StaticShape:
-        if len(shape) == 1:  # a 1-D result is built as a constant
-            return _generic_const(_constant_tensor(_filled_1d(g, shape[0], value, dtype)),
-                                  None)
-        return _op.broadcast_to(_const_array(value.copy()) if isinstance(value, np.ndarray)
-                                else const(value, dtype), list(shape))
-    shape = g.get_constant(shape)
-    if _is_const(shape):
-        dims = _numpy(shape)
-        if dims.ndim != 1:
-            raise ConverterError(f"ConstantOfShape: the shape must be 1-D, but it has "
-                                 f"{dims.ndim} dims")
-        dims = [int(v) for v in dims.tolist()]
-        if len(dims) == 1:  # a 1-D result is built as a constant
-            return _const_array(_filled(dims, value, dtype))
-        shape = dims  # (broadcast_to makes the ShapeExpr)
-    elif isinstance(shape, ShapeExpr) and len(shape) == 1 \
-            and isinstance(shape.values[0], IntImm):
-        return _const_array(_filled([int(shape.values[0].value)], value, dtype))
+    if type(shape) is StaticShape:  # an initializer's dims (see the importer)
+        shape = list(shape)
+    else:
+        shape = g.get_constant(shape)
+        if _is_const(shape):
+            dims = _numpy(shape)
+            if dims.ndim != 1:
+                raise ConverterError(f"ConstantOfShape: the shape must be 1-D, but it has "
+                                     f"{dims.ndim} dims")
+            shape = [int(v) for v in dims.tolist()]  # (broadcast_to makes the ShapeExpr)
+        elif isinstance(shape, ShapeExpr) and len(shape) == 1 \
+                and isinstance(shape.values[0], IntImm):
+            shape = [int(shape.values[0].value)]
+    if isinstance(shape, list) and len(shape) == 1:  # a 1-D result is built as a constant
+        return _const_array(_filled_1d(g, shape[0], value, dtype))
     if not isinstance(shape, (ShapeExpr, list)):
         shape = _op.tensor_to_shape(shape)
     fill = _const_array(value.copy()) if isinstance(value, np.ndarray) else const(value, dtype)

@@ -200,7 +200,7 @@ class _Importer:
         self.tensor_attrs: Dict[bytes, Any] = {}
         # id(TensorProto) -> (the TensorProto, its fill value) for ConstantOfShape
         self.fill_values: Dict[int, tuple] = {}
-        # (n, id(fill value), dtype) -> (fill value, read-only array) for ConstantOfShape
+        # (n, id(fill value), dtype) -> (fill value, the 1-D array ConstantOfShape copies)
         self.filled_arrays: Dict[tuple, tuple] = {}
         self.op_types: set = set()             # the op types of the graph's nodes
         self.static_shapes = False             # whether any initializer is a StaticShape
@@ -494,8 +494,7 @@ class _Importer:
             _walk(self, records, protos, (
                 self.converters, self._converter, _KINDS, value_kind, (EXPR, TUPLE),
                 _bb_normalize, self.bb, TensorType, _TUPLE_OUTPUT_OPS, self._special,
-                self.tensor_attrs,
-                _TYPED_ERRORS, _conversion_error, self._at,
+                self.tensor_attrs, _TYPED_ERRORS, _conversion_error, self._at,
                 StaticShape if self.static_shapes else None))
             return
         for index, record in enumerate(records):
