@@ -5,13 +5,25 @@ For each model (the 9 light_* CNNs the `onnx` package ships, plus every .onnx fi
 tools/onnx_numerics.py, when it exists), each side imports the same file with its own
 `from_onnx(model)` (default arguments) in its own interpreter (a worker process that loads
 the model with onnx.load once, imports it once to warm up, then times the imports it is asked
-for).  Each side imports the model --runs times back to back, in --rounds rounds that alternate
-the sides (and which side goes first), so that both see the same machine load, and neither
-runs right after the other has emptied the CPU caches at every import; the figures are the
+for).  Every model gets a fresh worker on each side: what earlier models leave in a process's
+heap must not decide how a later one is measured (glibc's malloc moves its mmap and trim
+thresholds with the blocks a process frees; after the light models, a worker that went on to
+resnet18 returned its 44 MB of weights to the kernel at every import and page-faulted them
+back at the next, on both sides, while a fresh worker reuses them).  The warm-up import, each
+side's first import of the model in its fresh process, is reported too (the first ms
+columns).  Each side imports the model --runs times back to back, in --rounds rounds that
+alternate the sides (and which side goes first), so that both see the same machine load, and
+neither runs right after the other has emptied the CPU caches at every import.  The rounds are
+many and short (7 rounds of about 0.12 s of the slower side's imports by default): a shared
+machine's speed moves in spells of a second or so (one process importing the same model
+back to back took 400 us an import for a second, then 700 us), and short alternating rounds
+let both sides sample the same spells.  The times are the
 medians of the --runs x --rounds imports, wall clock (time.perf_counter) and CPU time
-(time.process_time: the process's, all threads).  Per model: ONNX nodes, the bindings of the
-module (both sides build the same module: their binding counts are checked to agree), tether
-ms, apache-tvm ms, the ratio apache-tvm / tether; then the geometric mean of the ratios.
+(time.process_time: the process's, all threads).  The ratio is paired by round: apache-tvm's
+median over tether's within each round (the two sides' runs of a round are next to each other
+in time), then the median over the rounds.  Per model: ONNX nodes, the bindings of the module
+(both sides build the same module: their binding counts are checked to agree), tether ms,
+apache-tvm ms, the ratio apache-tvm / tether; then the geometric mean of the ratios.
 
 Memory, measured the same way on both sides, for one import in a fresh process (after
 onnx.load and a warm-up import of a small Conv/Relu model, so that lazily loaded code is not
@@ -141,6 +153,9 @@ def worker(side):
                 res["warm_s"] = time.perf_counter() - t0
                 res["bindings"] = _bindings(mod)
                 del mod
+                t0 = time.perf_counter()
+                from_onnx(model)  # a warm import's time sizes the runs
+                res["probe_s"] = time.perf_counter() - t0
             except Exception as err:  # noqa: BLE001 -- reported in the table
                 res["error"] = f"{type(err).__name__}: {str(err).splitlines()[0][:200]}"
         elif "time" in cmd:
@@ -228,11 +243,11 @@ def light_models():
 # Timed imports per model, side and round, unless --runs says: about RUN_BUDGET_S seconds of the
 # slower side's imports, within [MIN_RUNS, MAX_RUNS] (a model imported in milliseconds gets
 # enough samples for its median to hold still on a noisy machine).
-RUN_BUDGET_S, MIN_RUNS, MAX_RUNS = 0.3, 5, 60
+RUN_BUDGET_S, MIN_RUNS, MAX_RUNS = 0.12, 3, 30
 
 
 def runs_for(seconds):
-    """The imports per round for a model whose (warm-up) import took `seconds`."""
+    """The imports per round for a model whose second import took `seconds`."""
     return max(MIN_RUNS, min(MAX_RUNS, math.ceil(RUN_BUDGET_S / max(seconds, 1e-6))))
 
 
@@ -248,7 +263,7 @@ def main():
                     help="timed imports per model, side and round (default: as many as take "
                          f"about {RUN_BUDGET_S} s on the slower side, {MIN_RUNS} to {MAX_RUNS}: "
                          "the same count on both sides)")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--extra", action="append", default=[],
                     help="a directory of more .onnx models (default: build/onnx-models, where "
                          "tools/onnx_numerics.py exports the torch models, when it exists)")
@@ -282,10 +297,10 @@ def main():
     if args.model:
         paths = [p for p in paths if os.path.basename(p)[:-5] in args.model]
     pythons = {"tether": sys.executable, "tvm": tvm_python(args.tvm_python)}
-    workers = {side: Worker(py, side) for side, py in pythons.items()}
     rows, labels, skipped = [], {}, []
-    try:
-        for path in paths:
+    for path in paths:  # each model in a fresh worker per side (see the docstring)
+        workers = {side: Worker(py, side) for side, py in pythons.items()}
+        try:
             name = os.path.basename(path)[:-5]
             info = {side: w.ask(load=path) for side, w in workers.items()}
             for side in workers:
@@ -295,28 +310,35 @@ def main():
                 print(f"[bench-onnx] {name}: not timed: {errors}", flush=True)
                 skipped.append((name, info["tether"]["nodes"], errors))
                 continue
-            runs = args.runs or runs_for(max(i["warm_s"] for i in info.values()))
+            runs = args.runs or runs_for(max(i["probe_s"] for i in info.values()))
             times = {side: {"wall": [], "cpu": []} for side in workers}
+            paired = {"wall": [], "cpu": []}  # per round: apache-tvm's median / tether's
             order = list(workers.items())
             for r in range(args.rounds):  # rounds alternate the sides (and which goes first)
-                for side, w in (order if r % 2 == 0 else order[::-1]):
-                    res = w.ask(time=runs)
+                got = {side: w.ask(time=runs)
+                       for side, w in (order if r % 2 == 0 else order[::-1])}
+                for side, res in got.items():
                     times[side]["wall"] += res["wall"]
                     times[side]["cpu"] += res["cpu"]
+                for k in paired:
+                    paired[k].append(statistics.median(got["tvm"][k])
+                                     / statistics.median(got["tether"][k]))
             med = {(side, k): statistics.median(v) * 1e3
                    for side, t in times.items() for k, v in t.items()}
             row = {"name": name, "path": path, "nodes": info["tether"]["nodes"], "runs": runs,
+                   **{f"ratio_{k}": statistics.median(v) for k, v in paired.items()},
                    "bindings": info["tether"]["bindings"],
+                   **{f"{s}_first": info[s]["warm_s"] * 1e3 for s in workers},
                    "tvm_bindings": info["tvm"]["bindings"], **{f"{s}_{k}": v
                                                               for (s, k), v in med.items()}}
             print(f"[bench-onnx] {name}: tether {row['tether_wall']:.1f} ms "
                   f"({row['tether_cpu']:.1f} CPU), apache-tvm {row['tvm_wall']:.1f} ms "
-                  f"({row['tvm_cpu']:.1f} CPU): {row['tvm_wall'] / row['tether_wall']:.1f}x / "
-                  f"{row['tvm_cpu'] / row['tether_cpu']:.1f}x", flush=True)
+                  f"({row['tvm_cpu']:.1f} CPU): {row['ratio_wall']:.1f}x / "
+                  f"{row['ratio_cpu']:.1f}x", flush=True)
             rows.append(row)
-    finally:
-        for w in workers.values():
-            w.close()
+        finally:
+            for w in workers.values():
+                w.close()
 
     if not args.no_memory:
         for row in rows:
@@ -357,7 +379,8 @@ def render(rows, skipped, labels, args):
                  f"as many imports as take about {RUN_BUDGET_S} s on the slower side, {MIN_RUNS} "
                  f"to {MAX_RUNS}, the same count on both sides")
     head = "| model | ONNX nodes | bindings | runs | tether ms | apache-tvm ms | ratio | " \
-           "tether CPU ms | apache-tvm CPU ms | CPU ratio |"
+           "tether CPU ms | apache-tvm CPU ms | CPU ratio | tether first ms | " \
+           "apache-tvm first ms |"
     if mem:
         head += " tether peak RSS growth | apache-tvm peak RSS growth | tether traced peak " \
                 "| apache-tvm traced peak |"
@@ -368,17 +391,25 @@ def render(rows, skipped, labels, args):
         "model files, each side in its own interpreter; `from_onnx(model)` with default "
         "arguments on a loaded ModelProto.",
         machine.describe(),
+        "Each model is imported in a fresh worker process per side (what earlier models "
+        "leave in a heap must not decide how a later one is measured: with one worker for all "
+        "models, resnet18's constants were page-faulted in anew at every import on both "
+        "sides).  "
         f"Times: the median of each side's imports, {args.rounds} rounds alternating the "
         f"sides, each round a run of imports back to back ({runs_text}: the runs column); wall "
         "clock and process CPU time (on a shared machine the CPU times are the steadier "
-        "figure).  Ratio = apache-tvm / tether.  Memory: one import in a fresh "
+        "figure).  Ratio: per round, apache-tvm's median over tether's (the two runs of a round "
+        "are next to each other in time), then the median over the rounds; the ms columns are "
+        "the medians of all of a side's imports.  First ms: each side's first import of the "
+        "model in its fresh worker (the warm-up; one sample).  Memory: one import in a fresh "
         "process: the growth of the peak resident set (VmHWM after minus VmRSS before, the peak "
         "reset through /proc/self/clear_refs) and, in another fresh process, the peak of "
-        "tracemalloc's traced allocations.  Target (issue 11): geometric mean of the ratios >= 20x, memory <= "
-        "apache-tvm's.",
+        "tracemalloc's traced allocations.  Target (issue 11): geometric mean of the ratios "
+        ">= 20x, memory <= apache-tvm's.",
         "",
         head,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 4 if mem else ""),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 4 if mem
+                                                                          else ""),
     ]
 
     def ms(v):  # (two decimals below 10 ms)
@@ -392,15 +423,16 @@ def render(rows, skipped, labels, args):
             f"{r['bindings']} (apache-tvm: {r['tvm_bindings']})"
         line = (f"| {r['name']} | {r['nodes']} | {binds} | {r['runs']} x {args.rounds} | "
                 f"{ms(r['tether_wall'])} | "
-                f"{ms(r['tvm_wall'])} | {r['tvm_wall'] / r['tether_wall']:.1f}x | "
+                f"{ms(r['tvm_wall'])} | {r['ratio_wall']:.1f}x | "
                 f"{ms(r['tether_cpu'])} | {ms(r['tvm_cpu'])} | "
-                f"{r['tvm_cpu'] / r['tether_cpu']:.1f}x |")
+                f"{r['ratio_cpu']:.1f}x | {ms(r['tether_first'])} | "
+                f"{ms(r['tvm_first'])} |")
         if mem:
             line += (f" {mib(r['tether_rss'])} | {mib(r['tvm_rss'])} | "
                      f"{mib(r['tether_traced'])} | {mib(r['tvm_traced'])} |")
         lines.append(line)
-    g_wall = geomean([r["tvm_wall"] / r["tether_wall"] for r in rows])
-    g_cpu = geomean([r["tvm_cpu"] / r["tether_cpu"] for r in rows])
+    g_wall = geomean([r["ratio_wall"] for r in rows])
+    g_cpu = geomean([r["ratio_cpu"] for r in rows])
     lines += ["", f"Geometric mean over {len(rows)} models: **{g_wall:.1f}x** wall clock, "
               f"**{g_cpu:.1f}x** CPU time (target {TARGET:.0f}x: "
               f"{'met' if min(g_wall, g_cpu) >= TARGET else 'not met'})."]

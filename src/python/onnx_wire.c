@@ -45,6 +45,16 @@
  *   The number of elements the TensorProtos `tensors` hold (the product of each one's dims),
  *   counted until it passes `limit` (then a number above limit).  TypeError when a tensor's
  *   dims are not ints.
+ * constants(tensors, dtypes, skip, bytes_tensor, generic_const, values) -> None or list
+ *   Per TensorProto of `tensors`, in order, the constant of its raw_data:
+ *   generic_const(bytes_tensor(raw_data, code, bits, tuple(dims)), None), where (code, bits)
+ *   = dtypes[data_type] -- or None when the tensor is not that plain case: its name is empty
+ *   or blank or in the set `skip`, its data_type is not in dtypes, its data is external or
+ *   not in raw_data, or its raw_data does not hold its dims (bytes_tensor's ValueError).
+ *   When every tensor is plain, values[name] = its constant for each, in order, and the
+ *   result is None; else the result is the list of constants and Nones (values untouched),
+ *   and the importer reads the Nones itself (raising their errors).  Any other exception
+ *   propagates.
  * walk(g, records, protos, env)
  *   The importer's walk over a graph's nodes (tether.relax.frontend.onnx.importer,
  *   _Importer._convert_nodes): per node record, in order, the record is taken out of the list
@@ -747,6 +757,122 @@ static PyObject* wire_elements(PyObject* module, PyObject* const* args, Py_ssize
   return PyLong_FromLongLong(total);
 }
 
+/* ---- constants -------------------------------------------------------------------------- */
+
+/* Whether the str `name` has a character other than whitespace. */
+static int wire_named(PyObject* name) {
+  Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+  int kind = PyUnicode_KIND(name);
+  const void* data = PyUnicode_DATA(name);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) return 1;
+  }
+  return 0;
+}
+
+/* The constant of one TensorProto, a new reference; Py_None when it is not the plain case
+ * (see constants in the header); NULL with an exception set on an error. */
+static PyObject* wire_constant(PyObject* proto, PyObject* dtypes, PyObject* skip,
+                               PyObject* bytes_tensor, PyObject* generic_const,
+                               PyObject** out_name) {
+  static PyObject *s_name, *s_data_type, *s_data_location, *s_dims, *s_raw_data;
+  if (s_name == NULL &&
+      ((s_name = PyUnicode_InternFromString("name")) == NULL ||
+       (s_data_type = PyUnicode_InternFromString("data_type")) == NULL ||
+       (s_data_location = PyUnicode_InternFromString("data_location")) == NULL ||
+       (s_dims = PyUnicode_InternFromString("dims")) == NULL ||
+       (s_raw_data = PyUnicode_InternFromString("raw_data")) == NULL)) {
+    return NULL;
+  }
+  PyObject *name = NULL, *type = NULL, *location = NULL, *dims = NULL, *shape = NULL;
+  PyObject *raw = NULL, *tensor = NULL, *out = NULL;
+  PyObject* dtype = NULL; /* borrowed from dtypes */
+  int plain = (name = PyObject_GetAttr(proto, s_name)) != NULL && PyUnicode_Check(name) &&
+              wire_named(name);
+  if (plain) {
+    int hit = PySet_Contains(skip, name);
+    if (hit < 0) goto done;
+    plain = !hit && (type = PyObject_GetAttr(proto, s_data_type)) != NULL &&
+            (dtype = PyDict_GetItemWithError(dtypes, type)) != NULL &&
+            (location = PyObject_GetAttr(proto, s_data_location)) != NULL &&
+            PyLong_Check(location) && PyLong_AsLong(location) == 0;
+  }
+  if (plain) {
+    plain = (dims = PyObject_GetAttr(proto, s_dims)) != NULL &&
+            (shape = PySequence_Tuple(dims)) != NULL &&
+            (raw = PyObject_GetAttr(proto, s_raw_data)) != NULL && PyBytes_CheckExact(raw) &&
+            PyBytes_GET_SIZE(raw) > 0;
+  }
+  if (PyErr_Occurred()) goto done;
+  if (!plain) {
+    out = Py_NewRef(Py_None);
+    goto done;
+  }
+  PyObject* targs[4] = {raw, PyTuple_GET_ITEM(dtype, 0), PyTuple_GET_ITEM(dtype, 1), shape};
+  tensor = PyObject_Vectorcall(bytes_tensor, targs, 4, NULL);
+  if (tensor == NULL) {
+    /* a shape its bytes do not hold: the importer's own reading raises the error */
+    if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+      PyErr_Clear();
+      out = Py_NewRef(Py_None);
+    }
+    goto done;
+  }
+  PyObject* cargs[2] = {tensor, Py_None};
+  out = PyObject_Vectorcall(generic_const, cargs, 2, NULL);
+done:
+  if (out != NULL && out != Py_None) *out_name = Py_NewRef(name);
+  Py_XDECREF(name);
+  Py_XDECREF(type);
+  Py_XDECREF(location);
+  Py_XDECREF(dims);
+  Py_XDECREF(shape);
+  Py_XDECREF(raw);
+  Py_XDECREF(tensor);
+  return out;
+}
+
+static PyObject* wire_constants(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
+  (void)module;
+  if (nargs != 6 || !PyDict_Check(args[1]) || !PyAnySet_Check(args[2]) ||
+      !PyDict_Check(args[5])) {
+    PyErr_SetString(PyExc_TypeError,
+                    "_onnx_wire.constants(tensors, dtypes, skip, bytes_tensor, generic_const, "
+                    "values): expected a sequence of TensorProto, a dict, a set, two callables "
+                    "and a dict");
+    return NULL;
+  }
+  PyObject* seq = PySequence_Fast(args[0], "_onnx_wire.constants: expected a sequence of "
+                                           "TensorProto");
+  if (seq == NULL) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  PyObject* out = PyList_New(n);
+  PyObject* names = PyList_New(n);
+  int all_plain = 1;
+  for (Py_ssize_t i = 0; out != NULL && names != NULL && i < n; ++i) {
+    PyObject* name = Py_NewRef(Py_None);
+    PyObject* c = wire_constant(PySequence_Fast_GET_ITEM(seq, i), args[1], args[2], args[3],
+                                args[4], &name);
+    PyList_SET_ITEM(names, i, name);
+    if (c == NULL) Py_CLEAR(out);
+    else PyList_SET_ITEM(out, i, c);
+    all_plain = all_plain && c != Py_None;
+  }
+  Py_DECREF(seq);
+  if (out != NULL && names != NULL && all_plain) {
+    /* every one plain: values[name] = constant, in order (a repeated name: the last one) */
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (PyDict_SetItem(args[5], PyList_GET_ITEM(names, i), PyList_GET_ITEM(out, i)) != 0) {
+        Py_CLEAR(out);
+        break;
+      }
+    }
+    if (out != NULL) Py_SETREF(out, Py_NewRef(Py_None));
+  }
+  Py_XDECREF(names);
+  return out;
+}
+
 /* ---- walk ------------------------------------------------------------------------------- */
 
 /* The importer's objects the walk uses (walk's env, in its order). */
@@ -1071,6 +1197,9 @@ static PyMethodDef wire_methods[] = {
     {"elements", (PyCFunction)(void (*)(void))wire_elements, METH_FASTCALL,
      "elements(tensors, limit) -> int: the elements of the TensorProtos, counted up to past "
      "limit"},
+    {"constants", (PyCFunction)(void (*)(void))wire_constants, METH_FASTCALL,
+     "constants(tensors, dtypes, skip, bytes_tensor, generic_const, values) -> None or list: "
+     "the TensorProtos' constants over their raw_data (see tether.relax.frontend.onnx.importer)"},
     {"walk", (PyCFunction)(void (*)(void))wire_walk, METH_FASTCALL,
      "walk(g, records, protos, env): the importer's walk over the node records (see "
      "tether.relax.frontend.onnx.importer)"},

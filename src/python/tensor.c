@@ -985,6 +985,72 @@ static PyObject* tpy_py_constant_tensor(PyObject* module, PyObject* x) {
   return tpy_tensor_wrap_steal(m->tensor);
 }
 
+/* _bytes_tensor(data, code, bits, shape) -> Tensor: a CPU Tensor of dtype (code, bits, 1) and
+ * `shape` (a tuple of ints) over the bytes object `data`, whose length must be the shape's
+ * element count times bits / 8.  No copy: the Tensor holds `data`.  Made for IR constants read
+ * from serialized models (an ONNX initializer's raw_data); bytes are immutable, and whoever
+ * takes the Tensor's data (np.from_dlpack) must not write it.  TypeError for arguments of the
+ * wrong types, ValueError for a negative dim, a dtype that is not whole bytes or a length that
+ * does not match. */
+static PyObject* tpy_py_bytes_tensor(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
+  (void)module;
+  if (nargs != 4 || !PyBytes_CheckExact(args[0]) || !PyLong_CheckExact(args[1]) ||
+      !PyLong_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])) {
+    PyErr_SetString(PyExc_TypeError,
+                    "_bytes_tensor(data, code, bits, shape): expected bytes, int, int and a "
+                    "tuple of ints");
+    return NULL;
+  }
+  long code = PyLong_AsLong(args[1]), bits = PyLong_AsLong(args[2]);
+  if (PyErr_Occurred()) return NULL;
+  Py_ssize_t ndim = PyTuple_GET_SIZE(args[3]);
+  if (code < 0 || code > 255 || bits <= 0 || bits > 255 || bits % 8 != 0 ||
+      ndim > TPY_STACK_NDIM) {
+    PyErr_Format(PyExc_ValueError,
+                 "_bytes_tensor: expected a dtype code in [0, 255], bits a positive multiple of "
+                 "8 and at most %d dims, got code %ld, bits %ld, %zd dims",
+                 TPY_STACK_NDIM, code, bits, ndim);
+    return NULL;
+  }
+  int64_t dims[TPY_STACK_NDIM];
+  long long count = 1;
+  int overflow = 0;
+  for (Py_ssize_t i = 0; i < ndim; ++i) {
+    PyObject* d = PyTuple_GET_ITEM(args[3], i);
+    long long v = PyLong_Check(d) ? PyLong_AsLongLong(d) : -1;
+    if (v < 0) {
+      if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "_bytes_tensor: shape[%zd] must be a non-negative int, "
+                     "got %R", i, d);
+      }
+      return NULL;
+    }
+    dims[i] = v;
+    if (v != 0 && count > LLONG_MAX / v) overflow = 1;
+    count = overflow ? count : count * v;
+  }
+  Py_ssize_t length = PyBytes_GET_SIZE(args[0]);
+  if (overflow || count > PY_SSIZE_T_MAX / (bits / 8) || count * (bits / 8) != length) {
+    PyErr_Format(PyExc_ValueError, "_bytes_tensor: %zd bytes do not hold the %zd-dim shape %R "
+                 "of %ld-bit elements", length, ndim, args[3], bits);
+    return NULL;
+  }
+  DLTensor dl = {0};
+  dl.data = PyBytes_AS_STRING(args[0]);
+  dl.device.device_type = kDLCPU;
+  dl.device.device_id = 0;
+  dl.ndim = (int32_t)ndim;
+  dl.dtype.code = (uint8_t)code;
+  dl.dtype.bits = (uint8_t)bits;
+  dl.dtype.lanes = 1;
+  dl.shape = dims;
+  dl.strides = NULL;
+  tpy_view_dl* m;
+  if (tpy_view_new(args[0], &dl, 0, 0, &m) != 0) return NULL;
+  return tpy_tensor_wrap_steal(m->tensor);
+}
+
 /* _set_class_tensor(cls): Tensor results are made as `cls` (a subclass of Tensor) from now
  * on; tether.core._CLASS_TENSOR names it. */
 static PyObject* tpy_py_set_class_tensor(PyObject* self, PyObject* cls) {
@@ -1002,6 +1068,10 @@ static PyObject* tpy_py_set_class_tensor(PyObject* self, PyObject* cls) {
 static PyMethodDef tpy_tensor_module_methods[] = {
     {"_set_class_tensor", tpy_py_set_class_tensor, METH_O,
      "_set_class_tensor(cls): make Tensor results instances of `cls`"},
+    {"_bytes_tensor", (PyCFunction)(void (*)(void))tpy_py_bytes_tensor, METH_FASTCALL,
+     "_bytes_tensor(data, code, bits, shape) -> Tensor\n"
+     "A CPU Tensor over the bytes object `data` (no copy), for data that is never written (IR "
+     "constants read from serialized models)."},
     {"_constant_tensor", tpy_py_constant_tensor, METH_O,
      "_constant_tensor(array) -> Tensor\n"
      "A Tensor sharing a numpy array's memory, read-only arrays included, for data that is "

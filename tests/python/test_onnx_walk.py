@@ -232,3 +232,107 @@ def test_fill_constants_own_their_data():
         first[0][...] = 9
         assert (first[1] == 1.5).all()
         assert all((a == 1.5).all() for a in fills(dims))
+
+
+def _initializer_model(inits, outputs):
+    """A model whose graph outputs are the initializers `outputs` (one Identity per output),
+    with a 20000-element float initializer so that the importer reads the initializers
+    through protobuf (not from the serialized graph)."""
+    big = numpy_helper.from_array(np.arange(20000, dtype=np.float32).reshape(100, 200), "big")
+    nodes = [helper.make_node("Identity", [name], [f"out{i}"])
+             for i, name in enumerate(["big"] + outputs)]
+    graph = helper.make_graph(nodes, "g", [], [
+        helper.make_tensor_value_info(f"out{i}", TensorProto.UNDEFINED, None)
+        for i in range(len(outputs) + 1)], [big] + inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _constant_arrays(mod):
+    """The values of the module's constants, in the order its bindings use them."""
+    out = []
+    for b in mod["main"].body.blocks[0].bindings:
+        value = b.value
+        for a in [value] + list(getattr(value, "args", [])) + list(getattr(value, "fields", [])):
+            if hasattr(a, "value") and hasattr(a.value, "shape"):
+                out.append(np.from_dlpack(a.value).copy())
+    return out
+
+
+def _import_both_ways(model, monkeypatch):
+    """(outcome, constants) with the C reading of initializers, then without it."""
+    got = []
+    for native in (True, False):
+        with monkeypatch.context() as m:
+            m.setattr(importer, "_RAW_NATIVE", native)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    mod = from_onnx(model)
+                got.append((mod.script(), _constant_arrays(mod)))
+            except Exception as err:  # noqa: BLE001 -- compared between the two readings
+                got.append((f"{type(err).__name__}: {err}", None))
+    return got
+
+
+def test_initializer_constants_read_in_c(monkeypatch):
+    """_onnx_wire.constants makes the constants of raw-data initializers of the common types
+    over their raw_data; they print and hold what the Python reading gives, every type and
+    shape, and with initializers it leaves to Python (typed data, other dtypes) in between,
+    repeated names included (the last one counts)."""
+    rng = np.random.default_rng(0)
+    plain = [numpy_helper.from_array(a, f"p{i}") for i, a in enumerate([
+        rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(5),
+        np.arange(-3, 3, dtype=np.int64), np.array(7, dtype=np.int32),
+        np.zeros((2, 0, 3), np.float32)])]
+    typed = helper.make_tensor("t0", TensorProto.FLOAT, [2], [1.5, -2.0])  # float_data
+    half = numpy_helper.from_array(np.array([1, 2], np.float16), "h0")
+    again = numpy_helper.from_array(np.array([9.0, 8.0], np.float32), "t0")  # t0 once more
+    for inits in (plain, plain + [typed, half], [typed] + plain + [again], plain + [again]):
+        names = list(dict.fromkeys(t.name for t in inits))
+        (fast, fast_c), (slow, slow_c) = _import_both_ways(_initializer_model(inits, names),
+                                                           monkeypatch)
+        assert fast.startswith("# from tvm.script import") and fast == slow
+        assert len(fast_c) == len(slow_c) == len(names) + 1
+        for a, b in zip(fast_c, slow_c):
+            assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all()
+    (fast, fast_c), (slow, slow_c) = _import_both_ways(
+        _initializer_model([again, typed], ["t0"]), monkeypatch)
+    assert fast == slow and (fast_c[1] == slow_c[1]).all() and (fast_c[1] == [1.5, -2.0]).all()
+
+
+@pytest.mark.parametrize("bad", ["short", "blank"])
+def test_initializer_errors_read_in_c(bad, monkeypatch):
+    """An initializer the C reading cannot take (raw_data that does not hold its dims, a
+    blank name) is left to the importer, which raises its error, the same either way."""
+    t = numpy_helper.from_array(np.arange(6, dtype=np.float32), "w")
+    if bad == "short":
+        t.raw_data = t.raw_data[:-4]
+    else:
+        t.name = "  "
+    fast, slow = _import_both_ways(_initializer_model([t], [t.name]), monkeypatch)
+    assert fast == slow and fast[0].startswith("ValueError")
+
+
+def test_bytes_tensor():
+    """core._bytes_tensor: a Tensor over a bytes object (no copy; the Tensor keeps it alive),
+    and typed errors for what it cannot be."""
+    from tether import core
+
+    data = np.arange(6, dtype=np.float32).tobytes()
+    t = core._bytes_tensor(data, 2, 32, (2, 3))
+    arr = np.from_dlpack(t)
+    assert arr.shape == (2, 3) and arr.dtype == np.float32 and (arr.ravel() == range(6)).all()
+    assert arr.ctypes.data == np.frombuffer(data, np.uint8).ctypes.data
+    del data
+    assert (np.from_dlpack(t).ravel() == range(6)).all()
+    assert np.from_dlpack(core._bytes_tensor(b"", 0, 64, (0, 4))).shape == (0, 4)
+    assert np.from_dlpack(core._bytes_tensor(b"\x01" * 8, 0, 64, ())).shape == ()
+    for args in [(bytearray(4), 2, 32, (1,)), (b"1234", 2, 32, [1]), (b"1234", "f", 32, (1,)),
+                 (b"1234", 2, 32)]:
+        with pytest.raises(TypeError):
+            core._bytes_tensor(*args)
+    for args in [(b"1234", 2, 32, (2,)), (b"1234", 2, 12, (1,)), (b"1234", 2, 32, (-1,)),
+                 (b"1234", 300, 32, (1,)), (b"1234", 2, 32, (2 ** 62, 2 ** 62)),
+                 (b"1234", 2, 32, (1,) * 17), (b"1234", 2, 32, ("1",))]:
+        with pytest.raises(ValueError):
+            core._bytes_tensor(*args)

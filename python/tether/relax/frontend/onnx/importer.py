@@ -23,6 +23,7 @@ import operator
 import os
 import re
 import struct
+import sys
 import warnings
 
 import numpy as np
@@ -36,7 +37,7 @@ from ...block_builder import _normalize as _bb_normalize
 from ...expr import Expr, If, IntImm, SeqExpr, ShapeExpr, Tuple, TupleGetItem, Var
 from ...ty import PrimType, ShapeType, TensorType, TupleType
 from .converters import (_KINDS, EXPR, TUPLE, VAR, EmptyOptional, StaticShape, _const_array,
-                         get_converter, shape_as_tensor, value_kind)
+                         _generic_const, get_converter, shape_as_tensor, value_kind)
 
 try:  # the C reader of serialized graphs (tether/_onnx_wire); without it, protobuf's accessors
     from .... import _onnx_wire
@@ -134,6 +135,11 @@ _FAST_TENSOR = {_T.FLOAT: ("<f4", "float_data"), _T.DOUBLE: ("<f8", "double_data
                 _T.INT64: ("<i8", "int64_data"), _T.INT32: ("<i4", "int32_data")}
 # The numpy dtypes of _FAST_TENSOR's element types.
 _RAW_DTYPES = {k: np.dtype(v[0]) for k, v in _FAST_TENSOR.items()}
+# The DLPack (type code, bits) of _FAST_TENSOR's element types, for tensors made straight
+# from raw_data (_onnx_wire.constants; raw_data is little-endian: on little-endian machines).
+_RAW_CODES = {k: ({"f": 2, "i": 0}[dt.kind], 8 * dt.itemsize) for k, dt in _RAW_DTYPES.items()}
+_RAW_NATIVE = sys.byteorder == "little"
+_bytes_tensor = core._bytes_tensor
 _A = onnx.AttributeProto
 # AttributeProto.type -> the field holding the value.
 _ATTR_FIELD = {_A.FLOAT: "f", _A.INT: "i", _A.STRING: "s", _A.TENSOR: "t", _A.GRAPH: "g",
@@ -316,7 +322,19 @@ class _Importer:
     def _add_initializers(self, graph: onnx.GraphProto, records: tuple) -> None:
         data, _, inits = records
         shapes = self._shape_initializers(graph, records)
+        made = None
+        if inits is None and _onnx_wire is not None and _RAW_NATIVE and not self.keep_params:
+            # Initializers of raw data of a common type become constants in C, over their
+            # raw_data bytes: all of them (then made is None and they are in self.nodes), or
+            # made lists the constants and Nones, the Nones read below.
+            made = _onnx_wire.constants(graph.initializer, _RAW_CODES, shapes, _bytes_tensor,
+                                        _generic_const, self.nodes)
+            if made is None:
+                return
         for k, tensor in enumerate(graph.initializer if inits is None else inits):
+            if made is not None and made[k] is not None:
+                self.nodes[tensor.name] = made[k]
+                continue
             name = tensor.name if inits is None else tensor[0]
             if not name.strip():
                 raise ValueError("from_onnx: an initializer has no name (a tensor's name is "
