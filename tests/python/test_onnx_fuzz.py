@@ -165,7 +165,14 @@ def test_field_mutations_of_light_models(name, iterations, seed):
     assert set(outcomes) - {"imported"}, f"no mutation was rejected: {outcomes}"
 
 
-def test_field_mutations_of_node_models():
+@pytest.mark.parametrize("read", ["serialized", "protobuf"])
+def test_field_mutations_of_node_models(read, monkeypatch):
+    """read: how the importer reads the initializers -- from the serialized graph (small
+    graphs), or through protobuf with the plain ones made constants in C
+    (_onnx_wire.constants; the importer's way for large initializers, forced here)."""
+    if read == "protobuf":
+        from tether.relax.frontend.onnx import importer
+        monkeypatch.setattr(importer, "_WHOLE_GRAPH_ELEMENTS", 0)
     models = _small_models()
     assert len(models) >= 8
     rng = np.random.default_rng(14)

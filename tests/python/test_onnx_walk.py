@@ -1,7 +1,8 @@
 """The importer's walk over the nodes: tether._onnx_wire.walk (C) and _Importer._convert_node
 (Python) build the same module, and the C walk reports a converter's failure as the Python walk
 does.  Initializers that only ConstantOfShape reads are kept as their dims (StaticShape) and
-the module is the one their constants would give.
+the module is the one their constants would give.  Initializers of raw data made constants in
+C (_onnx_wire.constants over core._bytes_tensor) hold what the Python reading gives.
 """
 import glob
 import os
