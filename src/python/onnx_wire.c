@@ -51,10 +51,11 @@
  *   = dtypes[data_type] -- or None when the tensor is not that plain case: its name is empty
  *   or blank or in the set `skip`, its data_type is not in dtypes, its data is external or
  *   not in raw_data, or its raw_data does not hold its dims (bytes_tensor's ValueError).
- *   When every tensor is plain, values[name] = its constant for each, in order, and the
- *   result is None; else the result is the list of constants and Nones (values untouched),
- *   and the importer reads the Nones itself (raising their errors).  Any other exception
- *   propagates.
+ *   Each constant is also set as values[name], in order.  The result is None when every
+ *   tensor is plain; else it is the list of constants and Nones, and the importer goes over
+ *   the tensors again in order (setting the constants once more, so that of a repeated name
+ *   the last one counts) and reads the Nones itself, raising their errors.  Any other
+ *   exception propagates.
  * walk(g, records, protos, env)
  *   The importer's walk over a graph's nodes (tether.relax.frontend.onnx.importer,
  *   _Importer._convert_nodes): per node record, in order, the record is taken out of the list
@@ -770,11 +771,12 @@ static int wire_named(PyObject* name) {
   return 0;
 }
 
-/* The constant of one TensorProto, a new reference; Py_None when it is not the plain case
- * (see constants in the header); NULL with an exception set on an error. */
+/* The constant of one TensorProto, a new reference, also set as values[name]; Py_None when
+ * it is not the plain case (see constants in the header); NULL with an exception set on an
+ * error. */
 static PyObject* wire_constant(PyObject* proto, PyObject* dtypes, PyObject* skip,
                                PyObject* bytes_tensor, PyObject* generic_const,
-                               PyObject** out_name) {
+                               PyObject* values) {
   static PyObject *s_name, *s_data_type, *s_data_location, *s_dims, *s_raw_data;
   if (s_name == NULL &&
       ((s_name = PyUnicode_InternFromString("name")) == NULL ||
@@ -820,8 +822,8 @@ static PyObject* wire_constant(PyObject* proto, PyObject* dtypes, PyObject* skip
   }
   PyObject* cargs[2] = {tensor, Py_None};
   out = PyObject_Vectorcall(generic_const, cargs, 2, NULL);
+  if (out != NULL && PyDict_SetItem(values, name, out) != 0) Py_CLEAR(out);
 done:
-  if (out != NULL && out != Py_None) *out_name = Py_NewRef(name);
   Py_XDECREF(name);
   Py_XDECREF(type);
   Py_XDECREF(location);
@@ -847,29 +849,16 @@ static PyObject* wire_constants(PyObject* module, PyObject* const* args, Py_ssiz
   if (seq == NULL) return NULL;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   PyObject* out = PyList_New(n);
-  PyObject* names = PyList_New(n);
   int all_plain = 1;
-  for (Py_ssize_t i = 0; out != NULL && names != NULL && i < n; ++i) {
-    PyObject* name = Py_NewRef(Py_None);
+  for (Py_ssize_t i = 0; out != NULL && i < n; ++i) {
     PyObject* c = wire_constant(PySequence_Fast_GET_ITEM(seq, i), args[1], args[2], args[3],
-                                args[4], &name);
-    PyList_SET_ITEM(names, i, name);
+                                args[4], args[5]);
     if (c == NULL) Py_CLEAR(out);
     else PyList_SET_ITEM(out, i, c);
     all_plain = all_plain && c != Py_None;
   }
   Py_DECREF(seq);
-  if (out != NULL && names != NULL && all_plain) {
-    /* every one plain: values[name] = constant, in order (a repeated name: the last one) */
-    for (Py_ssize_t i = 0; i < n; ++i) {
-      if (PyDict_SetItem(args[5], PyList_GET_ITEM(names, i), PyList_GET_ITEM(out, i)) != 0) {
-        Py_CLEAR(out);
-        break;
-      }
-    }
-    if (out != NULL) Py_SETREF(out, Py_NewRef(Py_None));
-  }
-  Py_XDECREF(names);
+  if (out != NULL && all_plain) Py_SETREF(out, Py_NewRef(Py_None));
   return out;
 }
 

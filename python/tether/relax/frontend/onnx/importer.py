@@ -325,8 +325,9 @@ class _Importer:
         made = None
         if inits is None and _onnx_wire is not None and _RAW_NATIVE and not self.keep_params:
             # Initializers of raw data of a common type become constants in C, over their
-            # raw_data bytes: all of them (then made is None and they are in self.nodes), or
-            # made lists the constants and Nones, the Nones read below.
+            # raw_data bytes, set in self.nodes: all of them (then made is None), or made lists
+            # the constants and Nones, and the loop below takes them again in order (a
+            # repeated name: the last one counts) and reads the Nones.
             made = _onnx_wire.constants(graph.initializer, _RAW_CODES, shapes, _bytes_tensor,
                                         _generic_const, self.nodes)
             if made is None:
